@@ -1,0 +1,37 @@
+/**
+ * Everything shown to the user or the model that came from a state file passes through here: the file is
+ * written by another process and may carry terminal escape sequences or Trojan-Source bidi controls.
+ */
+
+// CSI (ESC [ … final), OSC/DCS/SOS/PM/APC strings (terminated by BEL or ST), and two-byte ESC sequences.
+const ESCAPE_SEQUENCE =
+	/\u001b\[[0-?]*[ -/]*[@-~]|\u009b[0-?]*[ -/]*[@-~]|[\u001b][\]PX^_][\s\S]*?(?:\u0007|\u001b\\|$)|[\u009d\u0090\u0098\u009e\u009f][\s\S]*?(?:\u0007|\u001b\\|\u009c|$)|\u001b[\s\S]?/g;
+// C0, DEL, C1, bidi embeddings/overrides/isolates and marks, line/paragraph separators.
+const UNSAFE_CHAR = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+const UNSAFE_CHAR_EXCEPT_NEWLINE_TAB =
+	/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+/** One line of terminal-safe text: escape sequences dropped, other unsafe characters become spaces. */
+export function sanitizeForDisplay(text: string): string {
+	return text.replace(ESCAPE_SEQUENCE, "").replace(UNSAFE_CHAR, " ");
+}
+
+const escapeChar = (char: string) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`;
+
+/**
+ * Text for the model keeps its information but loses raw control bytes: each unsafe character is written
+ * as a visible `\uXXXX` escape. `multiline` keeps newlines and tabs (selection text); single-line fields
+ * (paths, names) escape them too so they cannot forge extra lines of the block.
+ */
+export function escapeForPrompt(text: string, multiline: boolean): string {
+	const unsafe = multiline ? UNSAFE_CHAR_EXCEPT_NEWLINE_TAB : UNSAFE_CHAR;
+	return text.replace(unsafe, escapeChar);
+}
+
+/** Cut to at most `maxChars` code points, marking the cut with "...". */
+export function clip(text: string, maxChars: number): string {
+	if (text.length <= maxChars) return text;
+	const chars = Array.from(text);
+	if (chars.length <= maxChars) return text;
+	return `${chars.slice(0, Math.max(0, maxChars - 3)).join("")}...`;
+}

@@ -1,0 +1,52 @@
+import { posix } from "node:path";
+
+/** Launch args past this many are not looked at: argv is untrusted and each entry costs a stat. */
+export const MAX_ARGV_EVIDENCE = 64;
+
+export type Tier = 0 | 1;
+
+/**
+ * An editor's paths as the shell resolved them: real paths where they exist, normalized absolute paths
+ * otherwise. `file` is set only for an absolute `active_buffer.file`; `argvDirs` holds only launch args
+ * that are existing directories.
+ */
+export interface EditorPaths {
+	cwd: string;
+	file?: string;
+	argvDirs: readonly { arg: string; dir: string }[];
+}
+
+export interface TierVerdict {
+	tier: Tier | undefined;
+	evidence: string;
+}
+
+/** Normalize for comparison: collapse `..`, `.` and repeated or trailing slashes. */
+export function normalizePath(path: string): string {
+	const normal = posix.normalize(path);
+	return normal.length > 1 ? normal.replace(/\/+$/, "") : normal;
+}
+
+/** Segment-wise containment: `/a/bc` is not inside `/a/b`. */
+export function isInside(path: string, dir: string): boolean {
+	const child = normalizePath(path);
+	const parent = normalizePath(dir);
+	if (child === parent) return false;
+	return child.startsWith(parent === "/" ? "/" : `${parent}/`);
+}
+
+export function isSameOrInside(path: string, dir: string): boolean {
+	return normalizePath(path) === normalizePath(dir) || isInside(path, dir);
+}
+
+/** The protocol's tiers. An ancestor `cwd` alone is no evidence: a shared parent must not claim every project. */
+export function scoreTier(paths: EditorPaths, projectDir: string): TierVerdict {
+	if (normalizePath(paths.cwd) === normalizePath(projectDir)) return { tier: 0, evidence: "cwd equals the project" };
+	if (isInside(paths.cwd, projectDir)) return { tier: 1, evidence: "cwd is inside the project" };
+	if (paths.file !== undefined && isInside(paths.file, projectDir)) {
+		return { tier: 1, evidence: "active file is inside the project" };
+	}
+	const arg = paths.argvDirs.find((entry) => isSameOrInside(entry.dir, projectDir));
+	if (arg) return { tier: 1, evidence: `launch arg "${arg.arg}" is the project or inside it` };
+	return { tier: undefined, evidence: "no cwd, file or launch arg in the project" };
+}

@@ -1,0 +1,85 @@
+import { clip, sanitizeForDisplay } from "./display-text.ts";
+import type { EditorFacts, StateEntry } from "./editor-entry.ts";
+import type { TrustVerdict } from "./file-trust.ts";
+import { selectionFreshness } from "./freshness.ts";
+import { editorLabel } from "./picker-rows.ts";
+
+/** `/ide status` lists this many files; the rest are counted, so 5 000 stale files stay one screen. */
+export const MAX_STATUS_FILES = 40;
+
+export interface StatusInput {
+	stateDir: string;
+	trust: TrustVerdict;
+	projectDir: string;
+	autoconnect: boolean;
+	suppressed: boolean;
+	connected?: { pid: number; why: string };
+	entries: readonly { entry: StateEntry; facts?: EditorFacts }[];
+	nowSeconds: number;
+}
+
+const show = (text: string, max = 120) => clip(sanitizeForDisplay(text), max);
+
+function describeEntry(
+	entry: StateEntry,
+	facts: EditorFacts | undefined,
+	nowSeconds: number,
+): { rank: number; text: string } {
+	const name = show(entry.fileName, 40);
+	if (!facts && entry.deadPid !== undefined)
+		return { rank: 2, text: `${name}: dead: pid ${entry.deadPid} is not running (not read)` };
+	if (!facts) return { rank: 1, text: `${name}: rejected: ${show(entry.rejection ?? "unknown reason")}` };
+	const later = entry.rejection ? ` (latest write rejected: ${show(entry.rejection)}; using the previous state)` : "";
+	if (!facts.alive) return { rank: 2, text: `${name}: dead: pid ${facts.pid} is not running${later}` };
+	const tier = facts.tier.tier === undefined ? "no tier" : `tier ${facts.tier.tier}`;
+	const buffer = facts.state.active_buffer;
+	const file = buffer?.file ? show(buffer.name, 40) : "no file";
+	const freshness = selectionFreshness(buffer?.selection, facts.selectionFirstSeenSeconds, nowSeconds);
+	const selection =
+		freshness.kind === "fresh"
+			? `selection fresh (${Math.floor(freshness.ageSeconds)}s old)`
+			: freshness.kind === "stale"
+				? `selection stale (${Math.floor(freshness.ageSeconds)}s old)`
+				: freshness.kind === "unknown"
+					? "selection stale (no selected_at)"
+					: "no selection";
+	return {
+		rank: 0,
+		text: `${name}: live ${editorLabel(facts)}, ${tier} (${show(facts.tier.evidence)}), cwd ${show(facts.state.cwd, 80)}, ${file}, ${selection}${later}`,
+	};
+}
+
+export function formatStatus(input: StatusInput): string {
+	const lines = [
+		`State dir: ${show(input.stateDir, 200)} (${input.trust.ok ? "trusted" : `NOT trusted: ${show(input.trust.reason, 200)}`})`,
+		`Project: ${show(input.projectDir, 200)}`,
+		`Auto-connect: ${!input.autoconnect ? "off (settings)" : input.suppressed ? "paused by /ide off until you pick with /ide" : "on"}`,
+		`Connected: ${input.connected ? show(input.connected.why, 200) : "no"}`,
+	];
+	const described = input.entries
+		.map(({ entry, facts }) => describeEntry(entry, facts, input.nowSeconds))
+		.sort((a, b) => a.rank - b.rank || a.text.localeCompare(b.text));
+	lines.push(`State files: ${described.length}`);
+	for (const row of described.slice(0, MAX_STATUS_FILES)) lines.push(`  ${row.text}`);
+	const hidden = described.slice(MAX_STATUS_FILES);
+	if (hidden.length > 0) {
+		const dead = hidden.filter((row) => row.rank === 2).length;
+		lines.push(`  ... and ${hidden.length} more (${dead} dead, ${hidden.length - dead} other)`);
+	}
+	return lines.join("\n");
+}
+
+/** Said when `/ide` finds nothing for this project: where it looked and what runs elsewhere. */
+export function formatNoMatch(projectDir: string, stateDir: string, elsewhere: readonly EditorFacts[]): string {
+	const lines = [`No editor found for ${show(projectDir, 200)} (state dir ${show(stateDir, 200)}).`];
+	if (elsewhere.length === 0) {
+		lines.push("No editor is running with a protocol v0.2 client.");
+	} else {
+		lines.push("Editors running elsewhere:");
+		for (const editor of elsewhere.slice(0, 10))
+			lines.push(`  ${editorLabel(editor)} in ${show(editor.state.cwd, 100)}`);
+		if (elsewhere.length > 10) lines.push(`  ... and ${elsewhere.length - 10} more`);
+		lines.push("Use /ide all to pick one anyway.");
+	}
+	return lines.join("\n");
+}

@@ -1,0 +1,29 @@
+import type { BigIntStats, Stats } from "node:fs";
+import { lstat } from "node:fs/promises";
+import type { FsFacts, FsObjectKind } from "../core/file-trust.ts";
+
+export function kindOf(stats: Stats | BigIntStats): FsObjectKind {
+	if (stats.isSymbolicLink()) return "symlink";
+	if (stats.isFile()) return "file";
+	if (stats.isDirectory()) return "directory";
+	if (stats.isFIFO()) return "fifo";
+	if (stats.isSocket()) return "socket";
+	return "device";
+}
+
+export function factsOf(stats: Stats | BigIntStats): FsFacts {
+	return { kind: kindOf(stats), uid: Number(stats.uid), mode: Number(stats.mode), size: Number(stats.size) };
+}
+
+const MISSING: FsFacts = { kind: "missing", uid: -1, mode: 0, size: 0 };
+
+/** `lstat` that reports a missing path as a fact instead of an error. */
+export async function lstatFacts(path: string): Promise<{ facts: FsFacts; ino?: bigint }> {
+	try {
+		const stats = await lstat(path, { bigint: true });
+		return { facts: factsOf(stats), ino: stats.ino };
+	} catch (error) {
+		if ((error as NodeJS.ErrnoException).code === "ENOENT") return { facts: MISSING };
+		throw error;
+	}
+}

@@ -1,0 +1,302 @@
+import { mkdir } from "node:fs/promises";
+import { autoConnectTarget, bestTier } from "../core/connection-rules.ts";
+import { formatEditorBlock } from "../core/editor-block.ts";
+import type { EditorFacts, StateEntry } from "../core/editor-entry.ts";
+import { freshSelection } from "../core/editor-view.ts";
+import { checkDirTrust, type TrustVerdict } from "../core/file-trust.ts";
+import { scoreTier } from "../core/path-match.ts";
+import { editorLabel } from "../core/picker-rows.ts";
+import { formatStatus } from "../core/status-report.ts";
+import { widgetText } from "../core/widget-line.ts";
+import { lstatFacts } from "./fs-facts.ts";
+import { isProcessAlive } from "./liveness.ts";
+import { realOrNormal } from "./path-evidence.ts";
+import type { ConnectionMemory } from "./session-memory.ts";
+import { StateWatcher } from "./state-watcher.ts";
+
+/** How often the pids we rely on are re-checked: an editor killed with -9 writes nothing more. */
+export const LIVENESS_CHECK_MS = 500;
+/** The prompt waits at most this long for a write that is being read right now. */
+const PROMPT_FLUSH_TIMEOUT_MS = 250;
+
+export type NoticeLevel = "info" | "warning" | "error";
+
+export interface ControllerPorts {
+	stateDir: string;
+	cwd: string;
+	uid: number;
+	memory: ConnectionMemory;
+	autoconnect: boolean;
+	showWidget: (text: string | undefined) => void;
+	notify: (message: string, level: NoticeLevel) => void;
+	nowSeconds?: () => number;
+	isAlive?: (pid: number) => boolean;
+}
+
+/**
+ * The imperative shell around the pure rules: owns the watcher and timers, keeps liveness facts, applies
+ * the connection rules whenever something changes and hands widget text and notices to pi.
+ */
+export class IdeController {
+	private watcher?: StateWatcher;
+	private trust: TrustVerdict = { ok: false, reason: "not started" };
+	private projectDir: string;
+	private watchedDirIno?: bigint;
+	private readonly alive = new Map<number, boolean>();
+	private tick?: NodeJS.Timeout;
+	private freshnessTimer?: NodeJS.Timeout;
+	private reconcileQueued = false;
+	private starting?: Promise<void>;
+	private stopped = false;
+	private checkingDir = false;
+	private readonly now: () => number;
+	private readonly isAlive: (pid: number) => boolean;
+
+	constructor(private readonly ports: ControllerPorts) {
+		this.projectDir = ports.cwd;
+		this.now = ports.nowSeconds ?? (() => Date.now() / 1000);
+		this.isAlive = ports.isAlive ?? isProcessAlive;
+	}
+
+	/** Idempotent: pi 0.73 in RPC mode can deliver `session_start` twice. */
+	start(): Promise<void> {
+		this.starting ??= this.startOnce();
+		return this.starting;
+	}
+
+	private async startOnce(): Promise<void> {
+		this.projectDir = await realOrNormal(this.ports.cwd);
+		await this.openStateDir();
+		if (!this.trust.ok) this.ports.notify(`pi-ide: not reading editor state: ${this.trust.reason}`, "warning");
+		this.tick = setInterval(() => this.onTick(), LIVENESS_CHECK_MS);
+		this.tick.unref?.();
+		this.reconcile();
+	}
+
+	/** Closes everything start opened; safe to call twice and before start finished. */
+	async stop(): Promise<void> {
+		if (this.stopped) return;
+		this.stopped = true;
+		await this.starting?.catch(() => {});
+		clearInterval(this.tick);
+		clearTimeout(this.freshnessTimer);
+		await this.closeWatcher();
+	}
+
+	private async openStateDir(): Promise<void> {
+		const dir = this.ports.stateDir;
+		let { facts, ino } = await lstatFacts(dir);
+		if (facts.kind === "missing") {
+			// Create it so the watcher can start before any editor does.
+			await mkdir(dir, { recursive: true, mode: 0o700 }).catch(() => {});
+			({ facts, ino } = await lstatFacts(dir));
+		}
+		this.trust = checkDirTrust(dir, facts, this.ports.uid);
+		if (!this.trust.ok || this.stopped) return;
+		const watcher = new StateWatcher({
+			dir,
+			uid: this.ports.uid,
+			isAlive: (pid) => this.checkAlive(pid),
+			nowSeconds: this.now,
+			onChange: () => this.queueReconcile(),
+			onError: (message) => this.ports.notify(`pi-ide: ${message}`, "warning"),
+		});
+		this.watcher = watcher;
+		this.watchedDirIno = ino;
+		await watcher.start();
+	}
+
+	private async closeWatcher(): Promise<void> {
+		const watcher = this.watcher;
+		this.watcher = undefined;
+		this.watchedDirIno = undefined;
+		await watcher?.close();
+	}
+
+	private checkAlive(pid: number): boolean {
+		const alive = this.isAlive(pid);
+		this.alive.set(pid, alive);
+		return alive;
+	}
+
+	/** Liveness of the editors we rely on, and the state dir itself (removed, replaced or chmod-ed while pi runs). */
+	private onTick(): void {
+		if (this.stopped) return;
+		let changed = false;
+		for (const entry of this.watcher?.entries.values() ?? []) {
+			const pid = entry.valid?.pid;
+			if (pid === undefined || this.alive.get(pid) === false) continue;
+			if (!this.checkAlive(pid)) changed = true;
+		}
+		if (changed) this.reconcile();
+		this.forgetVanishedPids();
+		void this.recheckStateDir();
+	}
+
+	private forgetVanishedPids(): void {
+		const entries = this.watcher?.entries;
+		if (!entries || this.alive.size <= entries.size) return;
+		const known = new Set<number>();
+		for (const entry of entries.values()) {
+			const pid = entry.valid?.pid ?? entry.deadPid;
+			if (pid !== undefined) known.add(pid);
+		}
+		for (const pid of this.alive.keys()) if (!known.has(pid)) this.alive.delete(pid);
+	}
+
+	private async recheckStateDir(): Promise<void> {
+		if (this.checkingDir || this.stopped) return;
+		this.checkingDir = true;
+		try {
+			const { facts, ino } = await lstatFacts(this.ports.stateDir);
+			const trust = checkDirTrust(this.ports.stateDir, facts, this.ports.uid);
+			const same = trust.ok === this.trust.ok && ino === this.watchedDirIno;
+			if (same || this.stopped) return;
+			await this.closeWatcher();
+			if (this.stopped) return;
+			const wasTrusted = this.trust.ok;
+			await this.openStateDir();
+			const now: TrustVerdict = this.trust;
+			if (wasTrusted && !now.ok) this.ports.notify(`pi-ide: stopped reading editor state: ${now.reason}`, "warning");
+			this.reconcile();
+		} catch (error) {
+			this.trust = { ok: false, reason: `cannot check ${this.ports.stateDir}: ${String(error)}` };
+		} finally {
+			this.checkingDir = false;
+		}
+	}
+
+	private queueReconcile(): void {
+		if (this.reconcileQueued) return;
+		this.reconcileQueued = true;
+		setImmediate(() => {
+			this.reconcileQueued = false;
+			this.reconcile();
+		});
+	}
+
+	/** Every valid editor with its liveness and tier right now. */
+	editors(): EditorFacts[] {
+		const editors: EditorFacts[] = [];
+		for (const entry of this.watcher?.entries.values() ?? []) {
+			if (!entry.valid) continue;
+			editors.push({
+				...entry.valid,
+				alive: this.alive.get(entry.valid.pid) ?? this.checkAlive(entry.valid.pid),
+				tier: scoreTier(entry.valid.paths, this.projectDir),
+			});
+		}
+		return editors;
+	}
+
+	liveEditors(): EditorFacts[] {
+		return this.editors().filter((editor) => editor.alive);
+	}
+
+	/** The live editors `/ide` offers: the best tier only, or all of them for `/ide all`. */
+	pickable(all: boolean): EditorFacts[] {
+		const live = this.liveEditors();
+		return all ? live : bestTier(live).editors;
+	}
+
+	connectedEditor(): EditorFacts | undefined {
+		const pid = this.ports.memory.connected?.pid;
+		return pid === undefined ? undefined : this.liveEditors().find((editor) => editor.pid === pid);
+	}
+
+	/** Apply the connection rules to the current facts, then bring widget and expiry timer in line. */
+	reconcile(): void {
+		if (this.stopped) return;
+		const memory = this.ports.memory;
+		const live = this.liveEditors();
+		if (memory.connected && !live.some((editor) => editor.pid === memory.connected?.pid)) {
+			this.ports.notify(`pi-ide: ${memory.connected.label} is gone; disconnected`, "info");
+			memory.connected = undefined;
+		}
+		if (!memory.connected && this.ports.autoconnect && !memory.suppressed && this.trust.ok) {
+			const target = autoConnectTarget(live);
+			if (target)
+				this.connect(
+					target,
+					`auto-connected: the only live editor in tier ${target.tier.tier} (${target.tier.evidence})`,
+				);
+		}
+		this.render();
+	}
+
+	connect(editor: EditorFacts, why: string): void {
+		const label = editorLabel(editor);
+		this.ports.memory.connected = { pid: editor.pid, label, why: `${label}: ${why}` };
+		this.ports.memory.suppressed = false;
+		this.render();
+	}
+
+	disconnect(suppressAutoconnect: boolean): void {
+		this.ports.memory.connected = undefined;
+		if (suppressAutoconnect) this.ports.memory.suppressed = true;
+		this.render();
+	}
+
+	private render(): void {
+		clearTimeout(this.freshnessTimer);
+		this.freshnessTimer = undefined;
+		const editor = this.connectedEditor();
+		const now = this.now();
+		this.ports.showWidget(editor ? widgetText(editor.state, editor.selectionFirstSeenSeconds, now) : undefined);
+		const fresh = editor && freshSelection(editor.state, editor.selectionFirstSeenSeconds, now);
+		if (fresh) {
+			// Flip the widget at the exact moment the selection turns stale, with no editor write to wake us.
+			const delayMs = Math.max(0, (fresh.freshness.staleAtSeconds - now) * 1000) + 1;
+			this.freshnessTimer = setTimeout(() => this.render(), delayMs);
+			this.freshnessTimer.unref?.();
+		}
+	}
+
+	/** The block for this prompt: in-memory state, plus a short wait only when a write of that file is being read. */
+	async promptBlock(): Promise<string | undefined> {
+		await this.starting;
+		const pid = this.ports.memory.connected?.pid;
+		if (pid === undefined || !this.watcher) return undefined;
+		const fileName = `${pid}.json`;
+		if (this.watcher.isPending(fileName)) {
+			let timer: NodeJS.Timeout | undefined;
+			const timeout = new Promise<void>((done) => {
+				timer = setTimeout(done, PROMPT_FLUSH_TIMEOUT_MS);
+			});
+			await Promise.race([this.watcher.flush(fileName), timeout]);
+			clearTimeout(timer);
+		}
+		if (!this.checkAlive(pid)) {
+			this.reconcile();
+			return undefined;
+		}
+		const entry = this.watcher.entries.get(fileName)?.valid;
+		if (!entry) return undefined;
+		return formatEditorBlock(entry.state, entry.selectionFirstSeenSeconds, this.now());
+	}
+
+	statusText(): string {
+		const facts = new Map(this.editors().map((editor) => [editor.pid, editor]));
+		const entries: { entry: StateEntry; facts?: EditorFacts }[] = [...(this.watcher?.entries.values() ?? [])].map(
+			(entry) => ({ entry, facts: entry.valid && facts.get(entry.valid.pid) }),
+		);
+		return formatStatus({
+			stateDir: this.ports.stateDir,
+			trust: this.trust,
+			projectDir: this.projectDir,
+			autoconnect: this.ports.autoconnect,
+			suppressed: this.ports.memory.suppressed,
+			connected: this.connectedEditor() && this.ports.memory.connected,
+			entries,
+			nowSeconds: this.now(),
+		});
+	}
+
+	get stateDirPath(): string {
+		return this.ports.stateDir;
+	}
+
+	get project(): string {
+		return this.projectDir;
+	}
+}
