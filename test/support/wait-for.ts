@@ -1,0 +1,22 @@
+/** Poll a condition until it holds or the deadline passes; the failure names what was awaited. */
+export async function waitFor<T>(
+	what: string,
+	probe: () => T | undefined | false | Promise<T | undefined | false>,
+	timeoutMs = 5000,
+	intervalMs = 10,
+): Promise<T> {
+	const deadline = Date.now() + timeoutMs;
+	let last: unknown;
+	for (;;) {
+		try {
+			const value = await probe();
+			if (value !== undefined && value !== false) return value;
+		} catch (error) {
+			last = error;
+		}
+		if (Date.now() > deadline) {
+			throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last ? `: ${String(last)}` : ""}`);
+		}
+		await new Promise((done) => setTimeout(done, intervalMs));
+	}
+}

@@ -1,0 +1,11 @@
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+	test: {
+		include: ["test/**/*.test.ts"],
+		testTimeout: 60_000,
+		hookTimeout: 60_000,
+		// The e2e suites start real pi processes; two cores cannot run many of them side by side.
+		maxWorkers: 2,
+	},
+});
