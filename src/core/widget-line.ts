@@ -1,4 +1,4 @@
-import { truncateToWidth } from "@mariozechner/pi-tui";
+import { visibleWidth } from "@mariozechner/pi-tui";
 import { sanitizeForDisplay } from "./display-text.ts";
 import { absoluteFile, freshSelection, selectionLineCount } from "./editor-view.ts";
 import type { EditorState } from "./state-schema.ts";
@@ -17,7 +17,25 @@ export function widgetText(
 	return `${lines} ${lines === 1 ? "line" : "lines"} selected in ${name}`;
 }
 
-/** Never wider than the terminal: pi exits when a widget line overflows. The name sits last, so it is what gets cut. */
+const CUT_MARKER = "...";
+const graphemes = new Intl.Segmenter(undefined, { granularity: "grapheme" });
+
+/**
+ * Never wider than the terminal: pi exits when a widget line overflows. The name sits last, so it is what
+ * gets cut, marked with a plain "..." (pi-tui's own truncation adds SGR resets, and the line stays escape-free).
+ * Widths are display cells, so wide CJK and emoji count double.
+ */
 export function fitWidgetLine(text: string, width: number): string {
-	return truncateToWidth(text, Math.max(0, width), "...");
+	const room = Math.max(0, Math.floor(width));
+	if (visibleWidth(text) <= room) return text;
+	if (room <= CUT_MARKER.length) return CUT_MARKER.slice(0, room);
+	let kept = "";
+	let used = 0;
+	for (const { segment } of graphemes.segment(text)) {
+		const cells = visibleWidth(segment);
+		if (used + cells > room - CUT_MARKER.length) break;
+		kept += segment;
+		used += cells;
+	}
+	return kept + CUT_MARKER;
 }

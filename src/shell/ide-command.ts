@@ -1,6 +1,5 @@
 import type { ExtensionCommandContext } from "@mariozechner/pi-coding-agent";
 import { Container, type SelectItem, SelectList, Text } from "@mariozechner/pi-tui";
-import type { EditorFacts } from "../core/editor-entry.ts";
 import { DISCONNECT_VALUE, type PickerRow, pickerRows, pickerRowText } from "../core/picker-rows.ts";
 import { formatNoMatch } from "../core/status-report.ts";
 import type { IdeController } from "./ide-controller.ts";

