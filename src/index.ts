@@ -7,6 +7,8 @@ import { readAutoconnect } from "./shell/settings-source.ts";
 import { WidgetSurface } from "./shell/widget-surface.ts";
 
 export const CUSTOM_MESSAGE_TYPE = "pi-ide-context";
+/** pi event-bus channel: the connected editor (or undefined) whenever it or its state changes. */
+export const EDITOR_EVENT_CHANNEL = "pi-ide-context:editor";
 
 /**
  * pi-ide-context: the editor's file, cursor and fresh selection in every prompt, a one-line widget showing
@@ -28,6 +30,7 @@ export default function piIdeContext(pi: ExtensionAPI): void {
 			memory: connectionMemory(stateDir, ctx.cwd),
 			autoconnect: readAutoconnect(pi, ctx.cwd),
 			showWidget: (text) => surface.show(text),
+			announce: (editor) => pi.events.emit(EDITOR_EVENT_CHANNEL, editor),
 			notify: (message, level) => {
 				if (ctx.hasUI && !stopped(surface)) ctx.ui.notify(message, level);
 			},

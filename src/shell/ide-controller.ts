@@ -1,11 +1,13 @@
 import { mkdir } from "node:fs/promises";
 import { autoConnectTarget, bestTier } from "../core/connection-rules.ts";
+import { sanitizeForDisplay } from "../core/display-text.ts";
 import { formatEditorBlock } from "../core/editor-block.ts";
 import type { EditorFacts, StateEntry } from "../core/editor-entry.ts";
-import { freshSelection } from "../core/editor-view.ts";
+import { absoluteFile, freshSelection } from "../core/editor-view.ts";
 import { checkDirTrust, type TrustVerdict } from "../core/file-trust.ts";
 import { scoreTier } from "../core/path-match.ts";
 import { editorLabel } from "../core/picker-rows.ts";
+import type { EditorState } from "../core/state-schema.ts";
 import { formatStatus } from "../core/status-report.ts";
 import { widgetText } from "../core/widget-line.ts";
 import { lstatFacts } from "./fs-facts.ts";
@@ -21,6 +23,14 @@ const PROMPT_FLUSH_TIMEOUT_MS = 250;
 
 export type NoticeLevel = "info" | "warning" | "error";
 
+export interface ConnectedEditorEvent {
+	pid: number;
+	app: string;
+	file: string | undefined;
+	timestamp: number;
+	widget: string | undefined;
+}
+
 export interface ControllerPorts {
 	stateDir: string;
 	cwd: string;
@@ -28,6 +38,8 @@ export interface ControllerPorts {
 	memory: ConnectionMemory;
 	autoconnect: boolean;
 	showWidget: (text: string | undefined) => void;
+	/** Told whenever the connected editor or its state changes (pi's event bus, for other extensions and tests). */
+	announce?: (editor: ConnectedEditorEvent | undefined) => void;
 	notify: (message: string, level: NoticeLevel) => void;
 	nowSeconds?: () => number;
 	isAlive?: (pid: number) => boolean;
@@ -48,7 +60,10 @@ export class IdeController {
 	private reconcileQueued = false;
 	private starting?: Promise<void>;
 	private stopped = false;
+	/** No connection decision before the initial scan is complete: half a dir would make a tie look like one editor. */
+	private scanned = false;
 	private checkingDir = false;
+	private lastAnnounced: { state?: EditorState; widget?: string } = {};
 	private readonly now: () => number;
 	private readonly isAlive: (pid: number) => boolean;
 
@@ -70,6 +85,7 @@ export class IdeController {
 		if (!this.trust.ok) this.ports.notify(`pi-ide: not reading editor state: ${this.trust.reason}`, "warning");
 		this.tick = setInterval(() => this.onTick(), LIVENESS_CHECK_MS);
 		this.tick.unref?.();
+		this.scanned = true;
 		this.reconcile();
 	}
 
@@ -206,7 +222,7 @@ export class IdeController {
 
 	/** Apply the connection rules to the current facts, then bring widget and expiry timer in line. */
 	reconcile(): void {
-		if (this.stopped) return;
+		if (this.stopped || !this.scanned) return;
 		const memory = this.ports.memory;
 		const live = this.liveEditors();
 		if (memory.connected && !live.some((editor) => editor.pid === memory.connected?.pid)) {
@@ -242,7 +258,9 @@ export class IdeController {
 		this.freshnessTimer = undefined;
 		const editor = this.connectedEditor();
 		const now = this.now();
-		this.ports.showWidget(editor ? widgetText(editor.state, editor.selectionFirstSeenSeconds, now) : undefined);
+		const widget = editor ? widgetText(editor.state, editor.selectionFirstSeenSeconds, now) : undefined;
+		this.ports.showWidget(widget);
+		this.announceEditor(editor, widget);
 		const fresh = editor && freshSelection(editor.state, editor.selectionFirstSeenSeconds, now);
 		if (fresh) {
 			// Flip the widget at the exact moment the selection turns stale, with no editor write to wake us.
@@ -250,6 +268,20 @@ export class IdeController {
 			this.freshnessTimer = setTimeout(() => this.render(), delayMs);
 			this.freshnessTimer.unref?.();
 		}
+	}
+
+	private announceEditor(editor: EditorFacts | undefined, widget: string | undefined): void {
+		if (editor?.state === this.lastAnnounced.state && widget === this.lastAnnounced.widget) return;
+		this.lastAnnounced = { state: editor?.state, widget };
+		this.ports.announce?.(
+			editor && {
+				pid: editor.pid,
+				app: sanitizeForDisplay(editor.state.app),
+				file: absoluteFile(editor.state),
+				timestamp: editor.state.timestamp,
+				widget,
+			},
+		);
 	}
 
 	/** The block for this prompt: in-memory state, plus a short wait only when a write of that file is being read. */

@@ -1,0 +1,177 @@
+import { execFileSync } from "node:child_process";
+import { chmodSync, chownSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, test } from "vitest";
+import type { StateEntry } from "../../src/core/editor-entry.ts";
+import { StateWatcher } from "../../src/shell/state-watcher.ts";
+import { writeAtomic } from "../support/fake-editor.ts";
+import { editorState } from "../support/fixtures.ts";
+import { tempDir } from "../support/temp-dir.ts";
+import { waitFor } from "../support/wait-for.ts";
+
+const ALIVE = new Set([101, 102, 103, 104, 105]);
+const isRoot = process.getuid?.() === 0;
+
+let cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+	for (const cleanup of cleanups.reverse()) await cleanup();
+	cleanups = [];
+});
+
+async function startWatcher(setup: (dir: string) => void = () => {}) {
+	const tmp = tempDir("watcher");
+	const dir = join(tmp.path, "state");
+	mkdirSync(dir, { mode: 0o700 });
+	setup(dir);
+	let changes = 0;
+	const watcher = new StateWatcher({
+		dir,
+		uid: process.getuid?.() ?? 0,
+		isAlive: (pid) => ALIVE.has(pid),
+		nowSeconds: () => Date.now() / 1000,
+		onChange: () => {
+			changes++;
+		},
+	});
+	cleanups.push(tmp.cleanup, () => watcher.close());
+	await watcher.start();
+	return { dir, watcher, changes: () => changes };
+}
+
+const write = (dir: string, pid: number, overrides: Parameters<typeof editorState>[0] = {}) =>
+	writeAtomic(join(dir, `${pid}.json`), JSON.stringify(editorState({ pid, ...overrides })));
+
+const entryOf = (watcher: StateWatcher, name: string): StateEntry | undefined => watcher.entries.get(name);
+
+describe("StateWatcher on a real directory", () => {
+	test("files present at start are read before start resolves", async () => {
+		const { watcher } = await startWatcher((dir) => write(dir, 101, { app: "vscode" }));
+		expect(entryOf(watcher, "101.json")?.valid?.state.app).toBe("vscode");
+	});
+
+	test("add, atomic rename and unlink keep the map equal to the dir", async () => {
+		const { dir, watcher } = await startWatcher();
+		write(dir, 102, { buffer: { name: "a.ts" } });
+		await waitFor("add", () => entryOf(watcher, "102.json")?.valid?.state.active_buffer?.name === "a.ts");
+		write(dir, 102, { buffer: { name: "b.ts" } });
+		await waitFor("rename update", () => entryOf(watcher, "102.json")?.valid?.state.active_buffer?.name === "b.ts");
+		execFileSync("rm", [join(dir, "102.json")]);
+		await waitFor("unlink", () => !watcher.entries.has("102.json"));
+	});
+
+	test("converges on the last of three writes 10 ms apart, burst after burst", async () => {
+		const { dir, watcher } = await startWatcher();
+		write(dir, 103, { timestamp: 0 });
+		await waitFor("first write", () => entryOf(watcher, "103.json")?.valid?.state.timestamp === 0);
+		for (let burst = 1; burst <= 30; burst++) {
+			for (let step = 1; step <= 3; step++) {
+				write(dir, 103, { timestamp: burst * 10 + step });
+				await new Promise((done) => setTimeout(done, 10));
+			}
+			// Without the trailing re-read the last write raises no chokidar event and this never holds.
+			await waitFor(
+				`burst ${burst} final state`,
+				() => entryOf(watcher, "103.json")?.valid?.state.timestamp === burst * 10 + 3,
+				1000,
+				2,
+			);
+		}
+	});
+
+	test("garbage is rejected with a reason and the last valid state is kept", async () => {
+		const { dir, watcher } = await startWatcher();
+		write(dir, 104, { buffer: { name: "good.ts" } });
+		await waitFor("valid", () => entryOf(watcher, "104.json")?.valid);
+		writeAtomic(join(dir, "104.json"), '{"pid": 104, "cwd": ');
+		await waitFor("rejection", () => entryOf(watcher, "104.json")?.rejection);
+		expect(entryOf(watcher, "104.json")).toMatchObject({
+			rejection: "not valid JSON (truncated or corrupt)",
+			valid: { state: { active_buffer: { name: "good.ts" } } },
+		});
+		write(dir, 104, { buffer: { name: "better.ts" } });
+		await waitFor("recovery", () => entryOf(watcher, "104.json")?.valid?.state.active_buffer?.name === "better.ts");
+		expect(entryOf(watcher, "104.json")?.rejection).toBeUndefined();
+	});
+
+	test("a file that never was valid is a rejection only", async () => {
+		const { watcher } = await startWatcher((dir) => writeFileSync(join(dir, "105.json"), "[]"));
+		expect(entryOf(watcher, "105.json")).toEqual({
+			fileName: "105.json",
+			rejection: "top level is an array, not an object",
+		});
+	});
+
+	test("files of dead pids are not read", async () => {
+		const { watcher } = await startWatcher((dir) => writeFileSync(join(dir, "999999.json"), "not even json"));
+		expect(entryOf(watcher, "999999.json")).toEqual({ fileName: "999999.json", deadPid: 999999 });
+	});
+
+	test("bad names are rejected, temp files and other names ignored", async () => {
+		const { watcher } = await startWatcher((dir) => {
+			for (const name of ["0.json", "-1.json", "1.5.json", "101.json.tmp", "notes.txt", "README"])
+				writeFileSync(join(dir, name), "{}");
+		});
+		expect([...watcher.entries.keys()].sort()).toEqual(["-1.json", "0.json", "1.5.json"]);
+		expect(entryOf(watcher, "0.json")?.rejection).toBe("file name is not <pid>.json with a positive integer pid");
+	});
+
+	test("a FIFO, a directory and a symlink named like state files are rejected without blocking", async () => {
+		const tmp = tempDir("elsewhere");
+		cleanups.push(tmp.cleanup);
+		const target = join(tmp.path, "real.json");
+		writeFileSync(target, JSON.stringify(editorState({ pid: 103 })));
+		const { watcher } = await startWatcher((dir) => {
+			execFileSync("mkfifo", [join(dir, "101.json")]);
+			mkdirSync(join(dir, "102.json"));
+			symlinkSync(target, join(dir, "103.json"));
+		});
+		expect(entryOf(watcher, "101.json")?.rejection).toBe("a fifo, not a regular file");
+		expect(entryOf(watcher, "102.json")?.rejection).toBe("a directory, not a regular file");
+		expect(entryOf(watcher, "103.json")?.rejection).toBe("a symlink, not a regular file");
+	});
+
+	test("group- or world-writable files are rejected", async () => {
+		const { watcher } = await startWatcher((dir) => {
+			write(dir, 101);
+			chmodSync(join(dir, "101.json"), 0o666);
+		});
+		expect(entryOf(watcher, "101.json")?.rejection).toBe("writable by group or others (mode 0666); chmod 600 it");
+	});
+
+	test.skipIf(!isRoot)("a file owned by another uid is rejected (needs root to chown)", async () => {
+		const { watcher } = await startWatcher((dir) => {
+			write(dir, 101);
+			chownSync(join(dir, "101.json"), 65534, 65534);
+		});
+		expect(entryOf(watcher, "101.json")?.rejection).toBe(`owned by uid 65534, not by you (uid ${process.getuid?.()})`);
+	});
+
+	test("flush reads a pending write now; close is idempotent and stops all updates", async () => {
+		const { dir, watcher, changes } = await startWatcher();
+		write(dir, 101, { timestamp: 1 });
+		await waitFor("event", () => watcher.isPending("101.json") || entryOf(watcher, "101.json"));
+		await watcher.flush("101.json");
+		expect(entryOf(watcher, "101.json")?.valid?.state.timestamp).toBe(1);
+		await Promise.all([watcher.close(), watcher.close()]);
+		const before = changes();
+		// A second watcher on the same dir is the witness: once it has seen the writes, a live one would have too.
+		const witness = new StateWatcher({
+			dir,
+			uid: process.getuid?.() ?? 0,
+			isAlive: () => true,
+			nowSeconds: () => 0,
+			onChange: () => {},
+		});
+		cleanups.push(() => witness.close());
+		await witness.start();
+		write(dir, 101, { timestamp: 2 });
+		write(dir, 102, { timestamp: 2 });
+		await waitFor(
+			"witness sees both writes",
+			() => witness.entries.get("101.json")?.valid?.state.timestamp === 2 && witness.entries.has("102.json"),
+		);
+		await waitFor("witness settled", () => !witness.isPending("101.json") && !witness.isPending("102.json"));
+		expect(changes()).toBe(before);
+		expect(entryOf(watcher, "101.json")?.valid?.state.timestamp).toBe(1);
+	});
+});
