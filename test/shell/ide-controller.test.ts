@@ -49,7 +49,12 @@ function editor(stateDir: string): FakeEditor {
 
 const now = () => Date.now() / 1000;
 const at = (project: string, overrides: Parameters<typeof editorState>[0] = {}) =>
-	editorState({ cwd: project, buffer: { file: `${project}/src/main.ts`, ...overrides.buffer }, ...overrides, timestamp: now() });
+	editorState({
+		cwd: project,
+		buffer: { file: `${project}/src/main.ts`, ...overrides.buffer },
+		...overrides,
+		timestamp: now(),
+	});
 
 describe("IdeController with real editors and a real state dir", () => {
 	test("auto-connects to the only editor in the best tier and shows what it sees", async () => {
@@ -93,7 +98,10 @@ describe("IdeController with real editors and a real state dir", () => {
 		b.write(at(project, { buffer: { name: "other.ts" } }));
 		const pi = harness({ project, stateDir });
 		await pi.controller.start();
-		pi.controller.connect(pi.controller.liveEditors().find((e) => e.pid === a.pid) ?? pi.controller.liveEditors()[0]!, "picked");
+		pi.controller.connect(
+			pi.controller.liveEditors().find((e) => e.pid === a.pid) ?? pi.controller.liveEditors()[0]!,
+			"picked",
+		);
 		await waitFor("widget", () => pi.widget() === "in main.ts");
 		await a.kill("SIGKILL");
 		await waitFor("widget switches to the remaining editor", () => pi.widget() === "in other.ts", 3000);
@@ -179,7 +187,9 @@ describe("IdeController with real editors and a real state dir", () => {
 		const pi = harness({ project, stateDir });
 		await pi.controller.start();
 		expect(pi.memory.connected).toBeUndefined();
-		expect(pi.notices).toEqual([`pi-ide: not reading editor state: ${stateDir} has mode 0755; run: chmod 700 ${stateDir}`]);
+		expect(pi.notices).toEqual([
+			`pi-ide: not reading editor state: ${stateDir} has mode 0755; run: chmod 700 ${stateDir}`,
+		]);
 		expect(pi.controller.statusText()).toContain("NOT trusted");
 		chmodSync(stateDir, 0o700);
 		await waitFor("trusted again and connected", () => pi.memory.connected?.pid === nvim.pid, 3000);

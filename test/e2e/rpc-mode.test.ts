@@ -1,0 +1,143 @@
+import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import { E2eWorkspace } from "../support/e2e-workspace.ts";
+import { messageText } from "../support/fake-model-server.ts";
+import { editorState, nvimFixtureText, selection } from "../support/fixtures.ts";
+import { piLines } from "../support/pi-cli.ts";
+import { RpcPi } from "../support/rpc-pi.ts";
+import { waitFor } from "../support/wait-for.ts";
+
+const now = () => Date.now() / 1000;
+
+describe.each(piLines())("RPC mode through the real $name CLI", (line) => {
+	let ws: E2eWorkspace;
+	let pi: RpcPi | undefined;
+	beforeEach(async () => {
+		ws = await E2eWorkspace.create();
+	});
+	afterEach(async () => {
+		await pi?.stop();
+		pi = undefined;
+		await ws?.cleanup();
+	});
+
+	const start = () => {
+		pi = RpcPi.start(line, { cwd: ws.project, agentDir: ws.agentDir, stateDir: ws.stateDir });
+		return pi;
+	};
+	const state = (overrides: Parameters<typeof editorState>[0] = {}) =>
+		editorState({
+			cwd: ws.project,
+			timestamp: now(),
+			...overrides,
+			buffer: { file: `${ws.project}/src/main.ts`, ...overrides.buffer },
+		});
+
+	test.skipIf(!line.node)(
+		"the widget follows writes, flips at freshness expiry with no write, clears on kill -9",
+		async () => {
+			const nvim = ws.editor();
+			nvim.write(nvimFixtureText("named-buffer", { project: ws.project, pid: nvim.pid }));
+			const rpc = start();
+			await waitFor("first widget", () => rpc.lastWidget() === "in main.ts", 15_000);
+			expect(rpc.uiRequests("setWidget").find((m) => m.widgetKey === "pi-ide-context")?.widgetPlacement).toBe(
+				"belowEditor",
+			);
+
+			nvim.write(state({ buffer: { name: "a.ts", selection: selection(4, 4, "x", now()) } }));
+			await waitFor("one line selected", () => rpc.lastWidget() === "1 line selected in a.ts");
+
+			// Selected 58.5 s ago: fresh now, stale 1.5 s from now, and the editor writes nothing more.
+			const selectedAt = now() - 58.5;
+			nvim.write(state({ buffer: { selection: selection(10, 14, "x", selectedAt) } }));
+			await waitFor("five lines selected", () => rpc.lastWidget() === "5 lines selected in main.ts");
+			await waitFor("flip at expiry", () => rpc.lastWidget() === "in main.ts", 5000);
+			expect(now()).toBeGreaterThan(selectedAt + 60);
+
+			const sent = rpc.widgetUpdates().length;
+			await nvim.kill("SIGKILL");
+			await waitFor(
+				"cleared after kill -9",
+				() => rpc.widgetUpdates().length > sent && rpc.widgetUpdates().at(-1) === undefined,
+				3000,
+			);
+			// Sent only when the text changes: no duplicates back to back.
+			const updates = rpc.widgetUpdates().map((lines) => lines?.[0]);
+			expect(updates.filter((text, i) => i > 0 && text === updates[i - 1])).toEqual([]);
+		},
+	);
+
+	test.skipIf(!line.node)("/ide falls back to select; answering it connects that editor", async () => {
+		const a = ws.editor();
+		const b = ws.editor();
+		a.write(state({ argv: ["pi-ide-context/"], buffer: { name: "a.ts" }, timestamp: now() - 30 }));
+		b.write(state({ argv: ["pi/"], buffer: { name: "b.ts" } }));
+		const rpc = start();
+		await rpc.command({ type: "get_state" });
+		expect(rpc.lastWidget()).toBeUndefined();
+
+		// The command's response comes only after the dialog is answered, so do not wait for it here.
+		rpc.send({ type: "prompt", message: "/ide" });
+		const request = await waitFor("select request", () => rpc.uiRequests("select")[0]);
+		expect(request.title).toBe("Connect pi to an editor");
+		expect(request.options).toEqual([
+			`nvim ${b.pid}  pi/ - b.ts, active just now`,
+			`nvim ${a.pid}  pi-ide-context/ - a.ts, active 30s ago`,
+		]);
+		rpc.respond(String(request.id), { value: (request.options as string[])[1] });
+		await waitFor("widget of the picked editor", () => rpc.lastWidget() === "in a.ts");
+		expect(rpc.notices()).toContain(`pi-ide: connected to nvim ${a.pid}  pi-ide-context/`);
+
+		await rpc.prompt("what file?");
+		const sent = ws.server.requests.at(-1)?.messages.map(messageText).join("\n") ?? "";
+		expect(sent).toContain(`File: ${ws.project}/src/main.ts`);
+
+		// Picker again: the connected editor is marked and a Disconnect row is offered; cancelling changes nothing.
+		rpc.send({ type: "prompt", message: "/ide" });
+		const second = await waitFor("second select", () => rpc.uiRequests("select")[1]);
+		expect(second.options).toEqual([
+			`nvim ${b.pid}  pi/ - b.ts, active just now`,
+			`* nvim ${a.pid}  pi-ide-context/ - a.ts, active 30s ago  (connected)`,
+			"Disconnect - stop sending editor context",
+		]);
+		rpc.respond(String(second.id), { cancelled: true });
+		await rpc.command({ type: "prompt", message: "/ide status" });
+		const status = await waitFor("status notice", () => rpc.notices().find((n) => n.startsWith("State dir:")));
+		expect(status).toContain(`Connected: nvim ${a.pid}: picked with /ide`);
+		expect(status).toContain(`${a.pid}.json: live nvim ${a.pid}, tier 0 (cwd equals the project)`);
+	});
+
+	test.skipIf(!line.node)(
+		"/ide with nothing for this project names the cwd, the editors elsewhere and the state dir",
+		async () => {
+			const elsewhere = ws.editor();
+			elsewhere.write(state({ cwd: "/somewhere/else", buffer: { file: "/somewhere/else/x.ts" } }));
+			const rpc = start();
+			await rpc.command({ type: "prompt", message: "/ide" });
+			const notice = await waitFor("no-match notice", () => rpc.notices().find((n) => n.startsWith("No editor found")));
+			expect(notice).toBe(
+				[
+					`No editor found for ${ws.project} (state dir ${ws.stateDir}).`,
+					"Editors running elsewhere:",
+					`  nvim ${elsewhere.pid} in /somewhere/else`,
+					"Use /ide all to pick one anyway.",
+				].join("\n"),
+			);
+			rpc.send({ type: "prompt", message: "/ide all" });
+			const request = await waitFor("select over all editors", () => rpc.uiRequests("select")[0]);
+			expect(request.options).toEqual([`nvim ${elsewhere.pid}  src/main.ts - main.ts, active just now`]);
+		},
+	);
+
+	test.skipIf(!line.node)("/ide off disconnects and keeps auto-connect paused", async () => {
+		const nvim = ws.editor();
+		nvim.write(state());
+		const rpc = start();
+		await waitFor("connected", () => rpc.lastWidget() === "in main.ts", 15_000);
+		await rpc.command({ type: "prompt", message: "/ide off" });
+		await waitFor("cleared", () => rpc.lastWidget() === "(cleared)");
+		nvim.write(state({ buffer: { name: "z.ts" } }));
+		await rpc.prompt("anything?");
+		expect(ws.server.requests.at(-1)?.messages.map(messageText).join("\n")).not.toContain("<editor-context>");
+		expect(rpc.lastWidget()).toBe("(cleared)");
+	});
+});

@@ -1,0 +1,107 @@
+import { type PiLine, type PiRun, spawnPi } from "./pi-cli.ts";
+import { waitFor } from "./wait-for.ts";
+
+export interface RpcMessage {
+	type: string;
+	id?: string;
+	method?: string;
+	[key: string]: unknown;
+}
+
+/** The real pi CLI in `--mode rpc`, with its JSONL output parsed (split on LF only, as the protocol asks). */
+export class RpcPi {
+	readonly messages: RpcMessage[] = [];
+	private buffer = "";
+	private nextId = 0;
+
+	private constructor(readonly run: PiRun) {
+		run.child.stdout?.on("data", (chunk: Buffer) => {
+			this.buffer += chunk.toString("utf8");
+			let newline = this.buffer.indexOf("\n");
+			while (newline >= 0) {
+				const line = this.buffer.slice(0, newline).replace(/\r$/, "");
+				this.buffer = this.buffer.slice(newline + 1);
+				if (line.trim()) {
+					try {
+						this.messages.push(JSON.parse(line) as RpcMessage);
+					} catch {
+						// Not protocol output (a stray log line); the assertions only look at JSON records.
+					}
+				}
+				newline = this.buffer.indexOf("\n");
+			}
+		});
+	}
+
+	static start(
+		line: PiLine,
+		options: { cwd: string; agentDir: string; stateDir: string; env?: Record<string, string> },
+	): RpcPi {
+		return new RpcPi(spawnPi(line, { ...options, args: ["--mode", "rpc"] }));
+	}
+
+	get pid(): number {
+		return this.run.child.pid as number;
+	}
+
+	send(command: Record<string, unknown>): string {
+		const id = `t${++this.nextId}`;
+		this.run.child.stdin?.write(`${JSON.stringify({ id, ...command })}\n`);
+		return id;
+	}
+
+	/** Send a command and wait for its response record. */
+	async command(command: Record<string, unknown>, timeoutMs = 15_000): Promise<RpcMessage> {
+		const id = this.send(command);
+		return waitFor(
+			`response to ${String(command.type)}`,
+			() => this.messages.find((message) => message.type === "response" && message.id === id),
+			timeoutMs,
+		);
+	}
+
+	/** A prompt, answered by the fake model: resolves when the agent run has ended. */
+	async prompt(message: string, timeoutMs = 20_000): Promise<void> {
+		const before = this.messages.length;
+		await this.command({ type: "prompt", message }, timeoutMs);
+		await waitFor("agent_end", () => this.messages.slice(before).some((m) => m.type === "agent_end"), timeoutMs);
+	}
+
+	uiRequests(method: string): RpcMessage[] {
+		return this.messages.filter((message) => message.type === "extension_ui_request" && message.method === method);
+	}
+
+	/** Every widget state pi-ide-context sent: its lines, or undefined when cleared. */
+	widgetUpdates(key = "pi-ide-context"): (string[] | undefined)[] {
+		return this.uiRequests("setWidget")
+			.filter((message) => message.widgetKey === key)
+			.map((message) => message.widgetLines as string[] | undefined);
+	}
+
+	lastWidget(key = "pi-ide-context"): string | undefined {
+		const updates = this.widgetUpdates(key);
+		return updates.length === 0 ? undefined : (updates.at(-1)?.[0] ?? "(cleared)");
+	}
+
+	notices(): string[] {
+		return this.uiRequests("notify").map((message) => String(message.message));
+	}
+
+	respond(id: string, response: Record<string, unknown>): void {
+		this.run.child.stdin?.write(`${JSON.stringify({ type: "extension_ui_response", id, ...response })}\n`);
+	}
+
+	async stop(): Promise<void> {
+		if (this.run.child.exitCode !== null || this.run.child.signalCode !== null) return;
+		this.run.child.stdin?.end();
+		this.run.child.kill("SIGTERM");
+		const exited = await Promise.race([
+			this.run.exited.then(() => true),
+			new Promise((done) => setTimeout(() => done(false), 5000)),
+		]);
+		if (!exited) {
+			this.run.child.kill("SIGKILL");
+			await this.run.exited;
+		}
+	}
+}
