@@ -16,6 +16,8 @@ export interface StatusInput {
 	connected?: { pid: number; why: string };
 	entries: readonly { entry: StateEntry; facts?: EditorFacts }[];
 	nowSeconds: number;
+	/** Watchers and liveness timers open in this pi process (all sessions); 1 and 1 while one session runs. */
+	resources?: { watchers: number; timers: number };
 }
 
 const show = (text: string, max = 120) => clip(sanitizeForDisplay(text), max);
@@ -65,6 +67,9 @@ export function formatStatus(input: StatusInput): string {
 	if (hidden.length > 0) {
 		const dead = hidden.filter((row) => row.rank === 2).length;
 		lines.push(`  ... and ${hidden.length} more (${dead} dead, ${hidden.length - dead} other)`);
+	}
+	if (input.resources) {
+		lines.push(`Open in this process: ${input.resources.watchers} watcher(s), ${input.resources.timers} liveness timer(s)`);
 	}
 	return lines.join("\n");
 }

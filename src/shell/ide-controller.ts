@@ -13,6 +13,7 @@ import { widgetText } from "../core/widget-line.ts";
 import { lstatFacts } from "./fs-facts.ts";
 import { isProcessAlive } from "./liveness.ts";
 import { realOrNormal } from "./path-evidence.ts";
+import { resourceCount } from "./resource-count.ts";
 import type { ConnectionMemory } from "./session-memory.ts";
 import { StateWatcher } from "./state-watcher.ts";
 
@@ -85,6 +86,7 @@ export class IdeController {
 		if (!this.trust.ok) this.ports.notify(`pi-ide: not reading editor state: ${this.trust.reason}`, "warning");
 		this.tick = setInterval(() => this.onTick(), LIVENESS_CHECK_MS);
 		this.tick.unref?.();
+		resourceCount().timers++;
 		this.scanned = true;
 		this.reconcile();
 	}
@@ -94,7 +96,11 @@ export class IdeController {
 		if (this.stopped) return;
 		this.stopped = true;
 		await this.starting?.catch(() => {});
-		clearInterval(this.tick);
+		if (this.tick) {
+			clearInterval(this.tick);
+			this.tick = undefined;
+			resourceCount().timers--;
+		}
 		clearTimeout(this.freshnessTimer);
 		await this.closeWatcher();
 	}
@@ -119,6 +125,7 @@ export class IdeController {
 		});
 		this.watcher = watcher;
 		this.watchedDirIno = ino;
+		resourceCount().watchers++;
 		await watcher.start();
 	}
 
@@ -126,7 +133,9 @@ export class IdeController {
 		const watcher = this.watcher;
 		this.watcher = undefined;
 		this.watchedDirIno = undefined;
-		await watcher?.close();
+		if (!watcher) return;
+		resourceCount().watchers--;
+		await watcher.close();
 	}
 
 	private checkAlive(pid: number): boolean {
@@ -321,6 +330,7 @@ export class IdeController {
 			connected: this.connectedEditor() && this.ports.memory.connected,
 			entries,
 			nowSeconds: this.now(),
+			resources: resourceCount(),
 		});
 	}
 

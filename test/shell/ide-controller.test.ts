@@ -48,6 +48,12 @@ function editor(stateDir: string): FakeEditor {
 }
 
 const now = () => Date.now() / 1000;
+
+function live(controller: IdeController, pid: number) {
+	const found = controller.liveEditors().find((editor) => editor.pid === pid);
+	if (!found) throw new Error(`editor ${pid} is not live`);
+	return found;
+}
 const at = (project: string, overrides: Parameters<typeof editorState>[0] = {}) =>
 	editorState({
 		cwd: project,
@@ -98,10 +104,7 @@ describe("IdeController with real editors and a real state dir", () => {
 		b.write(at(project, { buffer: { name: "other.ts" } }));
 		const pi = harness({ project, stateDir });
 		await pi.controller.start();
-		pi.controller.connect(
-			pi.controller.liveEditors().find((e) => e.pid === a.pid) ?? pi.controller.liveEditors()[0]!,
-			"picked",
-		);
+		pi.controller.connect(live(pi.controller, a.pid), "picked");
 		await waitFor("widget", () => pi.widget() === "in main.ts");
 		await a.kill("SIGKILL");
 		await waitFor("widget switches to the remaining editor", () => pi.widget() === "in other.ts", 3000);
@@ -161,7 +164,7 @@ describe("IdeController with real editors and a real state dir", () => {
 		await pi.controller.start();
 		expect(pi.memory.connected).toBeUndefined();
 		expect(await pi.controller.promptBlock()).toBeUndefined();
-		pi.controller.connect(pi.controller.pickable(false)[0]!, "picked");
+		pi.controller.connect(live(pi.controller, nvim.pid), "picked");
 		expect(await pi.controller.promptBlock()).toContain(`File: ${project}/src/main.ts`);
 	});
 

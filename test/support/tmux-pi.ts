@@ -1,0 +1,158 @@
+import { execFileSync } from "node:child_process";
+import { readdirSync, readFileSync, readlinkSync } from "node:fs";
+import { FAKE_MODEL, FAKE_PROVIDER, PACKAGE_ROOT, type PiLine } from "./pi-cli.ts";
+import { waitFor } from "./wait-for.ts";
+
+export function hasTmux(): boolean {
+	try {
+		execFileSync("tmux", ["-V"], { stdio: "ignore" });
+		return true;
+	} catch {
+		return false;
+	}
+}
+
+let sessions = 0;
+
+/** The real interactive pi in a tmux pane of a given size, driven by send-keys and read by capture-pane. */
+export class TmuxPi {
+	private constructor(
+		private readonly socket: string,
+		readonly width: number,
+	) {}
+
+	static start(
+		line: PiLine,
+		options: { cwd: string; agentDir: string; stateDir: string; width: number; height: number },
+	): TmuxPi {
+		if (!line.node) throw new Error(line.skipReason);
+		const socket = `pi-ide-test-${process.pid}-${++sessions}`;
+		const env = {
+			PI_CODING_AGENT_DIR: options.agentDir,
+			PI_IDE_STATE_DIR: options.stateDir,
+			PI_OFFLINE: "1",
+			PI_SKIP_VERSION_CHECK: "1",
+			TERM: "xterm-256color",
+		};
+		const quote = (arg: string) => `'${arg.replaceAll("'", "'\\''")}'`;
+		const command = ["exec", line.node, line.cli, "--provider", FAKE_PROVIDER, "--model", FAKE_MODEL, "--no-session", "-e", PACKAGE_ROOT]
+			.map(quote)
+			.join(" ");
+		execFileSync("tmux", [
+			"-L",
+			socket,
+			"-f",
+			"/dev/null",
+			"new-session",
+			"-d",
+			"-s",
+			"pi",
+			"-x",
+			String(options.width),
+			"-y",
+			String(options.height),
+			"-c",
+			options.cwd,
+			...Object.entries(env).flatMap(([key, value]) => ["-e", `${key}=${value}`]),
+			command,
+		]);
+		// Keep the pane after pi exits so a crash is observable instead of a vanished session.
+		execFileSync("tmux", ["-L", socket, "set-option", "-t", "pi", "remain-on-exit", "on"]);
+		return new TmuxPi(socket, options.width);
+	}
+
+	private tmux(...args: string[]): string {
+		return execFileSync("tmux", ["-L", this.socket, ...args], { encoding: "utf8" });
+	}
+
+	screen(): string {
+		return this.tmux("capture-pane", "-p", "-t", "pi");
+	}
+
+	lines(): string[] {
+		return this.screen().split("\n");
+	}
+
+	/** Literal text, then named keys (Enter, Down, Escape). */
+	type(text: string): void {
+		this.tmux("send-keys", "-t", "pi", "-l", text);
+	}
+
+	press(...keys: string[]): void {
+		this.tmux("send-keys", "-t", "pi", ...keys);
+	}
+
+	get pid(): number {
+		return Number(this.tmux("display-message", "-p", "-t", "pi", "#{pane_pid}").trim());
+	}
+
+	isRunning(): boolean {
+		return this.tmux("display-message", "-p", "-t", "pi", "#{pane_dead}").trim() === "0";
+	}
+
+	/** What the input editor holds: the lines between its two borders, or undefined while a dialog replaces it. */
+	editorText(): string | undefined {
+		const lines = this.lines();
+		const borders = lines.flatMap((line, index) => (/^─{10,}$/.test(line.trim()) ? [index] : []));
+		if (borders.length < 2) return undefined;
+		const [top, bottom] = borders.slice(-2) as [number, number];
+		return lines.slice(top + 1, bottom).join("\n").trim();
+	}
+
+	/**
+	 * Type a command and submit it. Enter on an open argument completion only applies it, so press Enter
+	 * until the editor no longer holds the text.
+	 */
+	async submit(text: string): Promise<void> {
+		this.type(text);
+		await waitFor(`"${text}" typed`, () => this.editorText()?.includes(text), 5000, 20);
+		for (let attempt = 1; ; attempt++) {
+			this.press("Enter");
+			try {
+				await waitFor(`"${text}" submitted`, () => !this.editorText()?.includes(text), 1000, 20);
+				return;
+			} catch (error) {
+				if (attempt === 3) throw error;
+			}
+		}
+	}
+
+	/** The line right under the editor's bottom border: where a belowEditor widget renders. */
+	belowEditor(): string | undefined {
+		const lines = this.lines();
+		const borders = lines.flatMap((line, index) => (/^─{10,}$/.test(line.trim()) ? [index] : []));
+		const bottom = borders.at(-1);
+		return bottom === undefined ? undefined : lines[bottom + 1];
+	}
+
+	async waitForScreen(what: string, predicate: (screen: string) => boolean, timeoutMs = 15_000): Promise<string> {
+		return waitFor(what, () => {
+			const screen = this.screen();
+			return predicate(screen) ? screen : undefined;
+		}, timeoutMs, 50);
+	}
+
+	/** Open file descriptors and inotify watches of the pi process: what a leaked watcher would leave. */
+	handles(): { fds: number; inotifyWatches: number } {
+		const dir = `/proc/${this.pid}/fd`;
+		let inotifyWatches = 0;
+		const fds = readdirSync(dir);
+		for (const fd of fds) {
+			try {
+				if (readlinkSync(`${dir}/${fd}`) !== "anon_inode:inotify") continue;
+				inotifyWatches += readFileSync(`/proc/${this.pid}/fdinfo/${fd}`, "utf8").split("\n").filter((l) => l.startsWith("inotify wd:")).length;
+			} catch {
+				// An fd closed between listing and reading it is simply not counted.
+			}
+		}
+		return { fds: fds.length, inotifyWatches };
+	}
+
+	stop(): void {
+		try {
+			this.tmux("kill-server");
+		} catch {
+			// Already gone.
+		}
+	}
+}
