@@ -140,4 +140,22 @@ describe.each(piLines())("RPC mode through the real $name CLI", (line) => {
 		expect(ws.server.requests.at(-1)?.messages.map(messageText).join("\n")).not.toContain("<editor-context>");
 		expect(rpc.lastWidget()).toBe("(cleared)");
 	});
+
+	test.skipIf(!line.node)("100 new sessions keep the picked editor and leave one watcher and one timer open", async () => {
+		const a = ws.editor();
+		const b = ws.editor();
+		a.write(state({ buffer: { name: "a.ts" }, timestamp: now() - 30 }));
+		b.write(state({ buffer: { name: "b.ts" } }));
+		const rpc = start();
+		rpc.send({ type: "prompt", message: "/ide" });
+		const request = await waitFor("select request", () => rpc.uiRequests("select")[0], 15_000);
+		rpc.respond(String(request.id), { value: (request.options as string[])[1] });
+		await waitFor("picked a", () => rpc.lastWidget() === "in a.ts");
+		for (let cycle = 0; cycle < 100; cycle++) await rpc.command({ type: "new_session" });
+		await waitFor("widget after the last new session", () => rpc.lastWidget() === "in a.ts");
+		await rpc.command({ type: "prompt", message: "/ide status" });
+		const status = await waitFor("status", () => rpc.notices().find((n) => n.startsWith("State dir:")));
+		expect(status).toContain(`Connected: nvim ${a.pid}: picked with /ide`);
+		expect(status).toContain("Open in this process: 1 watcher(s), 1 liveness timer(s)");
+	});
 });

@@ -1,0 +1,95 @@
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import { EDITOR_EVENT_CHANNEL } from "../../src/index.ts";
+import { resourceCount } from "../../src/shell/resource-count.ts";
+import { FakeEditor } from "../support/fake-editor.ts";
+import { nvimFixtureText } from "../support/fixtures.ts";
+import { contentText, type SdkSession, startSdkSession } from "../support/sdk-session.ts";
+import { tempDir } from "../support/temp-dir.ts";
+import { waitFor } from "../support/wait-for.ts";
+
+let project: string;
+let stateDir: string;
+let agentDir: string;
+let cleanups: (() => Promise<void> | void)[] = [];
+
+beforeEach(() => {
+	const tmp = tempDir("lifecycle");
+	project = join(tmp.path, "proj");
+	stateDir = join(tmp.path, "state");
+	agentDir = join(tmp.path, "agent");
+	mkdirSync(join(project, "src"), { recursive: true });
+	mkdirSync(stateDir, { mode: 0o700 });
+	process.env.PI_IDE_STATE_DIR = stateDir;
+	cleanups.push(tmp.cleanup);
+});
+
+afterEach(async () => {
+	for (const cleanup of cleanups.reverse()) await cleanup();
+	cleanups = [];
+	delete process.env.PI_IDE_STATE_DIR;
+});
+
+/** Node's own view of what keeps the process busy: timers, fs watchers, file handles. */
+function activeResources(): Record<string, number> {
+	const counts: Record<string, number> = {};
+	for (const kind of process.getActiveResourcesInfo()) counts[kind] = (counts[kind] ?? 0) + 1;
+	return counts;
+}
+
+const emit = (pi: SdkSession, event: object) => pi.session.extensionRunner.emit(event as never);
+
+describe("session lifecycle in a real AgentSession", () => {
+	test("100 session_shutdown/session_start cycles leave no timer, watcher or handle behind", async () => {
+		const nvim = FakeEditor.spawn(stateDir);
+		cleanups.push(() => nvim.kill());
+		nvim.write(nvimFixtureText("named-buffer", { project, pid: nvim.pid }));
+		const pi = await startSdkSession({ cwd: project, agentDir });
+		cleanups.push(() => pi.shutdown());
+		await pi.session.prompt("warm up");
+		const baseline = activeResources();
+		const ownBaseline = { ...resourceCount() };
+		expect(ownBaseline).toEqual({ watchers: 1, timers: 1 });
+
+		for (let cycle = 0; cycle < 100; cycle++) {
+			await emit(pi, { type: "session_shutdown", reason: "new" });
+			await emit(pi, { type: "session_start", reason: "new" });
+		}
+		expect(resourceCount()).toEqual(ownBaseline);
+		await waitFor("node's active resources back to the baseline", () => {
+			const now = activeResources();
+			return ["Timeout", "FSEvent", "FSReqCallback", "FileHandle"].every((kind) => (now[kind] ?? 0) <= (baseline[kind] ?? 0));
+		});
+		await pi.session.prompt("still working?");
+		expect(contentText(pi.contexts.at(-1)?.messages.at(-1) ?? {})).toContain(`File: ${project}/src/main.ts`);
+	});
+
+	test("session_start twice (pi 0.73 RPC) starts once; shutdown twice is safe", async () => {
+		const pi = await startSdkSession({ cwd: project, agentDir });
+		cleanups.push(() => pi.shutdown());
+		await emit(pi, { type: "session_start", reason: "startup" });
+		expect(resourceCount()).toEqual({ watchers: 1, timers: 1 });
+		await emit(pi, { type: "session_shutdown", reason: "quit" });
+		await emit(pi, { type: "session_shutdown", reason: "quit" });
+		expect(resourceCount()).toEqual({ watchers: 0, timers: 0 });
+	});
+
+	test("shutdown while reads are in flight does not throw and leaves nothing open", async () => {
+		const editors = Array.from({ length: 20 }, () => FakeEditor.spawn(stateDir));
+		cleanups.push(() => Promise.all(editors.map((e) => e.kill())).then(() => {}));
+		const pi = await startSdkSession({ cwd: project, agentDir });
+		cleanups.push(() => pi.shutdown());
+		const seen = new Promise<void>((done) => pi.events.on(EDITOR_EVENT_CHANNEL, () => done()));
+		let round = 0;
+		const writing = setInterval(() => {
+			round++;
+			for (const editor of editors) editor.write(nvimFixtureText("named-buffer", { project, pid: editor.pid, timestamp: round }));
+		}, 2);
+		cleanups.push(() => clearInterval(writing));
+		await seen; // the watcher is busy reading by now, and the writes go on during the shutdown
+		await emit(pi, { type: "session_shutdown", reason: "quit" });
+		clearInterval(writing);
+		expect(resourceCount()).toEqual({ watchers: 0, timers: 0 });
+	});
+});
