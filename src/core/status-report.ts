@@ -69,7 +69,9 @@ export function formatStatus(input: StatusInput): string {
 		lines.push(`  ... and ${hidden.length} more (${dead} dead, ${hidden.length - dead} other)`);
 	}
 	if (input.resources) {
-		lines.push(`Open in this process: ${input.resources.watchers} watcher(s), ${input.resources.timers} liveness timer(s)`);
+		lines.push(
+			`Open in this process: ${input.resources.watchers} watcher(s), ${input.resources.timers} liveness timer(s)`,
+		);
 	}
 	return lines.join("\n");
 }

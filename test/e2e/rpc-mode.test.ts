@@ -69,7 +69,7 @@ describe.each(piLines())("RPC mode through the real $name CLI", (line) => {
 	test.skipIf(!line.node)("/ide falls back to select; answering it connects that editor", async () => {
 		const a = ws.editor();
 		const b = ws.editor();
-		a.write(state({ argv: ["pi-ide-context/"], buffer: { name: "a.ts" }, timestamp: now() - 30 }));
+		a.write(state({ argv: ["pi-ide-context/"], buffer: { name: "a.ts" }, timestamp: now() - 150 }));
 		b.write(state({ argv: ["pi/"], buffer: { name: "b.ts" } }));
 		const rpc = start();
 		await rpc.command({ type: "get_state" });
@@ -81,7 +81,7 @@ describe.each(piLines())("RPC mode through the real $name CLI", (line) => {
 		expect(request.title).toBe("Connect pi to an editor");
 		expect(request.options).toEqual([
 			`nvim ${b.pid}  pi/ - b.ts, active just now`,
-			`nvim ${a.pid}  pi-ide-context/ - a.ts, active 30s ago`,
+			`nvim ${a.pid}  pi-ide-context/ - a.ts, active 2m ago`,
 		]);
 		rpc.respond(String(request.id), { value: (request.options as string[])[1] });
 		await waitFor("widget of the picked editor", () => rpc.lastWidget() === "in a.ts");
@@ -96,7 +96,7 @@ describe.each(piLines())("RPC mode through the real $name CLI", (line) => {
 		const second = await waitFor("second select", () => rpc.uiRequests("select")[1]);
 		expect(second.options).toEqual([
 			`nvim ${b.pid}  pi/ - b.ts, active just now`,
-			`* nvim ${a.pid}  pi-ide-context/ - a.ts, active 30s ago  (connected)`,
+			`* nvim ${a.pid}  pi-ide-context/ - a.ts, active 2m ago  (connected)`,
 			"Disconnect - stop sending editor context",
 		]);
 		rpc.respond(String(second.id), { cancelled: true });
@@ -141,21 +141,24 @@ describe.each(piLines())("RPC mode through the real $name CLI", (line) => {
 		expect(rpc.lastWidget()).toBe("(cleared)");
 	});
 
-	test.skipIf(!line.node)("100 new sessions keep the picked editor and leave one watcher and one timer open", async () => {
-		const a = ws.editor();
-		const b = ws.editor();
-		a.write(state({ buffer: { name: "a.ts" }, timestamp: now() - 30 }));
-		b.write(state({ buffer: { name: "b.ts" } }));
-		const rpc = start();
-		rpc.send({ type: "prompt", message: "/ide" });
-		const request = await waitFor("select request", () => rpc.uiRequests("select")[0], 15_000);
-		rpc.respond(String(request.id), { value: (request.options as string[])[1] });
-		await waitFor("picked a", () => rpc.lastWidget() === "in a.ts");
-		for (let cycle = 0; cycle < 100; cycle++) await rpc.command({ type: "new_session" });
-		await waitFor("widget after the last new session", () => rpc.lastWidget() === "in a.ts");
-		await rpc.command({ type: "prompt", message: "/ide status" });
-		const status = await waitFor("status", () => rpc.notices().find((n) => n.startsWith("State dir:")));
-		expect(status).toContain(`Connected: nvim ${a.pid}: picked with /ide`);
-		expect(status).toContain("Open in this process: 1 watcher(s), 1 liveness timer(s)");
-	});
+	test.skipIf(!line.node)(
+		"100 new sessions keep the picked editor and leave one watcher and one timer open",
+		async () => {
+			const a = ws.editor();
+			const b = ws.editor();
+			a.write(state({ buffer: { name: "a.ts" }, timestamp: now() - 30 }));
+			b.write(state({ buffer: { name: "b.ts" } }));
+			const rpc = start();
+			rpc.send({ type: "prompt", message: "/ide" });
+			const request = await waitFor("select request", () => rpc.uiRequests("select")[0], 15_000);
+			rpc.respond(String(request.id), { value: (request.options as string[])[1] });
+			await waitFor("picked a", () => rpc.lastWidget() === "in a.ts");
+			for (let cycle = 0; cycle < 100; cycle++) await rpc.command({ type: "new_session" });
+			await waitFor("widget after the last new session", () => rpc.lastWidget() === "in a.ts");
+			await rpc.command({ type: "prompt", message: "/ide status" });
+			const status = await waitFor("status", () => rpc.notices().find((n) => n.startsWith("State dir:")));
+			expect(status).toContain(`Connected: nvim ${a.pid}: picked with /ide`);
+			expect(status).toContain("Open in this process: 1 watcher(s), 1 liveness timer(s)");
+		},
+	);
 });

@@ -1,5 +1,5 @@
-import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { visibleWidth } from "@mariozechner/pi-tui";
+import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { E2eWorkspace } from "../support/e2e-workspace.ts";
 import { editorState } from "../support/fixtures.ts";
 import { piLines } from "../support/pi-cli.ts";
@@ -27,7 +27,12 @@ describe.skipIf(!tmux)("interactive TUI in tmux (skipped without tmux)", () => {
 			return pi;
 		};
 		const state = (name: string, overrides: Parameters<typeof editorState>[0] = {}) =>
-			editorState({ cwd: ws.project, timestamp: now(), ...overrides, buffer: { file: `${ws.project}/src/${name}`, name, ...overrides.buffer } });
+			editorState({
+				cwd: ws.project,
+				timestamp: now(),
+				...overrides,
+				buffer: { file: `${ws.project}/src/${name}`, name, ...overrides.buffer },
+			});
 
 		test.skipIf(!line.node)("the widget shows below the editor and follows the editor", async () => {
 			const nvim = ws.editor();
@@ -43,76 +48,100 @@ describe.skipIf(!tmux)("interactive TUI in tmux (skipped without tmux)", () => {
 			const name = `${"n".repeat(196)}.ts`;
 			nvim.write(state(name));
 			const tui = start(40, 20);
-			const widget = await waitFor("truncated widget", () => {
-				const below = tui.belowEditor();
-				return below?.startsWith("in nnn") ? below : undefined;
-			}, 20_000, 50);
+			const widget = await waitFor(
+				"truncated widget",
+				() => {
+					const below = tui.belowEditor();
+					return below?.startsWith("in nnn") ? below : undefined;
+				},
+				20_000,
+				50,
+			);
 			expect(widget.trimEnd()).toBe(`in ${"n".repeat(34)}...`);
 			expect(visibleWidth(widget)).toBeLessThanOrEqual(40);
-			nvim.write(state(name, { buffer: { selection: { start: { line: 1, column: 1 }, end: { line: 9, column: 1 }, text: "x", selected_at: now() } } }));
+			nvim.write(
+				state(name, {
+					buffer: {
+						selection: { start: { line: 1, column: 1 }, end: { line: 9, column: 1 }, text: "x", selected_at: now() },
+					},
+				}),
+			);
 			await waitFor("still rendering", () => tui.belowEditor()?.startsWith("9 lines selected in nnn"), 5000, 50);
 			expect(tui.isRunning()).toBe(true);
 		});
 
-		test.skipIf(!line.node)("/ide: picker with the current editor marked; Down+Enter switches; Esc cancels", async () => {
-			const older = ws.editor();
-			const newer = ws.editor();
-			older.write(state("older.ts", { timestamp: now() - 120, argv: ["older/"] }));
-			newer.write(state("newer.ts", { argv: ["newer/"] }));
-			const tui = start(100, 30);
-			await tui.waitForScreen("pi ready", (screen) => screen.includes("/128k"));
-			expect(tui.belowEditor()?.trim()).not.toMatch(/^in /); // a tie: nobody connected yet
+		test.skipIf(!line.node)(
+			"/ide: picker with the current editor marked; Down+Enter switches; Esc cancels",
+			async () => {
+				const older = ws.editor();
+				const newer = ws.editor();
+				older.write(state("older.ts", { timestamp: now() - 120, argv: ["older/"] }));
+				newer.write(state("newer.ts", { argv: ["newer/"] }));
+				const tui = start(100, 30);
+				await tui.waitForScreen("pi ready", (screen) => screen.includes("/128k"));
+				expect(tui.belowEditor()?.trim()).not.toMatch(/^in /); // a tie: nobody connected yet
 
-			await tui.submit("/ide");
-			await tui.waitForScreen("picker", (screen) => screen.includes("Connect pi to an editor"));
-			tui.press("Enter"); // first row: the newest editor
-			await waitFor("connected to the newest", () => tui.belowEditor() === "in newer.ts", 5000, 50);
+				await tui.submit("/ide");
+				await tui.waitForScreen("picker", (screen) => screen.includes("Connect pi to an editor"));
+				tui.press("Enter"); // first row: the newest editor
+				await waitFor("connected to the newest", () => tui.belowEditor() === "in newer.ts", 5000, 50);
 
-			await tui.submit("/ide");
-			const picker = await tui.waitForScreen("picker with a marked row", (screen) => screen.includes(`* nvim ${newer.pid}`));
-			expect(picker).toMatch(new RegExp(`→ \\* nvim ${newer.pid}  newer/`));
-			expect(picker).toMatch(new RegExp(`  nvim ${older.pid}  older/ +older\\.ts, active 2m ago`));
-			expect(picker).toContain("Disconnect");
-			tui.press("Down");
-			tui.press("Enter");
-			await waitFor("switched", () => tui.belowEditor() === "in older.ts", 5000, 50);
+				await tui.submit("/ide");
+				const picker = await tui.waitForScreen("picker with a marked row", (screen) =>
+					screen.includes(`* nvim ${newer.pid}`),
+				);
+				expect(picker).toMatch(new RegExp(`→ \\* nvim ${newer.pid}  newer/`));
+				expect(picker).toMatch(new RegExp(`  nvim ${older.pid}  older/ +older\\.ts, active 2m ago`));
+				expect(picker).toContain("Disconnect");
+				tui.press("Down");
+				tui.press("Enter");
+				await waitFor("switched", () => tui.belowEditor() === "in older.ts", 5000, 50);
 
-			await tui.submit("/ide");
-			await tui.waitForScreen("picker again", (screen) => screen.includes(`→ * nvim ${older.pid}`));
-			tui.press("Escape");
-			await tui.waitForScreen("picker closed", (screen) => !screen.includes("Connect pi to an editor"));
-			expect(tui.belowEditor()).toBe("in older.ts");
-			expect(tui.isRunning()).toBe(true);
-		});
+				await tui.submit("/ide");
+				await tui.waitForScreen("picker again", (screen) => screen.includes(`→ * nvim ${older.pid}`));
+				tui.press("Escape");
+				await tui.waitForScreen("picker closed", (screen) => !screen.includes("Connect pi to an editor"));
+				expect(tui.belowEditor()).toBe("in older.ts");
+				expect(tui.isRunning()).toBe(true);
+			},
+		);
 
-		test.skipIf(!line.node)("after /new and /reload the same editor is still connected and no watcher is left behind", async () => {
-			const a = ws.editor();
-			const b = ws.editor();
-			a.write(state("a.ts", { timestamp: now() - 60 }));
-			b.write(state("b.ts"));
-			const tui = start(100, 30);
-			await tui.waitForScreen("pi ready", (screen) => screen.includes("/128k"));
-			await tui.submit("/ide");
-			await tui.waitForScreen("picker", (screen) => screen.includes("Connect pi to an editor"));
-			tui.press("Down", "Enter"); // the older one, so only the sticky memory explains keeping it
-			await waitFor("connected to a", () => tui.belowEditor() === "in a.ts", 5000, 50);
-			const baseline = tui.handles();
-			expect(baseline.inotifyWatches).toBeGreaterThan(0);
+		test.skipIf(!line.node)(
+			"after /new and /reload the same editor is still connected and no watcher is left behind",
+			async () => {
+				const a = ws.editor();
+				const b = ws.editor();
+				a.write(state("a.ts", { timestamp: now() - 60 }));
+				b.write(state("b.ts"));
+				const tui = start(100, 30);
+				await tui.waitForScreen("pi ready", (screen) => screen.includes("/128k"));
+				await tui.submit("/ide");
+				await tui.waitForScreen("picker", (screen) => screen.includes("Connect pi to an editor"));
+				tui.press("Down", "Enter"); // the older one, so only the sticky memory explains keeping it
+				await waitFor("connected to a", () => tui.belowEditor() === "in a.ts", 5000, 50);
+				const baseline = tui.handles();
+				expect(baseline.inotifyWatches).toBeGreaterThan(0);
 
-			for (const command of ["/new", "/reload", "/new"]) {
-				await tui.submit(command);
-				// The widget is cleared on shutdown and set again by the next session: wait for the editor to be quiet.
-				await waitFor(`${command} settled`, () => tui.belowEditor() === "in a.ts", 15_000, 50);
-			}
-			await tui.submit("/ide status");
-			await tui.waitForScreen("status", (screen) => screen.includes("Connected: nvim"));
-			expect(tui.screen()).toContain(`Connected: nvim ${a.pid}: picked with /ide`);
-			// The extension's own count of watchers and timers open in this process: one session, one of each.
-			expect(tui.screen()).toContain("Open in this process: 1 watcher(s), 1 liveness timer(s)");
-			await waitFor("handles back to the baseline", () => {
-				const after = tui.handles();
-				return after.inotifyWatches === baseline.inotifyWatches && after.fds === baseline.fds ? after : undefined;
-			}, 5000, 100);
-		});
+				for (const command of ["/new", "/reload", "/new"]) {
+					await tui.submit(command);
+					// The widget is cleared on shutdown and set again by the next session: wait for the editor to be quiet.
+					await waitFor(`${command} settled`, () => tui.belowEditor() === "in a.ts", 15_000, 50);
+				}
+				await tui.submit("/ide status");
+				await tui.waitForScreen("status", (screen) => screen.includes("Connected: nvim"));
+				expect(tui.screen()).toContain(`Connected: nvim ${a.pid}: picked with /ide`);
+				// The extension's own count of watchers and timers open in this process: one session, one of each.
+				expect(tui.screen()).toContain("Open in this process: 1 watcher(s), 1 liveness timer(s)");
+				await waitFor(
+					"handles back to the baseline",
+					() => {
+						const after = tui.handles();
+						return after.inotifyWatches === baseline.inotifyWatches && after.fds === baseline.fds ? after : undefined;
+					},
+					5000,
+					100,
+				);
+			},
+		);
 	});
 });

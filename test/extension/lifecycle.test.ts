@@ -59,7 +59,9 @@ describe("session lifecycle in a real AgentSession", () => {
 		expect(resourceCount()).toEqual(ownBaseline);
 		await waitFor("node's active resources back to the baseline", () => {
 			const now = activeResources();
-			return ["Timeout", "FSEvent", "FSReqCallback", "FileHandle"].every((kind) => (now[kind] ?? 0) <= (baseline[kind] ?? 0));
+			return ["Timeout", "FSEvent", "FSReqCallback", "FileHandle"].every(
+				(kind) => (now[kind] ?? 0) <= (baseline[kind] ?? 0),
+			);
 		});
 		await pi.session.prompt("still working?");
 		expect(contentText(pi.contexts.at(-1)?.messages.at(-1) ?? {})).toContain(`File: ${project}/src/main.ts`);
@@ -76,18 +78,24 @@ describe("session lifecycle in a real AgentSession", () => {
 	});
 
 	test("shutdown while reads are in flight does not throw and leaves nothing open", async () => {
-		const editors = Array.from({ length: 20 }, () => FakeEditor.spawn(stateDir));
+		const connected = FakeEditor.spawn(stateDir);
+		const others = Array.from({ length: 20 }, () => FakeEditor.spawn(stateDir));
+		const editors = [connected, ...others];
 		cleanups.push(() => Promise.all(editors.map((e) => e.kill())).then(() => {}));
+		connected.write(nvimFixtureText("named-buffer", { project, pid: connected.pid }));
 		const pi = await startSdkSession({ cwd: project, agentDir });
 		cleanups.push(() => pi.shutdown());
-		const seen = new Promise<void>((done) => pi.events.on(EDITOR_EVENT_CHANNEL, () => done()));
+		let announced = 0;
+		pi.events.on(EDITOR_EVENT_CHANNEL, () => announced++);
 		let round = 0;
 		const writing = setInterval(() => {
 			round++;
-			for (const editor of editors) editor.write(nvimFixtureText("named-buffer", { project, pid: editor.pid, timestamp: round }));
+			for (const editor of editors)
+				editor.write(nvimFixtureText("named-buffer", { project: `${project}/x`, pid: editor.pid, timestamp: round }));
 		}, 2);
 		cleanups.push(() => clearInterval(writing));
-		await seen; // the watcher is busy reading by now, and the writes go on during the shutdown
+		// The connected editor's writes are being read by now, and the writes go on during the shutdown.
+		await waitFor("the watcher is busy", () => announced >= 3);
 		await emit(pi, { type: "session_shutdown", reason: "quit" });
 		clearInterval(writing);
 		expect(resourceCount()).toEqual({ watchers: 0, timers: 0 });

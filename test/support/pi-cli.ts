@@ -35,7 +35,8 @@ export function piLines(): PiLine[] {
 		{
 			name: "pi 0.73",
 			cli: join(PACKAGE_ROOT, "node_modules", "@mariozechner", "pi-coding-agent", "dist", "cli.js"),
-			node: process.execPath,
+			// Under npm scripts the optional Node 22 shadows `node` on PATH; pi 0.73 runs on the Node that runs npm.
+			node: process.env.npm_node_execpath ?? process.execPath,
 			extraArgs: [],
 		},
 		{

@@ -26,18 +26,23 @@ export class TmuxPi {
 		options: { cwd: string; agentDir: string; stateDir: string; width: number; height: number },
 	): TmuxPi {
 		if (!line.node) throw new Error(line.skipReason);
+		return TmuxPi.run(
+			[line.node, line.cli, "--provider", FAKE_PROVIDER, "--model", FAKE_MODEL, "--no-session", "-e", PACKAGE_ROOT],
+			{
+				...options,
+				env: { PI_CODING_AGENT_DIR: options.agentDir, PI_IDE_STATE_DIR: options.stateDir },
+			},
+		);
+	}
+
+	/** Any command (pi itself, or the demo that starts it) in a fresh tmux server of its own. */
+	static run(
+		command: string[],
+		options: { cwd: string; width: number; height: number; env?: Record<string, string> },
+	): TmuxPi {
 		const socket = `pi-ide-test-${process.pid}-${++sessions}`;
-		const env = {
-			PI_CODING_AGENT_DIR: options.agentDir,
-			PI_IDE_STATE_DIR: options.stateDir,
-			PI_OFFLINE: "1",
-			PI_SKIP_VERSION_CHECK: "1",
-			TERM: "xterm-256color",
-		};
+		const env = { PI_OFFLINE: "1", PI_SKIP_VERSION_CHECK: "1", TERM: "xterm-256color", ...options.env };
 		const quote = (arg: string) => `'${arg.replaceAll("'", "'\\''")}'`;
-		const command = ["exec", line.node, line.cli, "--provider", FAKE_PROVIDER, "--model", FAKE_MODEL, "--no-session", "-e", PACKAGE_ROOT]
-			.map(quote)
-			.join(" ");
 		execFileSync("tmux", [
 			"-L",
 			socket,
@@ -54,9 +59,9 @@ export class TmuxPi {
 			"-c",
 			options.cwd,
 			...Object.entries(env).flatMap(([key, value]) => ["-e", `${key}=${value}`]),
-			command,
+			["exec", ...command].map(quote).join(" "),
 		]);
-		// Keep the pane after pi exits so a crash is observable instead of a vanished session.
+		// Keep the pane after the command exits so a crash is observable instead of a vanished session.
 		execFileSync("tmux", ["-L", socket, "set-option", "-t", "pi", "remain-on-exit", "on"]);
 		return new TmuxPi(socket, options.width);
 	}
@@ -96,7 +101,10 @@ export class TmuxPi {
 		const borders = lines.flatMap((line, index) => (/^─{10,}$/.test(line.trim()) ? [index] : []));
 		if (borders.length < 2) return undefined;
 		const [top, bottom] = borders.slice(-2) as [number, number];
-		return lines.slice(top + 1, bottom).join("\n").trim();
+		return lines
+			.slice(top + 1, bottom)
+			.join("\n")
+			.trim();
 	}
 
 	/**
@@ -126,10 +134,15 @@ export class TmuxPi {
 	}
 
 	async waitForScreen(what: string, predicate: (screen: string) => boolean, timeoutMs = 15_000): Promise<string> {
-		return waitFor(what, () => {
-			const screen = this.screen();
-			return predicate(screen) ? screen : undefined;
-		}, timeoutMs, 50);
+		return waitFor(
+			what,
+			() => {
+				const screen = this.screen();
+				return predicate(screen) ? screen : undefined;
+			},
+			timeoutMs,
+			50,
+		);
 	}
 
 	/** Open file descriptors and inotify watches of the pi process: what a leaked watcher would leave. */
@@ -140,7 +153,9 @@ export class TmuxPi {
 		for (const fd of fds) {
 			try {
 				if (readlinkSync(`${dir}/${fd}`) !== "anon_inode:inotify") continue;
-				inotifyWatches += readFileSync(`/proc/${this.pid}/fdinfo/${fd}`, "utf8").split("\n").filter((l) => l.startsWith("inotify wd:")).length;
+				inotifyWatches += readFileSync(`/proc/${this.pid}/fdinfo/${fd}`, "utf8")
+					.split("\n")
+					.filter((l) => l.startsWith("inotify wd:")).length;
 			} catch {
 				// An fd closed between listing and reading it is simply not counted.
 			}
