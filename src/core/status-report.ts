@@ -18,6 +18,7 @@ export interface StatusInput {
 	nowSeconds: number;
 	/** Watchers and liveness timers open in this pi process (all sessions); 1 and 1 while one session runs. */
 	resources?: { watchers: number; timers: number };
+	watcherError?: string;
 }
 
 const show = (text: string, max = 120) => clip(sanitizeForDisplay(text), max);
@@ -58,6 +59,7 @@ export function formatStatus(input: StatusInput): string {
 		`Auto-connect: ${!input.autoconnect ? "off (settings)" : input.suppressed ? "paused by /ide off until you pick with /ide" : "on"}`,
 		`Connected: ${input.connected ? show(input.connected.why, 200) : "no"}`,
 	];
+	if (input.watcherError) lines.push(`Watcher: ${show(input.watcherError, 200)}`);
 	const described = input.entries
 		.map(({ entry, facts }) => describeEntry(entry, facts, input.nowSeconds))
 		.sort((a, b) => a.rank - b.rank || a.text.localeCompare(b.text));

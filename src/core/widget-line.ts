@@ -1,7 +1,10 @@
 import { visibleWidth } from "@mariozechner/pi-tui";
-import { sanitizeForDisplay } from "./display-text.ts";
+import { clip, sanitizeForDisplay } from "./display-text.ts";
 import { absoluteFile, freshSelection, selectionLineCount } from "./editor-view.ts";
 import type { EditorState } from "./state-schema.ts";
+
+/** A name longer than this is clipped before any width math: RPC clients get the line unclipped otherwise. */
+export const MAX_WIDGET_NAME_CHARS = 120;
 
 /** The widget's words, e.g. `5 lines selected in main.ts` or `in main.ts`; undefined means no widget. */
 export function widgetText(
@@ -10,7 +13,7 @@ export function widgetText(
 	nowSeconds: number,
 ): string | undefined {
 	if (absoluteFile(state) === undefined) return undefined;
-	const name = sanitizeForDisplay(state.active_buffer?.name ?? "").trim() || "untitled";
+	const name = clip(sanitizeForDisplay(state.active_buffer?.name ?? "").trim(), MAX_WIDGET_NAME_CHARS) || "untitled";
 	const fresh = freshSelection(state, selectionFirstSeenSeconds, nowSeconds);
 	if (!fresh) return `in ${name}`;
 	const lines = selectionLineCount(fresh.selection);

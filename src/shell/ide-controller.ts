@@ -64,6 +64,7 @@ export class IdeController {
 	/** No connection decision before the initial scan is complete: half a dir would make a tie look like one editor. */
 	private scanned = false;
 	private checkingDir = false;
+	private lastWatcherError?: string;
 	private lastAnnounced: { state?: EditorState; widget?: string } = {};
 	private readonly now: () => number;
 	private readonly isAlive: (pid: number) => boolean;
@@ -121,7 +122,7 @@ export class IdeController {
 			isAlive: (pid) => this.checkAlive(pid),
 			nowSeconds: this.now,
 			onChange: () => this.queueReconcile(),
-			onError: (message) => this.ports.notify(`pi-ide: ${message}`, "warning"),
+			onError: (message) => this.reportWatcherError(message),
 		});
 		this.watcher = watcher;
 		this.watchedDirIno = ino;
@@ -129,10 +130,18 @@ export class IdeController {
 		await watcher.start();
 	}
 
+	/** Shown once per watcher (a vanished dir can make chokidar repeat itself), kept for `/ide status`. */
+	private reportWatcherError(message: string): void {
+		const first = this.lastWatcherError === undefined;
+		this.lastWatcherError = message;
+		if (first) this.ports.notify(`pi-ide: ${message}`, "warning");
+	}
+
 	private async closeWatcher(): Promise<void> {
 		const watcher = this.watcher;
 		this.watcher = undefined;
 		this.watchedDirIno = undefined;
+		this.lastWatcherError = undefined;
 		if (!watcher) return;
 		resourceCount().watchers--;
 		await watcher.close();
@@ -331,6 +340,7 @@ export class IdeController {
 			entries,
 			nowSeconds: this.now(),
 			resources: resourceCount(),
+			watcherError: this.lastWatcherError,
 		});
 	}
 
