@@ -23,7 +23,9 @@ export async function lstatFacts(path: string): Promise<{ facts: FsFacts; ino?: 
 		const stats = await lstat(path, { bigint: true });
 		return { facts: factsOf(stats), ino: stats.ino };
 	} catch (error) {
-		if ((error as NodeJS.ErrnoException).code === "ENOENT") return { facts: MISSING };
+		// ENOTDIR: a path component is a file, so nothing can exist below it; to the caller that is "missing".
+		const code = (error as NodeJS.ErrnoException).code;
+		if (code === "ENOENT" || code === "ENOTDIR") return { facts: MISSING };
 		throw error;
 	}
 }

@@ -106,28 +106,34 @@ export class IdeController {
 		await this.closeWatcher();
 	}
 
+	/** Never throws: whatever goes wrong becomes an untrusted dir with a reason, and pi carries on. */
 	private async openStateDir(): Promise<void> {
 		const dir = this.ports.stateDir;
-		let { facts, ino } = await lstatFacts(dir);
-		if (facts.kind === "missing") {
-			// Create it so the watcher can start before any editor does.
-			await mkdir(dir, { recursive: true, mode: 0o700 }).catch(() => {});
-			({ facts, ino } = await lstatFacts(dir));
+		try {
+			let { facts, ino } = await lstatFacts(dir);
+			if (facts.kind === "missing") {
+				// Create it so the watcher can start before any editor does.
+				await mkdir(dir, { recursive: true, mode: 0o700 }).catch(() => {});
+				({ facts, ino } = await lstatFacts(dir));
+			}
+			this.trust = checkDirTrust(dir, facts, this.ports.uid);
+			if (!this.trust.ok || this.stopped) return;
+			const watcher = new StateWatcher({
+				dir,
+				uid: this.ports.uid,
+				isAlive: (pid) => this.checkAlive(pid),
+				nowSeconds: this.now,
+				onChange: () => this.queueReconcile(),
+				onError: (message) => this.reportWatcherError(message),
+			});
+			this.watcher = watcher;
+			this.watchedDirIno = ino;
+			resourceCount().watchers++;
+			await watcher.start();
+		} catch (error) {
+			this.trust = { ok: false, reason: `cannot watch ${dir}: ${String(error)}` };
+			await this.closeWatcher();
 		}
-		this.trust = checkDirTrust(dir, facts, this.ports.uid);
-		if (!this.trust.ok || this.stopped) return;
-		const watcher = new StateWatcher({
-			dir,
-			uid: this.ports.uid,
-			isAlive: (pid) => this.checkAlive(pid),
-			nowSeconds: this.now,
-			onChange: () => this.queueReconcile(),
-			onError: (message) => this.reportWatcherError(message),
-		});
-		this.watcher = watcher;
-		this.watchedDirIno = ino;
-		resourceCount().watchers++;
-		await watcher.start();
 	}
 
 	/** Shown once per watcher (a vanished dir can make chokidar repeat itself), kept for `/ide status`. */
@@ -184,7 +190,7 @@ export class IdeController {
 		try {
 			const { facts, ino } = await lstatFacts(this.ports.stateDir);
 			const trust = checkDirTrust(this.ports.stateDir, facts, this.ports.uid);
-			const same = trust.ok === this.trust.ok && ino === this.watchedDirIno;
+			const same = trust.ok === this.trust.ok && ino === this.watchedDirIno && !this.watcher?.lost;
 			if (same || this.stopped) return;
 			await this.closeWatcher();
 			if (this.stopped) return;

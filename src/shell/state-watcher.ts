@@ -36,6 +36,8 @@ interface FileTrack {
 /** Keeps `entries` equal to what the state dir holds: pid files read, validated and resolved. */
 export class StateWatcher {
 	readonly entries = new Map<string, StateEntry>();
+	/** The watched dir itself was removed: this watcher sees nothing more and must be replaced. */
+	lost = false;
 	private readonly tracks = new Map<string, FileTrack>();
 	private watcher?: FSWatcher;
 	private closed = false;
@@ -72,7 +74,10 @@ export class StateWatcher {
 			this.options.onChange();
 		});
 		watcher.on("unlinkDir", (path: string) => {
-			if (resolve(path) !== this.dir) this.onUnlink(basename(path));
+			if (resolve(path) !== this.dir) return this.onUnlink(basename(path));
+			// chokidar stops watching a removed root, and a recreated dir can even get the same inode number.
+			this.lost = true;
+			for (const fileName of [...this.entries.keys()]) this.onUnlink(fileName);
 		});
 		watcher.on("error", (error: unknown) => this.options.onError?.(`watcher error: ${String(error)}`));
 		await new Promise<void>((done) => watcher.once("ready", () => done()));
