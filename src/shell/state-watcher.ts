@@ -1,3 +1,4 @@
+import { readdir } from "node:fs/promises";
 import { basename, resolve } from "node:path";
 import { type FSWatcher, watch } from "chokidar";
 import type { StateEntry } from "../core/editor-entry.ts";
@@ -56,6 +57,8 @@ export class StateWatcher {
 			depth: 0,
 			persistent: true,
 			ignoreInitial: false,
+			// Report symlinks themselves (even dangling ones) so they are rejected with a reason, never followed.
+			followSymlinks: false,
 			ignored: (path: string) => path !== this.dir && classifyFileName(basename(path)).kind === "ignored",
 		});
 		this.watcher = watcher;
@@ -79,9 +82,22 @@ export class StateWatcher {
 			this.lost = true;
 			for (const fileName of [...this.entries.keys()]) this.onUnlink(fileName);
 		});
+		// chokidar drops entries it cannot stat (a dangling symlink); the raw event still names them, and
+		// reading such a name ends in a rejection with a reason. An unchanged file costs one lstat here.
+		watcher.on("raw", (_event, name, details) => {
+			const watchedPath = (details as { watchedPath?: unknown } | undefined)?.watchedPath;
+			if (!ready || typeof name !== "string" || typeof watchedPath !== "string" || resolve(watchedPath) !== this.dir)
+				return;
+			if (classifyFileName(name).kind !== "ignored") void this.schedule(name, true);
+		});
 		watcher.on("error", (error: unknown) => this.options.onError?.(`watcher error: ${String(error)}`));
 		await new Promise<void>((done) => watcher.once("ready", () => done()));
 		ready = true;
+		// The same names chokidar's initial scan skipped: one listing at start, never a polling loop.
+		for (const name of await readdir(this.dir).catch(() => [] as string[])) {
+			if (!this.tracks.has(name) && classifyFileName(name).kind !== "ignored")
+				initialReads.push(this.schedule(name, false));
+		}
 		await Promise.all(initialReads);
 	}
 
