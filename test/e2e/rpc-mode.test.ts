@@ -1,3 +1,4 @@
+import { readdirSync } from "node:fs";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { E2eWorkspace } from "../support/e2e-workspace.ts";
 import { messageText } from "../support/fake-model-server.ts";
@@ -153,12 +154,17 @@ describe.each(piLines())("RPC mode through the real $name CLI", (line) => {
 			const request = await waitFor("select request", () => rpc.uiRequests("select")[0], 15_000);
 			rpc.respond(String(request.id), { value: (request.options as string[])[1] });
 			await waitFor("picked a", () => rpc.lastWidget() === "in a.ts");
+			const fdsBefore = readdirSync(`/proc/${rpc.pid}/fd`).length;
 			for (let cycle = 0; cycle < 100; cycle++) await rpc.command({ type: "new_session" });
 			await waitFor("widget after the last new session", () => rpc.lastWidget() === "in a.ts");
 			await rpc.command({ type: "prompt", message: "/ide status" });
 			const status = await waitFor("status", () => rpc.notices().find((n) => n.startsWith("State dir:")));
 			expect(status).toContain(`Connected: nvim ${a.pid}: picked with /ide`);
 			expect(status).toContain("Open in this process: 1 watcher(s), 1 liveness timer(s)");
+			await waitFor(
+				"open file descriptors back to where they were",
+				() => readdirSync(`/proc/${rpc.pid}/fd`).length <= fdsBefore,
+			);
 		},
 	);
 });
