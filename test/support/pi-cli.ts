@@ -89,9 +89,18 @@ export interface PiRun {
 
 export function spawnPi(
 	line: PiLine,
-	options: { cwd: string; agentDir: string; stateDir: string; args: string[]; env?: Record<string, string> },
+	options: {
+		cwd: string;
+		agentDir: string;
+		stateDir: string;
+		args: string[];
+		env?: Record<string, string>;
+		/** The extension to load: this package by default, another file (the benchmark's baseline), or none. */
+		extension?: string | null;
+	},
 ): PiRun {
 	if (!line.node) throw new Error(line.skipReason);
+	const extension = options.extension === undefined ? PACKAGE_ROOT : options.extension;
 	const child = spawn(
 		line.node,
 		[
@@ -101,8 +110,7 @@ export function spawnPi(
 			"--model",
 			FAKE_MODEL,
 			"--no-session",
-			"-e",
-			PACKAGE_ROOT,
+			...(extension === null ? [] : ["-e", extension]),
 			...line.extraArgs,
 			...options.args,
 		],

@@ -3,6 +3,9 @@ import { waitFor } from "./wait-for.ts";
 
 export interface RpcMessage {
 	type: string;
+	/** When the record arrived: performance.now() and wall-clock ms. */
+	receivedAt: number;
+	receivedEpochMs: number;
 	id?: string;
 	method?: string;
 	[key: string]: unknown;
@@ -23,7 +26,8 @@ export class RpcPi {
 				this.buffer = this.buffer.slice(newline + 1);
 				if (line.trim()) {
 					try {
-						this.messages.push(JSON.parse(line) as RpcMessage);
+						const receivedAt = performance.now();
+						this.messages.push({ ...(JSON.parse(line) as RpcMessage), receivedAt, receivedEpochMs: Date.now() });
 					} catch {
 						// Not protocol output (a stray log line); the assertions only look at JSON records.
 					}
@@ -35,7 +39,13 @@ export class RpcPi {
 
 	static start(
 		line: PiLine,
-		options: { cwd: string; agentDir: string; stateDir: string; env?: Record<string, string> },
+		options: {
+			cwd: string;
+			agentDir: string;
+			stateDir: string;
+			env?: Record<string, string>;
+			extension?: string | null;
+		},
 	): RpcPi {
 		return new RpcPi(spawnPi(line, { ...options, args: ["--mode", "rpc"] }));
 	}
@@ -69,6 +79,17 @@ export class RpcPi {
 
 	uiRequests(method: string): RpcMessage[] {
 		return this.messages.filter((message) => message.type === "extension_ui_request" && message.method === method);
+	}
+
+	/** Widget updates with their arrival times, for latency measurements. */
+	widgetEvents(key = "pi-ide-context"): { text: string | undefined; at: number; epochMs: number }[] {
+		return this.uiRequests("setWidget")
+			.filter((message) => message.widgetKey === key)
+			.map((message) => ({
+				text: (message.widgetLines as string[] | undefined)?.[0],
+				at: message.receivedAt,
+				epochMs: message.receivedEpochMs,
+			}));
 	}
 
 	/** Every widget state pi-ide-context sent: its lines, or undefined when cleared. */

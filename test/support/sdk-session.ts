@@ -26,7 +26,12 @@ export interface SdkSession {
  * The real extension entry loaded into a real pi AgentSession (SDK), with pi-ai's faux provider capturing
  * the context of every model call. `PI_IDE_STATE_DIR` must point at the test's state dir.
  */
-export async function startSdkSession(options: { cwd: string; agentDir: string }): Promise<SdkSession> {
+export async function startSdkSession(options: {
+	cwd: string;
+	agentDir: string;
+	extensionPath?: string;
+	bind?: boolean;
+}): Promise<SdkSession> {
 	mkdirSync(options.agentDir, { recursive: true });
 	const faux = registerFauxProvider();
 	const contexts: SdkSession["contexts"] = [];
@@ -45,7 +50,7 @@ export async function startSdkSession(options: { cwd: string; agentDir: string }
 		eventBus: events,
 		cwd: options.cwd,
 		agentDir: options.agentDir,
-		additionalExtensionPaths: [PACKAGE_ROOT],
+		additionalExtensionPaths: [options.extensionPath ?? PACKAGE_ROOT],
 		noSkills: true,
 		noPromptTemplates: true,
 		noThemes: true,
@@ -61,7 +66,8 @@ export async function startSdkSession(options: { cwd: string; agentDir: string }
 		resourceLoader: loader,
 		sessionManager: SessionManager.inMemory(),
 	});
-	await session.bindExtensions({});
+	// `bind: false` leaves session_start to the caller (the startup benchmark times it).
+	if (options.bind !== false) await session.bindExtensions({});
 	return {
 		session,
 		events,

@@ -1,0 +1,96 @@
+/**
+ * Benchmarks inside one process through pi's SDK: the real extension (or the baseline) loaded into a real
+ * AgentSession, its handlers called through pi's own extension runner.
+ */
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { FakeEditor } from "../support/fake-editor.ts";
+import { editorState } from "../support/fixtures.ts";
+import { startSdkSession } from "../support/sdk-session.ts";
+import { tempDir } from "../support/temp-dir.ts";
+import type { Implementation } from "./rpc-scenarios.ts";
+
+const DEAD_PID_BASE = 5_000_000;
+
+interface Fixture {
+	project: string;
+	agentDir: string;
+	editor: FakeEditor;
+	cleanup: () => Promise<void>;
+}
+
+/** One live editor in the project plus `files - 1` files of dead pids. */
+function fixture(files: number): Fixture {
+	const tmp = tempDir("bench");
+	const project = join(tmp.path, "proj");
+	const stateDir = join(tmp.path, "state");
+	mkdirSync(join(project, "src"), { recursive: true });
+	mkdirSync(stateDir, { mode: 0o700 });
+	const state = (pid: number) =>
+		JSON.stringify(
+			editorState({ pid, cwd: project, timestamp: Date.now() / 1000, buffer: { file: `${project}/src/main.ts` } }),
+		);
+	for (let i = 0; i < files - 1; i++)
+		writeFileSync(join(stateDir, `${DEAD_PID_BASE + i}.json`), state(DEAD_PID_BASE + i));
+	const editor = FakeEditor.spawn(stateDir);
+	editor.write(state(editor.pid));
+	process.env.PI_IDE_STATE_DIR = stateDir;
+	return {
+		project,
+		agentDir: join(tmp.path, "agent"),
+		editor,
+		cleanup: async () => {
+			await editor.kill();
+			tmp.cleanup();
+		},
+	};
+}
+
+const extensionPath = (impl: Implementation) => impl.extension ?? undefined;
+
+/** 4. Time in before_agent_start per prompt, through pi's extension runner. */
+export async function promptCost(impl: Implementation, files: number, prompts: number): Promise<number[]> {
+	const fx = fixture(files);
+	const pi = await startSdkSession({ cwd: fx.project, agentDir: fx.agentDir, extensionPath: extensionPath(impl) });
+	try {
+		const runner = pi.session.extensionRunner;
+		const emit = () => runner.emitBeforeAgentStart("what is this?", undefined, "system", {} as never);
+		const first = await emit();
+		if (!JSON.stringify(first ?? {}).includes("src/main.ts"))
+			throw new Error(`${impl.name}: no editor block with ${files} files`);
+		for (let i = 0; i < 50; i++) await emit();
+		const times: number[] = [];
+		for (let i = 0; i < prompts; i++) {
+			const started = performance.now();
+			await emit();
+			times.push(performance.now() - started);
+		}
+		return times;
+	} finally {
+		await pi.shutdown();
+		await fx.cleanup();
+	}
+}
+
+/** 5. session_start until connected (the first prompt would carry the block), with `files` state files. */
+export async function startupTime(impl: Implementation, files: number): Promise<number> {
+	const fx = fixture(files);
+	const pi = await startSdkSession({
+		cwd: fx.project,
+		agentDir: fx.agentDir,
+		extensionPath: extensionPath(impl),
+		bind: false,
+	});
+	try {
+		const started = performance.now();
+		await pi.session.bindExtensions({});
+		const elapsed = performance.now() - started;
+		const block = await pi.session.extensionRunner.emitBeforeAgentStart("x", undefined, "system", {} as never);
+		if (!JSON.stringify(block ?? {}).includes("src/main.ts"))
+			throw new Error(`${impl.name}: not connected after start with ${files} files`);
+		return elapsed;
+	} finally {
+		await pi.shutdown();
+		await fx.cleanup();
+	}
+}

@@ -1,0 +1,210 @@
+/**
+ * Benchmarks through the real pi CLI in RPC mode: one pi process per implementation, fed by real editor
+ * processes writing real state files. Arrival times are taken when the RPC record reaches this process.
+ */
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { E2eWorkspace } from "../support/e2e-workspace.ts";
+import { FakeEditor } from "../support/fake-editor.ts";
+import { editorState, selection } from "../support/fixtures.ts";
+import { piLines } from "../support/pi-cli.ts";
+import { RpcPi } from "../support/rpc-pi.ts";
+import { waitFor } from "../support/wait-for.ts";
+
+export interface Implementation {
+	name: string;
+	/** Extension path for `pi -e`; null runs pi with no extension at all. */
+	extension: string | null;
+}
+
+const PI = piLines()[0];
+const DEAD_PID_BASE = 5_000_000; // above Linux's pid_max: never a live process
+
+/** A deterministic pseudo-random sequence, so both implementations get the same irregular intervals. */
+export function seededRandom(seed: number): () => number {
+	let state = seed >>> 0;
+	return () => {
+		state = (state * 1664525 + 1013904223) >>> 0;
+		return state / 2 ** 32;
+	};
+}
+
+const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
+
+async function withPi<T>(impl: Implementation, work: (ws: E2eWorkspace, start: () => RpcPi) => Promise<T>): Promise<T> {
+	if (!PI?.node) throw new Error("pi 0.73 is not runnable here");
+	const ws = await E2eWorkspace.create();
+	let pi: RpcPi | undefined;
+	try {
+		return await work(ws, () => {
+			pi = RpcPi.start(PI, {
+				cwd: ws.project,
+				agentDir: ws.agentDir,
+				stateDir: ws.stateDir,
+				extension: impl.extension,
+			});
+			return pi;
+		});
+	} finally {
+		await pi?.stop();
+		await ws.cleanup();
+	}
+}
+
+const stateIn = (ws: E2eWorkspace, pid: number, name: string, overrides: Parameters<typeof editorState>[0] = {}) =>
+	editorState({
+		pid,
+		cwd: ws.project,
+		timestamp: Date.now() / 1000,
+		...overrides,
+		buffer: { file: `${ws.project}/src/${name}`, name, ...overrides.buffer },
+	});
+
+/** 1. Editor write (tmp + rename) to the widget showing that write or a newer one, over `writes` writes. */
+export async function followLatency(impl: Implementation, writes: number): Promise<number[]> {
+	return withPi(impl, async (ws, start) => {
+		const editor = ws.editor();
+		editor.write(stateIn(ws, editor.pid, "f0.ts"));
+		const pi = start();
+		await waitFor("first widget", () => pi.lastWidget() === "in f0.ts", 30_000);
+		const random = seededRandom(42);
+		const written: number[] = [];
+		for (let i = 1; i <= writes; i++) {
+			await sleep(50 + random() * 200);
+			editor.write(stateIn(ws, editor.pid, `f${i}.ts`));
+			written[i] = performance.now();
+		}
+		await waitFor("last widget", () => pi.lastWidget() === `in f${writes}.ts`, 10_000);
+		const shown = pi
+			.widgetEvents()
+			.map((event) => ({ index: Number(/^in f(\d+)\.ts$/.exec(event.text ?? "")?.[1] ?? -1), at: event.at }));
+		return written.slice(1).map((at, offset) => {
+			const index = offset + 1;
+			const first = shown.find((event) => event.index >= index && event.at >= at);
+			return (first?.at ?? Number.NaN) - at;
+		});
+	});
+}
+
+/** 2. A selection made 57 s ago: how late after the exact expiry instant the widget drops "selected". */
+export async function freshnessFlipLag(impl: Implementation, runs: number): Promise<number[]> {
+	return withPi(impl, async (ws, start) => {
+		const editor = ws.editor();
+		editor.write(stateIn(ws, editor.pid, "start.ts"));
+		const pi = start();
+		await waitFor("first widget", () => pi.lastWidget() === "in start.ts", 30_000);
+		const lags: number[] = [];
+		for (let run = 0; run < runs; run++) {
+			const selectedAt = Date.now() / 1000 - 57;
+			const name = `flip${run}.ts`;
+			editor.write(stateIn(ws, editor.pid, name, { buffer: { selection: selection(1, 3, "x", selectedAt) } }));
+			await waitFor("selected", () => pi.lastWidget() === `3 lines selected in ${name}`, 5000);
+			const expiryEpochMs = (selectedAt + 60) * 1000;
+			await waitFor("flip", () => pi.lastWidget() === `in ${name}`, 10_000, 2);
+			const flipped = pi.widgetEvents().findLast((event) => event.text === `in ${name}`);
+			lags.push((flipped?.epochMs ?? Number.NaN) - expiryEpochMs);
+		}
+		return lags;
+	});
+}
+
+/** 3. kill -9 of the connected editor to the widget being cleared. */
+export async function deathLatency(impl: Implementation, runs: number): Promise<number[]> {
+	return withPi(impl, async (ws, start) => {
+		const pi = start();
+		await pi.command({ type: "get_state" }, 30_000);
+		const latencies: number[] = [];
+		for (let run = 0; run < runs; run++) {
+			const editor = FakeEditor.spawn(ws.stateDir);
+			const name = `d${run}.ts`;
+			editor.write(stateIn(ws, editor.pid, name));
+			await waitFor("connected", () => pi.lastWidget() === `in ${name}`, 5000);
+			const before = pi.widgetEvents().length;
+			const killedAt = performance.now();
+			await editor.kill("SIGKILL");
+			await waitFor(
+				"cleared",
+				() =>
+					pi
+						.widgetEvents()
+						.slice(before)
+						.some((event) => event.text === undefined),
+				5000,
+				2,
+			);
+			const cleared = pi
+				.widgetEvents()
+				.slice(before)
+				.find((event) => event.text === undefined);
+			latencies.push((cleared?.at ?? Number.NaN) - killedAt);
+			editor.removeFile();
+		}
+		return latencies;
+	});
+}
+
+function cpuMs(pid: number): number {
+	// utime and stime, fields 14 and 15 of /proc/<pid>/stat, in clock ticks (100 per second on Linux).
+	const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
+	return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+function rssKiB(pid: number): number {
+	const line = readFileSync(`/proc/${pid}/status`, "utf8")
+		.split("\n")
+		.find((l) => l.startsWith("VmRSS:"));
+	return Number(line?.replace(/\D+/g, "") ?? Number.NaN);
+}
+
+/** 6. CPU time of the whole pi process over `seconds` with 5 idle editors and 1 000 dead files. */
+export async function idleCpu(impl: Implementation, seconds: number): Promise<number> {
+	return withPi(impl, async (ws, start) => {
+		for (let i = 0; i < 1000; i++)
+			writeFileSync(
+				join(ws.stateDir, `${DEAD_PID_BASE + i}.json`),
+				JSON.stringify(stateIn(ws, DEAD_PID_BASE + i, "dead.ts")),
+			);
+		for (let i = 0; i < 5; i++) {
+			const editor = ws.editor();
+			editor.write(stateIn(ws, editor.pid, `idle${i}.ts`, i === 0 ? {} : { cwd: `/elsewhere/${i}` }));
+		}
+		const pi = start();
+		await pi.command({ type: "get_state" }, 30_000);
+		await sleep(3000);
+		const before = cpuMs(pi.pid);
+		await sleep(seconds * 1000);
+		return cpuMs(pi.pid) - before;
+	});
+}
+
+/** 7. RSS growth of the pi process after 10 000 writes and 1 000 editors appearing and vanishing. */
+export async function memoryGrowth(
+	impl: Implementation,
+	writes: number,
+	appearances: number,
+): Promise<{ beforeKiB: number; deltaKiB: number }> {
+	return withPi(impl, async (ws, start) => {
+		const editor = ws.editor();
+		editor.write(stateIn(ws, editor.pid, "m0.ts"));
+		const helpers = Array.from({ length: 25 }, () => ws.editor());
+		const pi = start();
+		await waitFor("connected", () => pi.lastWidget() === "in m0.ts", 30_000);
+		await sleep(2000);
+		const beforeKiB = rssKiB(pi.pid);
+		for (let i = 1; i <= writes; i++) {
+			editor.write(stateIn(ws, editor.pid, `m${i}.ts`, { buffer: { cursor: { line: i, column: 1 } } }));
+			if (i % 50 === 0) await sleep(5);
+		}
+		for (let i = 0; i < appearances; i++) {
+			const helper = helpers[i % helpers.length] as FakeEditor;
+			helper.write(stateIn(ws, helper.pid, `h${i}.ts`, { cwd: `/elsewhere/${i}` }));
+			if (i % 25 === 24) {
+				await sleep(10);
+				for (const h of helpers) h.removeFile();
+			}
+		}
+		await waitFor("final write shown", () => pi.lastWidget() === `in m${writes}.ts`, 30_000);
+		await sleep(3000);
+		return { beforeKiB, deltaKiB: rssKiB(pi.pid) - beforeKiB };
+	});
+}
