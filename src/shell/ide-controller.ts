@@ -19,6 +19,11 @@ import { StateWatcher } from "./state-watcher.ts";
 
 /** How often the pids we rely on are re-checked: an editor killed with -9 writes nothing more. */
 export const LIVENESS_CHECK_MS = 500;
+/**
+ * The dir's own trust (chmod, chown, replacement) is re-checked every this many ticks; its removal is an
+ * event and is acted on at the next tick. Each check is a thread-pool lstat, so idle pi stays idle.
+ */
+const DIR_RECHECK_EVERY_TICKS = 4;
 /** The prompt waits at most this long for a write that is being read right now. */
 const PROMPT_FLUSH_TIMEOUT_MS = 250;
 
@@ -64,6 +69,7 @@ export class IdeController {
 	/** No connection decision before the initial scan is complete: half a dir would make a tie look like one editor. */
 	private scanned = false;
 	private checkingDir = false;
+	private ticks = 0;
 	private lastWatcherError?: string;
 	private lastAnnounced: { state?: EditorState; widget?: string } = {};
 	private readonly now: () => number;
@@ -163,14 +169,15 @@ export class IdeController {
 	private onTick(): void {
 		if (this.stopped) return;
 		let changed = false;
-		for (const entry of this.watcher?.entries.values() ?? []) {
-			const pid = entry.valid?.pid;
-			if (pid === undefined || this.alive.get(pid) === false) continue;
-			if (!this.checkAlive(pid)) changed = true;
+		// Only pids believed alive: a dead editor's file is looked at again when it is written.
+		for (const [pid, alive] of this.alive) {
+			if (alive && !this.checkAlive(pid)) changed = true;
 		}
 		if (changed) this.reconcile();
-		this.forgetVanishedPids();
-		void this.recheckStateDir();
+		if (++this.ticks % DIR_RECHECK_EVERY_TICKS === 0 || this.watcher?.lost) {
+			this.forgetVanishedPids();
+			void this.recheckStateDir();
+		}
 	}
 
 	private forgetVanishedPids(): void {

@@ -1,5 +1,5 @@
-import { readdir } from "node:fs/promises";
-import { basename, resolve } from "node:path";
+import { lstat, readdir } from "node:fs/promises";
+import { basename, join, resolve } from "node:path";
 import { type FSWatcher, watch } from "chokidar";
 import type { StateEntry } from "../core/editor-entry.ts";
 import { classifyFileName } from "../core/parse-state-file.ts";
@@ -59,7 +59,10 @@ export class StateWatcher {
 			ignoreInitial: false,
 			// Report symlinks themselves (even dangling ones) so they are rejected with a reason, never followed.
 			followSymlinks: false,
-			ignored: (path: string) => path !== this.dir && classifyFileName(basename(path)).kind === "ignored",
+			// Files of dead pids are skipped before chokidar stats them: thousands of stale files cost one
+			// kill(pid, 0) each at start. A later write re-asks (the pid may be reused), and the raw event
+			// and the listing below still name them, so /ide status shows them as dead.
+			ignored: (path: string) => path !== this.dir && !this.isWatchedName(basename(path)),
 		});
 		this.watcher = watcher;
 		const initialReads: Promise<void>[] = [];
@@ -131,6 +134,11 @@ export class StateWatcher {
 		return track !== undefined && (track.reading !== undefined || track.trailing !== undefined);
 	}
 
+	private isWatchedName(fileName: string): boolean {
+		const name = classifyFileName(fileName);
+		return name.kind === "rejected" || (name.kind === "state" && this.options.isAlive(name.pid));
+	}
+
 	private schedule(fileName: string, withTrailingRead: boolean): Promise<void> {
 		if (this.closed) return Promise.resolve();
 		let track = this.tracks.get(fileName);
@@ -178,6 +186,10 @@ export class StateWatcher {
 		const name = classifyFileName(fileName);
 		if (name.kind === "state" && !this.options.isAlive(name.pid)) {
 			// Stale files of killed editors are common; reading them is wasted work. A write re-checks.
+			// An event for a file already known is most likely its removal (chokidar ignores dead pids' files,
+			// so only the raw event tells): only then ask whether it still exists.
+			if (this.entries.has(fileName) && !(await exists(join(this.dir, fileName)))) return this.drop(fileName);
+			if (this.closed) return;
 			this.update(fileName, { fileName, deadPid: name.pid });
 			track.signature = undefined;
 			return;
@@ -242,3 +254,9 @@ export class StateWatcher {
 		}
 	}
 }
+
+const exists = (path: string) =>
+	lstat(path).then(
+		() => true,
+		() => false,
+	);

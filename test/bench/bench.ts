@@ -19,6 +19,14 @@ import { max, median, percentile } from "./stats.ts";
 
 const args = new Set(process.argv.slice(2));
 const quick = args.has("--quick");
+/** `--only=1,6` runs just those measurements (for working on one of them). */
+const only = new Set(
+	[...args]
+		.find((arg) => arg.startsWith("--only="))
+		?.slice("--only=".length)
+		.split(",")
+		.map(Number) ?? [1, 2, 3, 4, 5, 6, 7],
+);
 const size = {
 	writes: quick ? 40 : 200,
 	flips: quick ? 4 : 20,
@@ -36,6 +44,10 @@ const baseline: Implementation = {
 	extension: join(import.meta.dirname, "polling-baseline.ts"),
 };
 const bare: Implementation = { name: "pi without an extension", extension: null };
+const floor: Implementation = {
+	name: "pi with one empty 500 ms timer",
+	extension: join(import.meta.dirname, "timer-floor.ts"),
+};
 
 interface Row {
 	measure: string;
@@ -57,143 +69,162 @@ async function main(): Promise<void> {
 	const started = performance.now();
 	log(`${cpus().length} cores, Node ${process.versions.node}${quick ? ", quick mode" : ""}`);
 
-	log("1/7 follow latency");
-	const followOurs = await followLatency(ours, size.writes);
-	const followBase = await followLatency(baseline, size.writes);
-	const f = { p50: median(followOurs), p95: percentile(followOurs, 95), max: max(followOurs) };
-	const fb = { p50: median(followBase), p95: percentile(followBase, 95), max: max(followBase) };
-	rows.push({
-		measure: `1. follow latency, write -> widget (${size.writes} writes) p50 / p95 / max`,
-		ours: `${ms(f.p50)} / ${ms(f.p95)} / ${ms(f.max)}`,
-		baseline: `${ms(fb.p50)} / ${ms(fb.p95)} / ${ms(fb.max)}`,
-		ratio: ratioOf(fb.p50, f.p50),
-		target: "p50 <= 15 ms, p95 <= 40 ms, >= 20x",
-		met: f.p50 <= 15 && f.p95 <= 40 && fb.p50 / f.p50 >= 20,
-		raw: { ours: f, baseline: fb },
-	});
-
-	log("2/7 freshness flip (both at once)");
-	const [flipOurs, flipBase] = await Promise.all([
-		freshnessFlipLag(ours, size.flips),
-		freshnessFlipLag(baseline, size.flips),
-	]);
-	rows.push({
-		measure: `2. freshness flip, lag after expiry (${size.flips} runs) p50 / max`,
-		ours: `${ms(median(flipOurs))} / ${ms(max(flipOurs))}`,
-		baseline: `${ms(median(flipBase))} / ${ms(max(flipBase))}`,
-		ratio: ratioOf(median(flipBase), median(flipOurs)),
-		target: "<= 50 ms",
-		met: max(flipOurs) <= 50,
-		raw: { ours: flipOurs, baseline: flipBase },
-	});
-
-	log("3/7 kill -9 to widget cleared (both at once)");
-	const [deathOurs, deathBase] = await Promise.all([
-		deathLatency(ours, size.deaths),
-		deathLatency(baseline, size.deaths),
-	]);
-	rows.push({
-		measure: `3. kill -9 -> widget cleared (${size.deaths} runs) p50 / max`,
-		ours: `${ms(median(deathOurs))} / ${ms(max(deathOurs))}`,
-		baseline: `${ms(median(deathBase))} / ${ms(max(deathBase))}`,
-		ratio: ratioOf(median(deathBase), median(deathOurs)),
-		target: "<= 1000 ms",
-		met: max(deathOurs) <= 1000,
-		raw: { ours: deathOurs, baseline: deathBase },
-	});
-
-	log("4/7 prompt cost");
-	const promptP50s: number[] = [];
-	for (const files of [1, 100, 5000]) {
-		const o = await promptCost(ours, files, size.prompts);
-		const b = await promptCost(baseline, files, size.prompts);
-		promptP50s.push(median(o));
+	if (only.has(1)) {
+		log("1/7 follow latency");
+		const followOurs = await followLatency(ours, size.writes);
+		const followBase = await followLatency(baseline, size.writes);
+		const f = { p50: median(followOurs), p95: percentile(followOurs, 95), max: max(followOurs) };
+		const fb = { p50: median(followBase), p95: percentile(followBase, 95), max: max(followBase) };
 		rows.push({
-			measure: `4. before_agent_start per prompt, ${files} files, p50 / p99`,
-			ours: `${ms(median(o))} / ${ms(percentile(o, 99))}`,
-			baseline: `${ms(median(b))} / ${ms(percentile(b, 99))}`,
-			ratio: ratioOf(median(b), median(o)),
-			target: "p50 <= 0.2 ms, flat in files",
-			met: median(o) <= 0.2,
-			raw: {
-				files,
-				ours: { p50: median(o), p99: percentile(o, 99) },
-				baseline: { p50: median(b), p99: percentile(b, 99) },
-			},
+			measure: `1. follow latency, write -> widget (${size.writes} writes) p50 / p95 / max`,
+			ours: `${ms(f.p50)} / ${ms(f.p95)} / ${ms(f.max)}`,
+			baseline: `${ms(fb.p50)} / ${ms(fb.p95)} / ${ms(fb.max)}`,
+			ratio: ratioOf(fb.p50, f.p50),
+			target: "p50 <= 15 ms, p95 <= 40 ms, >= 20x",
+			met: f.p50 <= 15 && f.p95 <= 40 && fb.p50 / f.p50 >= 20,
+			raw: { ours: f, baseline: fb },
 		});
 	}
-	const flat = Math.max(...promptP50s) <= 2 * Math.min(...promptP50s) + 0.05;
-	rows.push({
-		measure: "4. prompt cost flat from 1 to 5 000 files",
-		ours: promptP50s.map((v) => ms(v)).join(" -> "),
-		baseline: "",
-		ratio: "",
-		target: "flat",
-		met: flat,
-		raw: { p50s: promptP50s },
-	});
-
-	log("5/7 startup");
-	const startups: { files: number; ours: number; baseline: number }[] = [];
-	for (const files of [1, 100, 1000, 10_000]) {
-		const o: number[] = [];
-		const b: number[] = [];
-		for (let i = 0; i < size.startupRepeats; i++) {
-			o.push(await startupTime(ours, files));
-			b.push(await startupTime(baseline, files));
-		}
-		startups.push({ files, ours: median(o), baseline: median(b) });
+	if (only.has(2)) {
+		log("2/7 freshness flip (both at once)");
+		const [flipOurs, flipBase] = await Promise.all([
+			freshnessFlipLag(ours, size.flips),
+			freshnessFlipLag(baseline, size.flips),
+		]);
 		rows.push({
-			measure: `5. session_start -> connected, ${files} files (median of ${size.startupRepeats})`,
-			ours: ms(median(o)),
-			baseline: ms(median(b)),
-			ratio: ratioOf(median(b), median(o)),
-			target: files === 1000 ? "<= 100 ms" : files === 10_000 ? "linear or better" : "",
-			met: files === 1000 ? median(o) <= 100 : undefined,
-			raw: { files, ours: o, baseline: b },
+			measure: `2. freshness flip, lag after expiry (${size.flips} runs) p50 / max`,
+			ours: `${ms(median(flipOurs))} / ${ms(max(flipOurs))}`,
+			baseline: `${ms(median(flipBase))} / ${ms(max(flipBase))}`,
+			ratio: ratioOf(median(flipBase), median(flipOurs)),
+			target: "<= 50 ms",
+			met: max(flipOurs) <= 50,
+			raw: { ours: flipOurs, baseline: flipBase },
 		});
 	}
-	const [s1000, s10000] = [startups[2], startups[3]];
-	if (s1000 && s10000) {
-		const growth = s10000.ours / s1000.ours;
-		const last = rows.at(-1);
-		if (last) {
-			last.target = `linear or better (x${growth.toFixed(1)} for 10x files)`;
-			last.met = growth <= 10 * 1.2;
+	if (only.has(3)) {
+		log("3/7 kill -9 to widget cleared (both at once)");
+		const [deathOurs, deathBase] = await Promise.all([
+			deathLatency(ours, size.deaths),
+			deathLatency(baseline, size.deaths),
+		]);
+		rows.push({
+			measure: `3. kill -9 -> widget cleared (${size.deaths} runs) p50 / max`,
+			ours: `${ms(median(deathOurs))} / ${ms(max(deathOurs))}`,
+			baseline: `${ms(median(deathBase))} / ${ms(max(deathBase))}`,
+			ratio: ratioOf(median(deathBase), median(deathOurs)),
+			target: "<= 1000 ms",
+			met: max(deathOurs) <= 1000,
+			raw: { ours: deathOurs, baseline: deathBase },
+		});
+	}
+	if (only.has(4)) {
+		log("4/7 prompt cost");
+		const promptP50s: number[] = [];
+		for (const files of [1, 100, 5000]) {
+			const o = await promptCost(ours, files, size.prompts);
+			const b = await promptCost(baseline, files, size.prompts);
+			promptP50s.push(median(o));
+			rows.push({
+				measure: `4. before_agent_start per prompt, ${files} files, p50 / p99`,
+				ours: `${ms(median(o))} / ${ms(percentile(o, 99))}`,
+				baseline: `${ms(median(b))} / ${ms(percentile(b, 99))}`,
+				ratio: ratioOf(median(b), median(o)),
+				target: "p50 <= 0.2 ms, flat in files",
+				met: median(o) <= 0.2,
+				raw: {
+					files,
+					ours: { p50: median(o), p99: percentile(o, 99) },
+					baseline: { p50: median(b), p99: percentile(b, 99) },
+				},
+			});
+		}
+		const flat = Math.max(...promptP50s) <= 2 * Math.min(...promptP50s) + 0.05;
+		rows.push({
+			measure: "4. prompt cost flat from 1 to 5 000 files",
+			ours: promptP50s.map((v) => ms(v)).join(" -> "),
+			baseline: "",
+			ratio: "",
+			target: "flat",
+			met: flat,
+			raw: { p50s: promptP50s },
+		});
+	}
+	if (only.has(5)) {
+		log("5/7 startup");
+		const startups: { files: number; ours: number; baseline: number }[] = [];
+		for (const files of [1, 100, 1000, 10_000]) {
+			const o: number[] = [];
+			const b: number[] = [];
+			for (let i = 0; i < size.startupRepeats; i++) {
+				o.push(await startupTime(ours, files));
+				b.push(await startupTime(baseline, files));
+			}
+			startups.push({ files, ours: median(o), baseline: median(b) });
+			rows.push({
+				measure: `5. session_start -> connected, ${files} files (median of ${size.startupRepeats})`,
+				ours: ms(median(o)),
+				baseline: ms(median(b)),
+				ratio: ratioOf(median(b), median(o)),
+				target: files === 1000 ? "<= 100 ms" : files === 10_000 ? "linear or better" : "",
+				met: files === 1000 ? median(o) <= 100 : undefined,
+				raw: { files, ours: o, baseline: b },
+			});
+		}
+		const [s1000, s10000] = [startups[2], startups[3]];
+		if (s1000 && s10000) {
+			const growth = s10000.ours / s1000.ours;
+			const last = rows.at(-1);
+			if (last) {
+				last.target = `linear or better (x${growth.toFixed(1)} for 10x files)`;
+				last.met = growth <= 10 * 1.2;
+			}
 		}
 	}
-
-	log(`6/7 idle CPU over ${size.idleSeconds} s (three pi processes at once)`);
-	const [idleOurs, idleBase, idleBare] = await Promise.all([
-		idleCpu(ours, size.idleSeconds),
-		idleCpu(baseline, size.idleSeconds),
-		idleCpu(bare, size.idleSeconds),
-	]);
-	rows.push({
-		measure: `6. idle CPU of the pi process over ${size.idleSeconds} s, 5 editors + 1 000 dead files (pi alone: ${idleBare} ms)`,
-		ours: `${idleOurs} ms`,
-		baseline: `${idleBase} ms`,
-		ratio: ratioOf(idleBase, idleOurs),
-		target: "<= 1/10 of the baseline",
-		met: idleOurs * 10 <= idleBase,
-		raw: { ours: idleOurs, baseline: idleBase, piAlone: idleBare },
-	});
-
-	log("7/7 memory (both at once)");
-	const [memOurs, memBase] = await Promise.all([
-		memoryGrowth(ours, size.memoryWrites, size.appearances),
-		memoryGrowth(baseline, size.memoryWrites, size.appearances),
-	]);
-	rows.push({
-		measure: `7. RSS growth after ${size.memoryWrites} writes + ${size.appearances} editors coming and going`,
-		ours: `${memOurs.deltaKiB} KiB (of ${memOurs.beforeKiB} KiB)`,
-		baseline: `${memBase.deltaKiB} KiB (of ${memBase.beforeKiB} KiB)`,
-		ratio: "",
-		target: "flat within noise (< 5% of RSS)",
-		met: memOurs.deltaKiB < 0.05 * memOurs.beforeKiB,
-		raw: { ours: memOurs, baseline: memBase },
-	});
-
+	if (only.has(6)) {
+		log(`6/7 idle CPU over ${size.idleSeconds} s (four pi processes at once)`);
+		const [idleOurs, idleBase, idleBare, idleFloor] = await Promise.all([
+			idleCpu(ours, size.idleSeconds),
+			idleCpu(baseline, size.idleSeconds),
+			idleCpu(bare, size.idleSeconds),
+			idleCpu(floor, size.idleSeconds),
+		]);
+		rows.push({
+			measure: `6. idle CPU of the pi process over ${size.idleSeconds} s, 5 editors + 1 000 dead files (pi alone: ${idleBare} ms; pi with only an empty 500 ms timer: ${idleFloor} ms)`,
+			ours: `${idleOurs} ms`,
+			baseline: `${idleBase} ms`,
+			ratio: ratioOf(idleBase, idleOurs),
+			target: "<= 1/10 of the baseline",
+			met: idleOurs * 10 <= idleBase,
+			raw: { ours: idleOurs, baseline: idleBase, piAlone: idleBare, emptyTimerFloor: idleFloor },
+		});
+	}
+	if (only.has(7)) {
+		log("7/7 memory (both at once)");
+		const [memOurs, memBase] = await Promise.all([
+			memoryGrowth(ours, size.memoryWrites, size.appearances),
+			memoryGrowth(baseline, size.memoryWrites, size.appearances),
+		]);
+		const growth = (m: Awaited<ReturnType<typeof memoryGrowth>>) => {
+			const [first = Number.NaN, second = Number.NaN] = m.afterRoundsKiB;
+			return {
+				warmUp: m.afterWarmUpKiB - m.startKiB,
+				first: first - m.afterWarmUpKiB,
+				second: second - first,
+				of: second,
+			};
+		};
+		const o = growth(memOurs);
+		const b = growth(memBase);
+		rows.push({
+			measure: `7. RSS growth per round of ${size.memoryWrites} writes + ${size.appearances} editors coming and going (after a 1/10 warm-up round): round 1 / round 2`,
+			ours: `${o.first} / ${o.second} KiB (warm-up ${o.warmUp} KiB, RSS ${o.of} KiB)`,
+			baseline: `${b.first} / ${b.second} KiB (warm-up ${b.warmUp} KiB, RSS ${b.of} KiB)`,
+			ratio: "",
+			target: "flat within noise (< 2% of RSS per round)",
+			met: Math.abs(o.first) < 0.02 * o.of && Math.abs(o.second) < 0.02 * o.of,
+			raw: { ours: memOurs, baseline: memBase },
+		});
+	}
 	const seconds = (performance.now() - started) / 1000;
 	const machine = { cores: cpus().length, node: process.versions.node, seconds: Math.round(seconds), quick };
 	if (args.has("--json")) {

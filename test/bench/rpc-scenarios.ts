@@ -114,11 +114,14 @@ export async function deathLatency(impl: Implementation, runs: number): Promise<
 		const pi = start();
 		await pi.command({ type: "get_state" }, 30_000);
 		const latencies: number[] = [];
+		const random = seededRandom(7);
 		for (let run = 0; run < runs; run++) {
 			const editor = FakeEditor.spawn(ws.stateDir);
 			const name = `d${run}.ts`;
 			editor.write(stateIn(ws, editor.pid, name));
 			await waitFor("connected", () => pi.lastWidget() === `in ${name}`, 5000);
+			// A random moment within a second: otherwise each kill lands at the same phase of a timer.
+			await sleep(random() * 1000);
 			const before = pi.widgetEvents().length;
 			const killedAt = performance.now();
 			await editor.kill("SIGKILL");
@@ -177,12 +180,15 @@ export async function idleCpu(impl: Implementation, seconds: number): Promise<nu
 	});
 }
 
-/** 7. RSS growth of the pi process after 10 000 writes and 1 000 editors appearing and vanishing. */
+/**
+ * 7. RSS of the pi process across rounds of `writes` editor writes and `appearances` editors coming and
+ * going. The first (warm-up) round lets V8 size its heap; growth over the later rounds is what would leak.
+ */
 export async function memoryGrowth(
 	impl: Implementation,
 	writes: number,
 	appearances: number,
-): Promise<{ beforeKiB: number; deltaKiB: number }> {
+): Promise<{ startKiB: number; afterWarmUpKiB: number; afterRoundsKiB: number[] }> {
 	return withPi(impl, async (ws, start) => {
 		const editor = ws.editor();
 		editor.write(stateIn(ws, editor.pid, "m0.ts"));
@@ -190,21 +196,28 @@ export async function memoryGrowth(
 		const pi = start();
 		await waitFor("connected", () => pi.lastWidget() === "in m0.ts", 30_000);
 		await sleep(2000);
-		const beforeKiB = rssKiB(pi.pid);
-		for (let i = 1; i <= writes; i++) {
-			editor.write(stateIn(ws, editor.pid, `m${i}.ts`, { buffer: { cursor: { line: i, column: 1 } } }));
-			if (i % 50 === 0) await sleep(5);
-		}
-		for (let i = 0; i < appearances; i++) {
-			const helper = helpers[i % helpers.length] as FakeEditor;
-			helper.write(stateIn(ws, helper.pid, `h${i}.ts`, { cwd: `/elsewhere/${i}` }));
-			if (i % 25 === 24) {
-				await sleep(10);
-				for (const h of helpers) h.removeFile();
+		const startKiB = rssKiB(pi.pid);
+		let written = 0;
+		const round = async (count: number, comings: number) => {
+			for (let i = 1; i <= count; i++) {
+				written++;
+				editor.write(stateIn(ws, editor.pid, `m${written}.ts`, { buffer: { cursor: { line: i, column: 1 } } }));
+				if (i % 50 === 0) await sleep(5);
 			}
-		}
-		await waitFor("final write shown", () => pi.lastWidget() === `in m${writes}.ts`, 30_000);
-		await sleep(3000);
-		return { beforeKiB, deltaKiB: rssKiB(pi.pid) - beforeKiB };
+			for (let i = 0; i < comings; i++) {
+				const helper = helpers[i % helpers.length] as FakeEditor;
+				helper.write(stateIn(ws, helper.pid, `h${i}.ts`, { cwd: `/elsewhere/${i}` }));
+				if (i % 25 === 24) {
+					await sleep(10);
+					for (const h of helpers) h.removeFile();
+				}
+			}
+			await waitFor("final write shown", () => pi.lastWidget() === `in m${written}.ts`, 30_000);
+			await sleep(3000);
+			return rssKiB(pi.pid);
+		};
+		const afterWarmUpKiB = await round(Math.ceil(writes / 10), Math.ceil(appearances / 10));
+		const afterRoundsKiB = [await round(writes, appearances), await round(writes, appearances)];
+		return { startKiB, afterWarmUpKiB, afterRoundsKiB };
 	});
 }
