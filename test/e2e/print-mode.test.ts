@@ -1,8 +1,10 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { E2eWorkspace } from "../support/e2e-workspace.ts";
 import { type ChatRequest, messageText } from "../support/fake-model-server.ts";
 import { nvimFixtureText } from "../support/fixtures.ts";
-import { piLines, spawnPi } from "../support/pi-cli.ts";
+import { piLines, spawnPi, writeAgentDir } from "../support/pi-cli.ts";
 
 const now = () => Math.floor(Date.now() / 1000);
 
@@ -71,5 +73,34 @@ describe.each(piLines())("print mode (-p) through the real $name CLI", (line) =>
 		expect(texts(withEditor).join("\n")).toContain("<editor-context>");
 		expect(without?.role).toBe("system");
 		expect(withEditor.messages[0]).toEqual(without);
+	});
+});
+
+describe.each(piLines())("settings through the real $name CLI", (line) => {
+	let ws: E2eWorkspace;
+	beforeEach(async () => {
+		ws = await E2eWorkspace.create();
+	});
+	afterEach(async () => {
+		await ws?.cleanup();
+	});
+
+	async function injected(): Promise<boolean> {
+		const run = spawnPi(line, { cwd: ws.project, agentDir: ws.agentDir, stateDir: ws.stateDir, args: ["-p", "hi"] });
+		expect(await run.exited, run.stderr()).toBe(0);
+		return (ws.server.requests.at(-1)?.messages.map(messageText).join("\n") ?? "").includes("<editor-context>");
+	}
+
+	test.skipIf(!line.node)('global "autoconnect": false turns auto-connect off; the project setting wins', async () => {
+		const nvim = ws.editor();
+		nvim.write(nvimFixtureText("named-buffer", { project: ws.project, pid: nvim.pid }));
+		writeAgentDir(ws.agentDir, ws.server.baseUrl, { "pi-ide": { autoconnect: false } });
+		expect(await injected()).toBe(false);
+		mkdirSync(join(ws.project, ".pi"), { recursive: true });
+		writeFileSync(join(ws.project, ".pi", "settings.json"), JSON.stringify({ "pi-ide": { autoconnect: true } }));
+		expect(await injected()).toBe(true);
+		writeFileSync(join(ws.project, ".pi", "settings.json"), JSON.stringify({ "pi-ide": { autoconnect: false } }));
+		writeAgentDir(ws.agentDir, ws.server.baseUrl, {});
+		expect(await injected()).toBe(false);
 	});
 });

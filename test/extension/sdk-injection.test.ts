@@ -128,3 +128,17 @@ describe("the extension inside a real pi AgentSession", () => {
 		expect(contentText(contexts.at(-1)?.messages.at(-1) ?? {})).toContain("Cursor: line 5, column 3");
 	});
 });
+
+describe("the /ide command as pi registered it", () => {
+	test("completes its subcommands", async () => {
+		const { session: pi } = await session();
+		const command = pi.extensionRunner.getCommand("ide");
+		expect(command?.description).toBe("Connect pi to an editor: /ide, /ide all, /ide off, /ide status");
+		const complete = async (prefix: string) =>
+			((await command?.getArgumentCompletions?.(prefix)) ?? null)?.map((item) => item.value) ?? null;
+		expect(await complete("")).toEqual(["status", "all", "off"]);
+		expect(await complete("s")).toEqual(["status"]);
+		expect(await complete("o")).toEqual(["off"]);
+		expect(await complete("x")).toBeNull();
+	});
+});
