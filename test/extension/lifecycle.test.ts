@@ -1,35 +1,13 @@
-import { mkdirSync } from "node:fs";
-import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { EDITOR_EVENT_CHANNEL } from "../../src/index.ts";
 import { resourceCount } from "../../src/shell/resource-count.ts";
 import { FakeEditor } from "../support/fake-editor.ts";
 import { nvimFixtureText } from "../support/fixtures.ts";
 import { contentText, type SdkSession, startSdkSession } from "../support/sdk-session.ts";
-import { tempDir } from "../support/temp-dir.ts";
+import { useSdkWorkspace } from "../support/sdk-workspace.ts";
 import { waitFor } from "../support/wait-for.ts";
 
-let project: string;
-let stateDir: string;
-let agentDir: string;
-let cleanups: (() => Promise<void> | void)[] = [];
-
-beforeEach(() => {
-	const tmp = tempDir("lifecycle");
-	project = join(tmp.path, "proj");
-	stateDir = join(tmp.path, "state");
-	agentDir = join(tmp.path, "agent");
-	mkdirSync(join(project, "src"), { recursive: true });
-	mkdirSync(stateDir, { mode: 0o700 });
-	process.env.PI_IDE_STATE_DIR = stateDir;
-	cleanups.push(tmp.cleanup);
-});
-
-afterEach(async () => {
-	for (const cleanup of cleanups.reverse()) await cleanup();
-	cleanups = [];
-	delete process.env.PI_IDE_STATE_DIR;
-});
+const ws = useSdkWorkspace("lifecycle");
 
 /** Node's own view of what keeps the process busy: timers, fs watchers, file handles. */
 function activeResources(): Record<string, number> {
@@ -42,11 +20,11 @@ const emit = (pi: SdkSession, event: object) => pi.session.extensionRunner.emit(
 
 describe("session lifecycle in a real AgentSession", () => {
 	test("100 session_shutdown/session_start cycles leave no timer, watcher or handle behind", async () => {
-		const nvim = FakeEditor.spawn(stateDir);
-		cleanups.push(() => nvim.kill());
-		nvim.write(nvimFixtureText("named-buffer", { project, pid: nvim.pid }));
-		const pi = await startSdkSession({ cwd: project, agentDir });
-		cleanups.push(() => pi.shutdown());
+		const nvim = FakeEditor.spawn(ws.stateDir);
+		ws.defer(() => nvim.kill());
+		nvim.write(nvimFixtureText("named-buffer", { project: ws.project, pid: nvim.pid }));
+		const pi = await startSdkSession({ cwd: ws.project, agentDir: ws.agentDir });
+		ws.defer(() => pi.shutdown());
 		await pi.session.prompt("warm up");
 		const baseline = activeResources();
 		const ownBaseline = { ...resourceCount() };
@@ -64,12 +42,12 @@ describe("session lifecycle in a real AgentSession", () => {
 			);
 		});
 		await pi.session.prompt("still working?");
-		expect(contentText(pi.contexts.at(-1)?.messages.at(-1) ?? {})).toContain(`File: ${project}/src/main.ts`);
+		expect(contentText(pi.contexts.at(-1)?.messages.at(-1) ?? {})).toContain(`File: ${ws.project}/src/main.ts`);
 	});
 
 	test("session_start twice (pi 0.73 RPC) starts once; shutdown twice is safe", async () => {
-		const pi = await startSdkSession({ cwd: project, agentDir });
-		cleanups.push(() => pi.shutdown());
+		const pi = await startSdkSession({ cwd: ws.project, agentDir: ws.agentDir });
+		ws.defer(() => pi.shutdown());
 		await emit(pi, { type: "session_start", reason: "startup" });
 		expect(resourceCount()).toEqual({ watchers: 1, timers: 1 });
 		await emit(pi, { type: "session_shutdown", reason: "quit" });
@@ -78,22 +56,24 @@ describe("session lifecycle in a real AgentSession", () => {
 	});
 
 	test("shutdown while reads are in flight does not throw and leaves nothing open", async () => {
-		const connected = FakeEditor.spawn(stateDir);
-		const others = Array.from({ length: 20 }, () => FakeEditor.spawn(stateDir));
+		const connected = FakeEditor.spawn(ws.stateDir);
+		const others = Array.from({ length: 20 }, () => FakeEditor.spawn(ws.stateDir));
 		const editors = [connected, ...others];
-		cleanups.push(() => Promise.all(editors.map((e) => e.kill())).then(() => {}));
-		connected.write(nvimFixtureText("named-buffer", { project, pid: connected.pid }));
-		const pi = await startSdkSession({ cwd: project, agentDir });
-		cleanups.push(() => pi.shutdown());
+		ws.defer(() => Promise.all(editors.map((e) => e.kill())).then(() => {}));
+		connected.write(nvimFixtureText("named-buffer", { project: ws.project, pid: connected.pid }));
+		const pi = await startSdkSession({ cwd: ws.project, agentDir: ws.agentDir });
+		ws.defer(() => pi.shutdown());
 		let announced = 0;
 		pi.events.on(EDITOR_EVENT_CHANNEL, () => announced++);
 		let round = 0;
 		const writing = setInterval(() => {
 			round++;
 			for (const editor of editors)
-				editor.write(nvimFixtureText("named-buffer", { project: `${project}/x`, pid: editor.pid, timestamp: round }));
+				editor.write(
+					nvimFixtureText("named-buffer", { project: `${ws.project}/x`, pid: editor.pid, timestamp: round }),
+				);
 		}, 2);
-		cleanups.push(() => clearInterval(writing));
+		ws.defer(() => clearInterval(writing));
 		// The connected editor's writes are being read by now, and the writes go on during the shutdown.
 		await waitFor("the watcher is busy", () => announced >= 3);
 		await emit(pi, { type: "session_shutdown", reason: "quit" });

@@ -1,47 +1,16 @@
-import { mkdirSync } from "node:fs";
-import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { formatEditorBlock } from "../../src/core/editor-block.ts";
 import { EDITOR_EVENT_CHANNEL } from "../../src/index.ts";
-import { FakeEditor } from "../support/fake-editor.ts";
 import { nvimFixture, nvimFixtureText } from "../support/fixtures.ts";
-import { contentText, type SdkSession, startSdkSession } from "../support/sdk-session.ts";
-import { tempDir } from "../support/temp-dir.ts";
+import { contentText } from "../support/sdk-session.ts";
+import { useSdkWorkspace } from "../support/sdk-workspace.ts";
 import { waitFor } from "../support/wait-for.ts";
 
-let project: string;
-let stateDir: string;
-let agentDir: string;
-let cleanups: (() => Promise<void> | void)[] = [];
+const ws = useSdkWorkspace("sdk");
 
-beforeEach(() => {
-	const tmp = tempDir("sdk");
-	project = join(tmp.path, "proj");
-	stateDir = join(tmp.path, "state");
-	agentDir = join(tmp.path, "agent");
-	mkdirSync(join(project, "src"), { recursive: true });
-	mkdirSync(stateDir, { mode: 0o700 });
-	process.env.PI_IDE_STATE_DIR = stateDir;
-	cleanups.push(tmp.cleanup);
-});
+const session = ws.session;
 
-afterEach(async () => {
-	for (const cleanup of cleanups.reverse()) await cleanup();
-	cleanups = [];
-	delete process.env.PI_IDE_STATE_DIR;
-});
-
-async function session(): Promise<SdkSession> {
-	const started = await startSdkSession({ cwd: project, agentDir });
-	cleanups.push(() => started.shutdown());
-	return started;
-}
-
-function editor(): FakeEditor {
-	const fake = FakeEditor.spawn(stateDir);
-	cleanups.push(() => fake.kill());
-	return fake;
-}
+const editor = ws.editor;
 
 const now = () => Math.floor(Date.now() / 1000);
 
@@ -49,7 +18,7 @@ describe("the extension inside a real pi AgentSession", () => {
 	test("the exact block arrives right after the user's prompt", async () => {
 		const nvim = editor();
 		const selectedAt = now();
-		nvim.write(nvimFixtureText("visual-line-selection", { project, pid: nvim.pid, selectedAt }));
+		nvim.write(nvimFixtureText("visual-line-selection", { project: ws.project, pid: nvim.pid, selectedAt }));
 		const { session: pi, contexts } = await session();
 		await pi.prompt("explain the selection");
 
@@ -59,22 +28,24 @@ describe("the extension inside a real pi AgentSession", () => {
 		);
 		expect(prompt).toBeGreaterThanOrEqual(0);
 		const expected = formatEditorBlock(
-			nvimFixture("visual-line-selection", { project, pid: nvim.pid, selectedAt }),
+			nvimFixture("visual-line-selection", { project: ws.project, pid: nvim.pid, selectedAt }),
 			selectedAt,
 			now(),
 		);
 		expect(contentText(messages[prompt + 1] ?? {})).toBe(expected);
-		expect(expected).toContain(`File: ${project}/src/main.ts`);
+		expect(expected).toContain(`File: ${ws.project}/src/main.ts`);
 		expect(expected).toContain("line2\nline3\nline4");
 	});
 
 	test("a stale selection's text is not sent; the file still is", async () => {
 		const nvim = editor();
-		nvim.write(nvimFixtureText("visual-line-selection", { project, pid: nvim.pid, selectedAt: now() - 61 }));
+		nvim.write(
+			nvimFixtureText("visual-line-selection", { project: ws.project, pid: nvim.pid, selectedAt: now() - 61 }),
+		);
 		const { session: pi, contexts } = await session();
 		await pi.prompt("what is here?");
 		const all = (contexts.at(-1)?.messages ?? []).map(contentText).join("\n");
-		expect(all).toContain(`File: ${project}/src/main.ts`);
+		expect(all).toContain(`File: ${ws.project}/src/main.ts`);
 		expect(all).not.toContain("line2\nline3");
 		expect(all).not.toContain("Selection:");
 	});
@@ -86,7 +57,7 @@ describe("the extension inside a real pi AgentSession", () => {
 		await without.shutdown();
 
 		const nvim = editor();
-		nvim.write(nvimFixtureText("charwise-selection", { project, pid: nvim.pid, selectedAt: now() }));
+		nvim.write(nvimFixtureText("charwise-selection", { project: ws.project, pid: nvim.pid, selectedAt: now() }));
 		const withEditor = await session();
 		await withEditor.session.prompt("hello");
 		const last = withEditor.contexts.at(-1);
@@ -96,7 +67,7 @@ describe("the extension inside a real pi AgentSession", () => {
 
 	test("an unnamed buffer sends no block", async () => {
 		const nvim = editor();
-		nvim.write(nvimFixtureText("unnamed-buffer", { project, pid: nvim.pid }));
+		nvim.write(nvimFixtureText("unnamed-buffer", { project: ws.project, pid: nvim.pid }));
 		const { session: pi, contexts } = await session();
 		await pi.prompt("hi");
 		expect((contexts.at(-1)?.messages ?? []).map(contentText).join("\n")).not.toContain("<editor-context>");
@@ -105,8 +76,8 @@ describe("the extension inside a real pi AgentSession", () => {
 	test("two editors tied in the best tier: nothing is sent until one is picked", async () => {
 		const first = editor();
 		const second = editor();
-		first.write(nvimFixtureText("named-buffer", { project, pid: first.pid }));
-		second.write(nvimFixtureText("named-buffer", { project, pid: second.pid }));
+		first.write(nvimFixtureText("named-buffer", { project: ws.project, pid: first.pid }));
+		second.write(nvimFixtureText("named-buffer", { project: ws.project, pid: second.pid }));
 		const { session: pi, contexts } = await session();
 		await pi.prompt("hi");
 		expect((contexts.at(-1)?.messages ?? []).map(contentText).join("\n")).not.toContain("<editor-context>");
@@ -114,13 +85,13 @@ describe("the extension inside a real pi AgentSession", () => {
 
 	test("the block follows the editor between prompts", async () => {
 		const nvim = editor();
-		nvim.write(nvimFixtureText("named-buffer", { project, pid: nvim.pid }));
+		nvim.write(nvimFixtureText("named-buffer", { project: ws.project, pid: nvim.pid }));
 		const { session: pi, contexts, events } = await session();
 		const announced: unknown[] = [];
 		events.on(EDITOR_EVENT_CHANNEL, (editor) => announced.push(editor));
 		await pi.prompt("one");
 		expect(contentText(contexts.at(-1)?.messages.at(-1) ?? {})).toContain("Cursor: line 1, column 1");
-		nvim.write(nvimFixtureText("charwise-selection", { project, pid: nvim.pid, selectedAt: now() }));
+		nvim.write(nvimFixtureText("charwise-selection", { project: ws.project, pid: nvim.pid, selectedAt: now() }));
 		await waitFor("the extension to see the write", () =>
 			announced.some((editor) => (editor as { widget?: string } | undefined)?.widget === "1 line selected in main.ts"),
 		);
