@@ -1,7 +1,7 @@
-export const SETTINGS_KEY = "pi-ide";
+const SETTINGS_KEY = "pi-ide";
 
 /** `"pi-ide": { "autoconnect": false }` turns auto-connect off; anything else (or nothing) leaves it on. */
-export function autoconnectSetting(settings: unknown): boolean | undefined {
+function autoconnectSetting(settings: unknown): boolean | undefined {
 	if (typeof settings !== "object" || settings === null) return undefined;
 	const section = (settings as Record<string, unknown>)[SETTINGS_KEY];
 	if (typeof section !== "object" || section === null) return undefined;

@@ -2,7 +2,7 @@ import type { BigIntStats, Stats } from "node:fs";
 import { lstat } from "node:fs/promises";
 import type { FsFacts, FsObjectKind } from "../core/file-trust.ts";
 
-export function kindOf(stats: Stats | BigIntStats): FsObjectKind {
+function kindOf(stats: Stats | BigIntStats): FsObjectKind {
 	if (stats.isSymbolicLink()) return "symlink";
 	if (stats.isFile()) return "file";
 	if (stats.isDirectory()) return "directory";

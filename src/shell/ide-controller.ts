@@ -47,8 +47,8 @@ export interface ControllerPorts {
 	/** Told whenever the connected editor or its state changes (pi's event bus, for other extensions and tests). */
 	announce?: (editor: ConnectedEditorEvent | undefined) => void;
 	notify: (message: string, level: NoticeLevel) => void;
+	/** The clock, in unix seconds; tests move it to cross the freshness window without waiting. */
 	nowSeconds?: () => number;
-	isAlive?: (pid: number) => boolean;
 }
 
 /**
@@ -73,12 +73,10 @@ export class IdeController {
 	private lastWatcherError?: string;
 	private lastAnnounced: { state?: EditorState; widget?: string } = {};
 	private readonly now: () => number;
-	private readonly isAlive: (pid: number) => boolean;
 
 	constructor(private readonly ports: ControllerPorts) {
 		this.projectDir = ports.cwd;
 		this.now = ports.nowSeconds ?? (() => Date.now() / 1000);
-		this.isAlive = ports.isAlive ?? isProcessAlive;
 	}
 
 	/** Idempotent: pi 0.73 in RPC mode can deliver `session_start` twice. */
@@ -160,7 +158,7 @@ export class IdeController {
 	}
 
 	private checkAlive(pid: number): boolean {
-		const alive = this.isAlive(pid);
+		const alive = isProcessAlive(pid);
 		this.alive.set(pid, alive);
 		return alive;
 	}
@@ -197,7 +195,10 @@ export class IdeController {
 		try {
 			const { facts, ino } = await lstatFacts(this.ports.stateDir);
 			const trust = checkDirTrust(this.ports.stateDir, facts, this.ports.uid);
-			const same = trust.ok === this.trust.ok && ino === this.watchedDirIno && !this.watcher?.lost;
+			// Untrusted and still untrusted for the same reason: nothing to redo until something changes.
+			const same = trust.ok
+				? this.trust.ok && ino === this.watchedDirIno && !this.watcher?.lost
+				: !this.trust.ok && trust.reason === this.trust.reason;
 			if (same || this.stopped) return;
 			await this.closeWatcher();
 			if (this.stopped) return;
