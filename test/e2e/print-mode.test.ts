@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { E2eWorkspace } from "../support/e2e-workspace.ts";
 import { type ChatRequest, messageText } from "../support/fake-model-server.ts";
 import { nvimFixtureText } from "../support/fixtures.ts";
-import { piLines, spawnPi, writeAgentDir } from "../support/pi-cli.ts";
+import { PACKAGE_ROOT, piLines, spawnPi, writeAgentDir } from "../support/pi-cli.ts";
 
 const now = () => Math.floor(Date.now() / 1000);
 
@@ -73,6 +73,41 @@ describe.each(piLines())("print mode (-p) through the real $name CLI", (line) =>
 		expect(texts(withEditor).join("\n")).toContain("<editor-context>");
 		expect(without?.role).toBe("system");
 		expect(withEditor.messages[0]).toEqual(without);
+	});
+});
+
+describe.each(piLines())("as a pi package through the real $name CLI", (line) => {
+	let ws: E2eWorkspace;
+	beforeEach(async () => {
+		ws = await E2eWorkspace.create();
+	});
+	afterEach(async () => {
+		await ws?.cleanup();
+	});
+
+	test.skipIf(!line.node)("`pi install <checkout>` loads it from the package manifest, no -e needed", async () => {
+		const install = spawnPi(line, {
+			cwd: ws.project,
+			agentDir: ws.agentDir,
+			stateDir: ws.stateDir,
+			args: [],
+			extension: null,
+			command: ["install", PACKAGE_ROOT],
+		});
+		expect(await install.exited, install.stderr()).toBe(0);
+		const nvim = ws.editor();
+		nvim.write(nvimFixtureText("named-buffer", { project: ws.project, pid: nvim.pid }));
+		const run = spawnPi(line, {
+			cwd: ws.project,
+			agentDir: ws.agentDir,
+			stateDir: ws.stateDir,
+			args: ["-p", "hi"],
+			extension: null,
+		});
+		expect(await run.exited, run.stderr()).toBe(0);
+		expect(ws.server.requests.at(-1)?.messages.map(messageText).join("\n")).toContain(
+			`File: ${ws.project}/src/main.ts`,
+		);
 	});
 });
 

@@ -97,36 +97,34 @@ export function spawnPi(
 		env?: Record<string, string>;
 		/** The extension to load: this package by default, another file (the benchmark's baseline), or none. */
 		extension?: string | null;
+		/** A pi subcommand (`["install", path]`) instead of a session: no model flags then. */
+		command?: string[];
 	},
 ): PiRun {
 	if (!line.node) throw new Error(line.skipReason);
 	const extension = options.extension === undefined ? PACKAGE_ROOT : options.extension;
-	const child = spawn(
-		line.node,
-		[
-			line.cli,
-			"--provider",
-			FAKE_PROVIDER,
-			"--model",
-			FAKE_MODEL,
-			"--no-session",
-			...(extension === null ? [] : ["-e", extension]),
-			...line.extraArgs,
-			...options.args,
-		],
-		{
-			cwd: options.cwd,
-			env: {
-				...process.env,
-				PI_CODING_AGENT_DIR: options.agentDir,
-				PI_IDE_STATE_DIR: options.stateDir,
-				PI_SKIP_VERSION_CHECK: "1",
-				PI_OFFLINE: "1",
-				...options.env,
-			},
-			stdio: ["pipe", "pipe", "pipe"],
+	const session = [
+		"--provider",
+		FAKE_PROVIDER,
+		"--model",
+		FAKE_MODEL,
+		"--no-session",
+		...(extension === null ? [] : ["-e", extension]),
+		...line.extraArgs,
+		...options.args,
+	];
+	const child = spawn(line.node, [line.cli, ...(options.command ?? session)], {
+		cwd: options.cwd,
+		env: {
+			...process.env,
+			PI_CODING_AGENT_DIR: options.agentDir,
+			PI_IDE_STATE_DIR: options.stateDir,
+			PI_SKIP_VERSION_CHECK: "1",
+			PI_OFFLINE: "1",
+			...options.env,
 		},
-	);
+		stdio: ["pipe", "pipe", "pipe"],
+	});
 	let out = "";
 	let err = "";
 	child.stdout?.on("data", (chunk: Buffer) => {
@@ -136,7 +134,7 @@ export function spawnPi(
 		err += chunk.toString("utf8");
 	});
 	// Print mode reads piped stdin as extra prompt text and waits for its end.
-	if (options.args.includes("-p")) child.stdin?.end();
+	if (options.args.includes("-p") || options.command) child.stdin?.end();
 	const exited = new Promise<number | null>((done) => child.once("exit", (code) => done(code)));
 	return { child, stdout: () => out, stderr: () => err, exited };
 }
