@@ -30,6 +30,8 @@ export async function runIdeCommand(
 			"warning",
 		);
 
+	const problem = controller.trustProblem;
+	if (problem) return ctx.ui.notify(`pi-ide: not reading editor state: ${problem}`, "warning");
 	const all = sub === "all";
 	const editors = controller.pickable(all);
 	if (editors.length === 0) {

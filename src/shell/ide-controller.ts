@@ -358,6 +358,11 @@ export class IdeController {
 		});
 	}
 
+	/** Why the state dir is not read, or undefined while it is trusted. */
+	get trustProblem(): string | undefined {
+		return this.trust.ok ? undefined : this.trust.reason;
+	}
+
 	get stateDirPath(): string {
 		return this.ports.stateDir;
 	}
