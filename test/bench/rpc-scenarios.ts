@@ -31,7 +31,13 @@ export function seededRandom(seed: number): () => number {
 
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
-async function withPi<T>(impl: Implementation, work: (ws: E2eWorkspace, start: () => RpcPi) => Promise<T>): Promise<T> {
+const GC_COMMAND = join(import.meta.dirname, "gc-command.ts");
+
+async function withPi<T>(
+	impl: Implementation,
+	work: (ws: E2eWorkspace, start: () => RpcPi) => Promise<T>,
+	options: { gc?: boolean } = {},
+): Promise<T> {
 	if (!PI?.node) throw new Error("pi 0.73 is not runnable here");
 	const ws = await E2eWorkspace.create();
 	let pi: RpcPi | undefined;
@@ -42,6 +48,7 @@ async function withPi<T>(impl: Implementation, work: (ws: E2eWorkspace, start: (
 				agentDir: ws.agentDir,
 				stateDir: ws.stateDir,
 				extension: impl.extension,
+				...(options.gc && { extraExtensions: [GC_COMMAND], env: { NODE_OPTIONS: "--expose-gc" } }),
 			});
 			return pi;
 		});
@@ -152,6 +159,13 @@ function cpuMs(pid: number): number {
 	return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
+/** RSS after a full GC inside pi (see gc-command.ts). */
+async function rssAfterGcKiB(pi: RpcPi): Promise<number> {
+	await pi.command({ type: "prompt", message: "/bench-gc" });
+	await sleep(500);
+	return rssKiB(pi.pid);
+}
+
 function rssKiB(pid: number): number {
 	const line = readFileSync(`/proc/${pid}/status`, "utf8")
 		.split("\n")
@@ -182,42 +196,53 @@ export async function idleCpu(impl: Implementation, seconds: number): Promise<nu
 
 /**
  * 7. RSS of the pi process across rounds of `writes` editor writes and `appearances` editors coming and
- * going. The first (warm-up) round lets V8 size its heap; growth over the later rounds is what would leak.
+ * going, after a full GC inside pi. The first (warm-up) round lets V8 and malloc size their heaps; growth
+ * over the later rounds is what would leak.
  */
 export async function memoryGrowth(
 	impl: Implementation,
 	writes: number,
 	appearances: number,
-): Promise<{ startKiB: number; afterWarmUpKiB: number; afterRoundsKiB: number[] }> {
-	return withPi(impl, async (ws, start) => {
-		const editor = ws.editor();
-		editor.write(stateIn(ws, editor.pid, "m0.ts"));
-		const helpers = Array.from({ length: 25 }, () => ws.editor());
-		const pi = start();
-		await waitFor("connected", () => pi.lastWidget() === "in m0.ts", 30_000);
-		await sleep(2000);
-		const startKiB = rssKiB(pi.pid);
-		let written = 0;
-		const round = async (count: number, comings: number) => {
-			for (let i = 1; i <= count; i++) {
-				written++;
-				editor.write(stateIn(ws, editor.pid, `m${written}.ts`, { buffer: { cursor: { line: i, column: 1 } } }));
-				if (i % 50 === 0) await sleep(5);
-			}
-			for (let i = 0; i < comings; i++) {
-				const helper = helpers[i % helpers.length] as FakeEditor;
-				helper.write(stateIn(ws, helper.pid, `h${i}.ts`, { cwd: `/elsewhere/${i}` }));
-				if (i % 25 === 24) {
-					await sleep(10);
-					for (const h of helpers) h.removeFile();
+): Promise<{ startKiB: number; afterWarmUpKiB: number; afterRoundsKiB: number[]; rawAfterRoundsKiB: number[] }> {
+	return withPi(
+		impl,
+		async (ws, start) => {
+			const editor = ws.editor();
+			editor.write(stateIn(ws, editor.pid, "m0.ts"));
+			const helpers = Array.from({ length: 25 }, () => ws.editor());
+			const pi = start();
+			await waitFor("connected", () => pi.lastWidget() === "in m0.ts", 30_000);
+			await sleep(2000);
+			const startKiB = await rssAfterGcKiB(pi);
+			let written = 0;
+			const round = async (count: number, comings: number) => {
+				for (let i = 1; i <= count; i++) {
+					written++;
+					editor.write(stateIn(ws, editor.pid, `m${written}.ts`, { buffer: { cursor: { line: i, column: 1 } } }));
+					if (i % 50 === 0) await sleep(5);
 				}
-			}
-			await waitFor("final write shown", () => pi.lastWidget() === `in m${written}.ts`, 30_000);
-			await sleep(3000);
-			return rssKiB(pi.pid);
-		};
-		const afterWarmUpKiB = await round(Math.ceil(writes / 10), Math.ceil(appearances / 10));
-		const afterRoundsKiB = [await round(writes, appearances), await round(writes, appearances)];
-		return { startKiB, afterWarmUpKiB, afterRoundsKiB };
-	});
+				for (let i = 0; i < comings; i++) {
+					const helper = helpers[i % helpers.length] as FakeEditor;
+					helper.write(stateIn(ws, helper.pid, `h${i}.ts`, { cwd: `/elsewhere/${i}` }));
+					if (i % 25 === 24) {
+						await sleep(10);
+						for (const h of helpers) h.removeFile();
+					}
+				}
+				await waitFor("final write shown", () => pi.lastWidget() === `in m${written}.ts`, 30_000);
+				await sleep(2000);
+				return { raw: rssKiB(pi.pid), afterGc: await rssAfterGcKiB(pi) };
+			};
+			// A whole round first: V8 and malloc settle their heap sizes before anything is counted.
+		const warmUp = await round(writes, appearances);
+			const rounds = [await round(writes, appearances), await round(writes, appearances)];
+			return {
+				startKiB,
+				afterWarmUpKiB: warmUp.afterGc,
+				afterRoundsKiB: rounds.map((r) => r.afterGc),
+				rawAfterRoundsKiB: rounds.map((r) => r.raw),
+			};
+		},
+		{ gc: true },
+	);
 }

@@ -99,6 +99,8 @@ export function spawnPi(
 		extension?: string | null;
 		/** A pi subcommand (`["install", path]`) instead of a session: no model flags then. */
 		command?: string[];
+		/** More extensions loaded after it (benchmark helpers). */
+		extraExtensions?: string[];
 	},
 ): PiRun {
 	if (!line.node) throw new Error(line.skipReason);
@@ -110,6 +112,7 @@ export function spawnPi(
 		FAKE_MODEL,
 		"--no-session",
 		...(extension === null ? [] : ["-e", extension]),
+		...(options.extraExtensions ?? []).flatMap((path) => ["-e", path]),
 		...line.extraArgs,
 		...options.args,
 	];
