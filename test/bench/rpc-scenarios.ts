@@ -234,7 +234,7 @@ export async function memoryGrowth(
 				return { raw: rssKiB(pi.pid), afterGc: await rssAfterGcKiB(pi) };
 			};
 			// A whole round first: V8 and malloc settle their heap sizes before anything is counted.
-		const warmUp = await round(writes, appearances);
+			const warmUp = await round(writes, appearances);
 			const rounds = [await round(writes, appearances), await round(writes, appearances)];
 			return {
 				startKiB,
