@@ -72,10 +72,10 @@ describe("session lifecycle in a real AgentSession", () => {
 				editor.write(
 					nvimFixtureText("named-buffer", { project: `${ws.project}/x`, pid: editor.pid, timestamp: round }),
 				);
-		}, 2);
+		}, 20);
 		ws.defer(() => clearInterval(writing));
 		// The connected editor's writes are being read by now, and the writes go on during the shutdown.
-		await waitFor("the watcher is busy", () => announced >= 3);
+		await waitFor("the watcher is busy", () => announced >= 3, 20_000);
 		await emit(pi, { type: "session_shutdown", reason: "quit" });
 		clearInterval(writing);
 		expect(resourceCount()).toEqual({ watchers: 0, timers: 0 });
