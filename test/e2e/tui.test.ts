@@ -122,16 +122,35 @@ describe.skipIf(!tmux)("interactive TUI in tmux (skipped without tmux)", () => {
 				const baseline = tui.handles();
 				expect(baseline.inotifyWatches).toBeGreaterThan(0);
 
-				for (const command of ["/new", "/reload", "/new"]) {
+				// Each replacement is waited for by what pi itself prints, so the commands do not overlap.
+				for (const [command, done] of [
+					["/new", "New session started"],
+					["/reload", "Reloaded"],
+					["/new", "New session started"],
+				] as const) {
 					await tui.submit(command);
-					// The widget is cleared on shutdown and set again by the next session: wait for the editor to be quiet.
-					await waitFor(`${command} settled`, () => tui.belowEditor() === "in a.ts", 15_000, 50);
+					await tui.waitForScreen(`${command} done`, (screen) => screen.includes(done));
+					await waitFor(`${command}: widget back`, () => tui.belowEditor() === "in a.ts", 15_000, 50);
 				}
-				await tui.submit("/ide status");
-				await tui.waitForScreen("status", (screen) => screen.includes("Connected: nvim"));
-				expect(tui.screen()).toContain(`Connected: nvim ${a.pid}: picked with /ide`);
-				// The extension's own count of watchers and timers open in this process: one session, one of each.
-				expect(tui.screen()).toContain("Open in this process: 1 watcher(s), 1 liveness timer(s)");
+				// The extension's own count of watchers and timers open in this process must come back to one of
+				// each; ask until the latest status says so (a leak never would).
+				const latest = (prefix: string) =>
+					tui
+						.lines()
+						.filter((line) => line.trim().startsWith(prefix))
+						.at(-1)
+						?.trim();
+				await waitFor(
+					"one watcher and one timer",
+					async () => {
+						await tui.submit("/ide status");
+						await tui.waitForScreen("status", (screen) => screen.includes("Open in this process:"), 5000);
+						return latest("Open in this process:") === "Open in this process: 1 watcher(s), 1 liveness timer(s)";
+					},
+					10_000,
+					200,
+				);
+				expect(latest("Connected:")).toBe(`Connected: nvim ${a.pid}: picked with /ide`);
 				await waitFor(
 					"handles back to the baseline",
 					() => {
