@@ -7,5 +7,7 @@ export default defineConfig({
 		hookTimeout: 60_000,
 		// The e2e suites start real pi processes; two cores cannot run many of them side by side.
 		maxWorkers: 2,
+		// The churn cases assert that memory stays flat, which needs a forced GC to be meaningful.
+		execArgv: ["--expose-gc"],
 	},
 });
