@@ -3,6 +3,7 @@ import { basename, join, resolve } from "node:path";
 import { type FSWatcher, watch } from "chokidar";
 import type { StateEntry } from "../core/editor-entry.ts";
 import { classifyFileName } from "../core/parse-state-file.ts";
+import type { EditorState } from "../core/state-schema.ts";
 import { resolveEditorPaths } from "./path-evidence.ts";
 import { readStateFile } from "./state-file-reader.ts";
 
@@ -201,10 +202,12 @@ export class StateWatcher {
 		const previous = this.entries.get(fileName);
 		const { result } = outcome;
 		if (!result.ok) return this.update(fileName, { fileName, valid: previous?.valid, rejection: result.reason });
-		const paths = await resolveEditorPaths(result.state);
+		const before = previous?.valid;
+		// Most writes are cursor moves: the paths the tiers look at are unchanged, so skip the realpath calls.
+		const paths =
+			before && samePathInputs(before.state, result.state) ? before.paths : await resolveEditorPaths(result.state);
 		if (this.closed) return;
 		const selectedAt = result.state.active_buffer?.selection?.selected_at;
-		const before = previous?.valid;
 		const sameSelection =
 			before !== undefined &&
 			before.pid === result.pid &&
@@ -260,3 +263,14 @@ const exists = (path: string) =>
 		() => true,
 		() => false,
 	);
+
+function samePathInputs(a: EditorState, b: EditorState): boolean {
+	const argvA = a.argv ?? [];
+	const argvB = b.argv ?? [];
+	return (
+		a.cwd === b.cwd &&
+		a.active_buffer?.file === b.active_buffer?.file &&
+		argvA.length === argvB.length &&
+		argvA.every((arg, index) => arg === argvB[index])
+	);
+}
