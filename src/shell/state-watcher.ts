@@ -26,6 +26,11 @@ export interface StateWatcherOptions {
 	/** Called after any entry changed; may be called often, so the receiver coalesces. */
 	onChange: () => void;
 	onError?: (message: string) => void;
+	/**
+	 * Also act on the raw fs.watch events under chokidar (default true). Off, convergence rests on the
+	 * trailing re-read alone, as on platforms whose native watcher coalesces events; the tests prove both.
+	 */
+	rawEvents?: boolean;
 }
 
 interface FileTrack {
@@ -90,8 +95,8 @@ export class StateWatcher {
 		// reading such a name ends in a rejection with a reason. An unchanged file costs one lstat here.
 		watcher.on("raw", (_event, name, details) => {
 			const watchedPath = (details as { watchedPath?: unknown } | undefined)?.watchedPath;
-			if (!ready || typeof name !== "string" || typeof watchedPath !== "string" || resolve(watchedPath) !== this.dir)
-				return;
+			if (!ready || this.options.rawEvents === false || typeof name !== "string") return;
+			if (typeof watchedPath !== "string" || resolve(watchedPath) !== this.dir) return;
 			if (classifyFileName(name).kind !== "ignored") void this.schedule(name, true);
 		});
 		watcher.on("error", (error: unknown) => this.options.onError?.(`watcher error: ${String(error)}`));
