@@ -40,7 +40,7 @@ export function formatEditorBlock(
 	const fresh = freshSelection(state, selectionFirstSeenSeconds, nowSeconds);
 	if (fresh) {
 		const { start, end, text } = fresh.selection;
-		const cut = cutSelection(escapeForPrompt(text.replace(/\r\n/g, "\n"), true), start.line);
+		const cut = cutSelection(text, start.line, end.line);
 		const range = start.line === end.line ? `line ${start.line}` : `lines ${start.line}-${end.line}`;
 		lines.push(
 			`Selection: ${range} (from line ${start.line} column ${start.column} to line ${end.line} column ${end.column})`,
@@ -61,30 +61,51 @@ export function fenceFor(text: string): string {
 	return "`".repeat(Math.max(3, longest + 1));
 }
 
-/** Keep whole lines up to the byte cap; say exactly which lines were left out. */
-export function cutSelection(text: string, firstLine: number): { text: string; note?: string } {
-	if (Buffer.byteLength(text, "utf8") <= MAX_SELECTION_BYTES) return { text };
-	const lines = text.split("\n");
-	const lastLine = firstLine + lines.length - 1;
-	let kept = 0;
+const byteLength = (text: string) => Buffer.byteLength(text, "utf8");
+
+/**
+ * Keep whole lines up to the byte cap; say exactly which lines were left out. Lines are escaped one at a
+ * time and only until the cap is reached: a 16 MiB select-all costs the prompt no more than 64 KiB does.
+ */
+export function cutSelection(text: string, firstLine: number, lastLine: number): { text: string; note?: string } {
+	const kept: string[] = [];
 	let bytes = 0;
-	for (const line of lines) {
-		const cost = Buffer.byteLength(line, "utf8") + (kept > 0 ? 1 : 0);
-		if (bytes + cost > MAX_SELECTION_BYTES) break;
+	let start = 0;
+	let complete = false;
+	while (!complete) {
+		let end = text.indexOf("\n", start);
+		if (end < 0) {
+			end = text.length;
+			complete = true;
+		}
+		const raw = text.slice(start, end).replace(/\r$/, "");
+		// Escaping only lengthens, so a raw line this long is already over the cap: escape just its head.
+		const line = escapeForPrompt(raw.length > MAX_SELECTION_BYTES ? raw.slice(0, MAX_SELECTION_BYTES + 1) : raw, true);
+		const cost = byteLength(line) + (kept.length > 0 ? 1 : 0);
+		if (bytes + cost > MAX_SELECTION_BYTES) {
+			if (kept.length === 0) return cutInsideFirstLine(line, firstLine, lastLine);
+			complete = false;
+			break;
+		}
+		kept.push(line);
 		bytes += cost;
-		kept++;
+		start = end + 1;
 	}
-	const limit = `${MAX_SELECTION_BYTES / 1024} KiB`;
-	if (kept === 0) {
-		// A single line over the cap: cut inside it at a character boundary rather than sending nothing.
-		const head = Buffer.from(lines[0] ?? "", "utf8")
-			.subarray(0, MAX_SELECTION_BYTES)
-			.toString("utf8")
-			.replace(/\uFFFD$/, "");
-		const rest = lastLine > firstLine ? `; lines ${firstLine + 1}-${lastLine} left out` : "";
-		return { text: head, note: `[selection cut at ${limit}: line ${firstLine} truncated${rest}]` };
-	}
-	const from = firstLine + kept;
-	const leftOut = from === lastLine ? `line ${from}` : `lines ${from}-${lastLine}`;
-	return { text: lines.slice(0, kept).join("\n"), note: `[selection cut at ${limit}: ${leftOut} left out]` };
+	if (complete) return { text: kept.join("\n") };
+	const from = firstLine + kept.length;
+	const last = Math.max(lastLine, from);
+	const leftOut = from === last ? `line ${from}` : `lines ${from}-${last}`;
+	return { text: kept.join("\n"), note: `[selection cut at ${CUT_LIMIT}: ${leftOut} left out]` };
+}
+
+const CUT_LIMIT = `${MAX_SELECTION_BYTES / 1024} KiB`;
+
+/** A single line over the cap: cut inside it at a character boundary rather than sending nothing. */
+function cutInsideFirstLine(line: string, firstLine: number, lastLine: number): { text: string; note: string } {
+	const head = Buffer.from(line, "utf8")
+		.subarray(0, MAX_SELECTION_BYTES)
+		.toString("utf8")
+		.replace(/\uFFFD$/, "");
+	const rest = lastLine > firstLine ? `; lines ${firstLine + 1}-${lastLine} left out` : "";
+	return { text: head, note: `[selection cut at ${CUT_LIMIT}: line ${firstLine} truncated${rest}]` };
 }

@@ -121,20 +121,20 @@ describe("fenceFor", () => {
 describe("cutSelection", () => {
 	test("64 KiB or less is kept whole", () => {
 		const text = "x".repeat(MAX_SELECTION_BYTES);
-		expect(cutSelection(text, 1)).toEqual({ text });
+		expect(cutSelection(text, 1, 1)).toEqual({ text });
 	});
 
 	test("over 64 KiB is cut at a line boundary with the left-out lines named", () => {
 		const line = "y".repeat(1023); // 1 KiB per line with its newline
 		const text = Array.from({ length: 100 }, () => line).join("\n");
-		const cut = cutSelection(text, 10);
+		const cut = cutSelection(text, 10, 109);
 		expect(cut.text.split("\n")).toHaveLength(64);
 		expect(Buffer.byteLength(cut.text)).toBeLessThanOrEqual(MAX_SELECTION_BYTES);
 		expect(cut.note).toBe("[selection cut at 64 KiB: lines 74-109 left out]");
 	});
 
 	test("a single huge line is cut inside the line at a character boundary", () => {
-		const cut = cutSelection(`${"é".repeat(40_000)}\nnext`, 7);
+		const cut = cutSelection(`${"é".repeat(40_000)}\nnext`, 7, 8);
 		expect(Buffer.byteLength(cut.text)).toBeLessThanOrEqual(MAX_SELECTION_BYTES);
 		expect(cut.text).toMatch(/^é+$/);
 		expect(cut.note).toBe("[selection cut at 64 KiB: line 7 truncated; lines 8-8 left out]");
