@@ -8,7 +8,8 @@ import { factsOf } from "./fs-facts.ts";
 export type ReadOutcome =
 	| { kind: "gone" }
 	| { kind: "unchanged" }
-	| { kind: "read"; signature: string; result: ParseResult };
+	/** `signature` is absent when the file could not even be stat-ed: the next event reads it again. */
+	| { kind: "read"; signature?: string; result: ParseResult };
 
 // O_NONBLOCK: opening a FIFO planted under a state file's name must never block pi.
 // O_NOFOLLOW: a symlink swapped in after the lstat is refused by the kernel.
@@ -30,7 +31,7 @@ export async function readStateFile(
 		stats = await lstat(path, { bigint: true });
 	} catch (error) {
 		if ((error as NodeJS.ErrnoException).code === "ENOENT") return { kind: "gone" };
-		return rejected("lstat", `cannot stat: ${errorCode(error)}`);
+		return rejected(undefined, `cannot stat: ${errorCode(error)}`);
 	}
 	const signature = `${stats.ino}:${stats.size}:${stats.mtimeNs}:${stats.ctimeNs}:${stats.mode}:${stats.uid}`;
 	if (signature === previousSignature) return { kind: "unchanged" };
@@ -77,7 +78,7 @@ async function readCapped(
 	return length > MAX_STATE_FILE_BYTES ? undefined : buffer.subarray(0, length);
 }
 
-const rejected = (signature: string, reason: string): ReadOutcome => ({
+const rejected = (signature: string | undefined, reason: string): ReadOutcome => ({
 	kind: "read",
 	signature,
 	result: { ok: false, reason },
