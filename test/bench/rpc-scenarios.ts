@@ -6,7 +6,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { E2eWorkspace } from "../support/e2e-workspace.ts";
 import { FakeEditor } from "../support/fake-editor.ts";
-import { editorState, selection } from "../support/fixtures.ts";
+import { projectState, type StateOverrides, selection } from "../support/fixtures.ts";
 import { piLines } from "../support/pi-cli.ts";
 import { RpcPi } from "../support/rpc-pi.ts";
 import { waitFor } from "../support/wait-for.ts";
@@ -58,14 +58,8 @@ async function withPi<T>(
 	}
 }
 
-const stateIn = (ws: E2eWorkspace, pid: number, name: string, overrides: Parameters<typeof editorState>[0] = {}) =>
-	editorState({
-		pid,
-		cwd: ws.project,
-		timestamp: Date.now() / 1000,
-		...overrides,
-		buffer: { file: `${ws.project}/src/${name}`, name, ...overrides.buffer },
-	});
+const stateIn = (ws: E2eWorkspace, pid: number, name: string, overrides: StateOverrides = {}) =>
+	projectState(ws.project, { pid, ...overrides }, name);
 
 /** 1. Editor write (tmp + rename) to the widget showing that write or a newer one, over `writes` writes. */
 export async function followLatency(impl: Implementation, writes: number): Promise<number[]> {

@@ -2,7 +2,7 @@ import { readdirSync } from "node:fs";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { E2eWorkspace } from "../support/e2e-workspace.ts";
 import { messageText } from "../support/fake-model-server.ts";
-import { editorState, nvimFixtureText, selection } from "../support/fixtures.ts";
+import { nvimFixtureText, projectState, type StateOverrides, selection } from "../support/fixtures.ts";
 import { piLines } from "../support/pi-cli.ts";
 import { RpcPi } from "../support/rpc-pi.ts";
 import { waitFor } from "../support/wait-for.ts";
@@ -25,13 +25,7 @@ describe.each(piLines())("RPC mode through the real $name CLI", (line) => {
 		pi = RpcPi.start(line, { cwd: ws.project, agentDir: ws.agentDir, stateDir: ws.stateDir });
 		return pi;
 	};
-	const state = (overrides: Parameters<typeof editorState>[0] = {}) =>
-		editorState({
-			cwd: ws.project,
-			timestamp: now(),
-			...overrides,
-			buffer: { file: `${ws.project}/src/main.ts`, ...overrides.buffer },
-		});
+	const state = (overrides: StateOverrides = {}) => projectState(ws.project, overrides);
 
 	test.skipIf(!line.node)(
 		"the widget follows writes, flips at freshness expiry with no write, clears on kill -9",

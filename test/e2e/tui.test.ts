@@ -1,7 +1,7 @@
 import { visibleWidth } from "@mariozechner/pi-tui";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { E2eWorkspace } from "../support/e2e-workspace.ts";
-import { editorState } from "../support/fixtures.ts";
+import { projectState, type StateOverrides } from "../support/fixtures.ts";
 import { piLines } from "../support/pi-cli.ts";
 import { hasTmux, TmuxPi } from "../support/tmux-pi.ts";
 import { waitFor } from "../support/wait-for.ts";
@@ -26,13 +26,7 @@ describe.skipIf(!tmux)("interactive TUI in tmux (skipped without tmux)", () => {
 			pi = TmuxPi.start(line, { cwd: ws.project, agentDir: ws.agentDir, stateDir: ws.stateDir, width, height });
 			return pi;
 		};
-		const state = (name: string, overrides: Parameters<typeof editorState>[0] = {}) =>
-			editorState({
-				cwd: ws.project,
-				timestamp: now(),
-				...overrides,
-				buffer: { file: `${ws.project}/src/${name}`, name, ...overrides.buffer },
-			});
+		const state = (name: string, overrides: StateOverrides = {}) => projectState(ws.project, overrides, name);
 
 		test.skipIf(!line.node)("the widget shows below the editor and follows the editor", async () => {
 			const nvim = ws.editor();

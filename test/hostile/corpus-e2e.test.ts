@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { E2eWorkspace } from "../support/e2e-workspace.ts";
 import { messageText } from "../support/fake-model-server.ts";
-import { editorState, selection } from "../support/fixtures.ts";
+import { projectState, type StateOverrides, selection } from "../support/fixtures.ts";
 import { piLines, spawnPi } from "../support/pi-cli.ts";
 import { RpcPi } from "../support/rpc-pi.ts";
 import { waitFor } from "../support/wait-for.ts";
@@ -28,14 +28,7 @@ describe.each(piLines())("hostile input through the real $name CLI", (line) => {
 		await ws?.cleanup();
 	});
 
-	const state = (pid: number, overrides: Parameters<typeof editorState>[0] = {}) =>
-		editorState({
-			pid,
-			cwd: ws.project,
-			timestamp: now(),
-			...overrides,
-			buffer: { file: `${ws.project}/src/main.ts`, ...overrides.buffer },
-		});
+	const state = (pid: number, overrides: StateOverrides = {}) => projectState(ws.project, { pid, ...overrides });
 
 	/** Print mode; returns what reached the model and how long pi took. */
 	async function ask(prompt: string): Promise<{ sent: string; bytes: number; ms: number }> {

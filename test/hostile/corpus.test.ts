@@ -12,7 +12,7 @@ import { MAX_STATE_FILE_BYTES } from "../../src/core/file-trust.ts";
 import { pickerRows } from "../../src/core/picker-rows.ts";
 import { ControllerHarness } from "../support/controller-harness.ts";
 import { writeAtomic } from "../support/fake-editor.ts";
-import { editorState, selection } from "../support/fixtures.ts";
+import { editorState, projectState, type StateOverrides, selection } from "../support/fixtures.ts";
 import { tempDir } from "../support/temp-dir.ts";
 import { waitFor } from "../support/wait-for.ts";
 
@@ -33,16 +33,8 @@ afterEach(async () => {
 });
 
 const now = () => Date.now() / 1000;
-const stateFor = (pid: number, overrides: Parameters<typeof editorState>[0] = {}) =>
-	editorState({
-		pid,
-		cwd: h.project,
-		timestamp: now(),
-		...overrides,
-		buffer: { file: `${h.project}/src/main.ts`, ...overrides.buffer },
-	});
-const json = (pid: number, overrides: Parameters<typeof editorState>[0] = {}) =>
-	JSON.stringify(stateFor(pid, overrides));
+const stateFor = (pid: number, overrides: StateOverrides = {}) => projectState(h.project, { pid, ...overrides });
+const json = (pid: number, overrides: StateOverrides = {}) => JSON.stringify(stateFor(pid, overrides));
 
 /** A valid state padded with trailing spaces to exactly `size` bytes. */
 function validOfSize(pid: number, size: number): Buffer {

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, test } from "vitest";
 import { IdeController } from "../../src/shell/ide-controller.ts";
 import type { ConnectionMemory } from "../../src/shell/session-memory.ts";
 import { FakeEditor } from "../support/fake-editor.ts";
-import { editorState, selection } from "../support/fixtures.ts";
+import { projectState, type StateOverrides, selection } from "../support/fixtures.ts";
 import { tempDir } from "../support/temp-dir.ts";
 import { waitFor } from "../support/wait-for.ts";
 
@@ -54,13 +54,7 @@ function live(controller: IdeController, pid: number) {
 	if (!found) throw new Error(`editor ${pid} is not live`);
 	return found;
 }
-const at = (project: string, overrides: Parameters<typeof editorState>[0] = {}) =>
-	editorState({
-		cwd: project,
-		buffer: { file: `${project}/src/main.ts`, ...overrides.buffer },
-		...overrides,
-		timestamp: now(),
-	});
+const at = (project: string, overrides: StateOverrides = {}) => projectState(project, overrides);
 
 describe("IdeController with real editors and a real state dir", () => {
 	test("auto-connects to the only editor in the best tier and shows what it sees", async () => {

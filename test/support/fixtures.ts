@@ -28,10 +28,10 @@ export function nvimFixture(name: NvimFixture, options: Parameters<typeof nvimFi
 	return JSON.parse(nvimFixtureText(name, options)) as EditorState;
 }
 
+export type StateOverrides = Partial<EditorState> & { buffer?: Partial<NonNullable<EditorState["active_buffer"]>> };
+
 /** A complete valid state with every field, for tests that vary one thing. */
-export function editorState(
-	overrides: Partial<EditorState> & { buffer?: Partial<NonNullable<EditorState["active_buffer"]>> } = {},
-): EditorState {
+export function editorState(overrides: StateOverrides = {}): EditorState {
 	const { buffer, ...top } = overrides;
 	return {
 		pid: 4242,
@@ -50,6 +50,20 @@ export function editorState(
 		},
 		...top,
 	};
+}
+
+/** An editor of `project` writing now, its active file under `project/src` (`main.ts` unless `name` is given). */
+export function projectState(project: string, overrides: StateOverrides = {}, name?: string): EditorState {
+	return editorState({
+		cwd: project,
+		timestamp: Date.now() / 1000,
+		...overrides,
+		buffer: {
+			file: `${project}/src/${name ?? "main.ts"}`,
+			...(name === undefined ? {} : { name }),
+			...overrides.buffer,
+		},
+	});
 }
 
 /** A selection made `ageSeconds` before `nowSeconds`. */
