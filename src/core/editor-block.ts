@@ -31,7 +31,7 @@ export function formatEditorBlock(
 		`File: ${line(file)}`,
 	];
 	if (buffer.language) lines.push(`Language: ${line(buffer.language)}`);
-	const { line: cursorLine, column: cursorColumn } = buffer.cursor;
+	const { line: cursorLine, column: cursorColumn } = buffer.cursor ?? {};
 	if (typeof cursorLine === "number") {
 		lines.push(`Cursor: line ${cursorLine}${typeof cursorColumn === "number" ? `, column ${cursorColumn}` : ""}`);
 	}

@@ -4,7 +4,10 @@ import type { EditorState } from "./state-schema.ts";
 /** What pi knows about one `*.json` in the state dir. */
 export interface StateEntry {
 	fileName: string;
-	/** Last state that passed every check; kept when a later write is rejected (a torn write must not blink the widget). */
+	/**
+	 * The file's latest content, when it passed every check. A rejected write clears it: pi no longer knows
+	 * what that editor shows, and stale context is worse than none.
+	 */
 	valid?: ValidState;
 	/** Why the latest content of the file was not used. */
 	rejection?: string;

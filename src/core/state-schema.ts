@@ -32,11 +32,12 @@ export const SelectionSchema = Type.Object({
 });
 
 export const ActiveBufferSchema = Type.Object({
-	/** Absolute, or relative to `cwd` (Obsidian vaults); missing or null for unnamed buffers. */
+	/** Absolute, or relative to `cwd` (Obsidian vaults); missing or null for unnamed buffers and "no editor". */
 	file: Nullable(Type.String({ minLength: 1 })),
 	name: Type.String(),
 	language: Nullable(Type.String()),
-	cursor: CursorSchema,
+	/** VS Code and Obsidian write `cursor: null` as a whole when no editor is active (`name: "[No File]"`). */
+	cursor: Nullable(CursorSchema),
 	selection: Nullable(SelectionSchema),
 	modified: Type.Boolean(),
 	lines_total: Count(0),
@@ -56,3 +57,4 @@ export const EditorStateSchema = Type.Object({
 export type EditorState = Static<typeof EditorStateSchema>;
 export type ActiveBuffer = Static<typeof ActiveBufferSchema>;
 export type Selection = Static<typeof SelectionSchema>;
+export type Cursor = Static<typeof CursorSchema>;

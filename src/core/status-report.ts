@@ -14,6 +14,8 @@ export interface StatusInput {
 	autoconnect: boolean;
 	suppressed: boolean;
 	connected?: { pid: number; why: string };
+	/** The connected editor's latest write was rejected: connected, but nothing is sent. */
+	connectedRejection?: string;
 	entries: readonly { entry: StateEntry; facts?: EditorFacts }[];
 	nowSeconds: number;
 	/** Watchers and liveness timers open in this pi process (all sessions); 1 and 1 while one session runs. */
@@ -32,11 +34,10 @@ function describeEntry(
 	if (!facts && entry.deadPid !== undefined)
 		return { rank: 2, text: `${name}: dead: pid ${entry.deadPid} is not running (not read)` };
 	if (!facts) return { rank: 1, text: `${name}: rejected: ${show(entry.rejection ?? "unknown reason")}` };
-	const later = entry.rejection ? ` (latest write rejected: ${show(entry.rejection)}; using the previous state)` : "";
-	if (!facts.alive) return { rank: 2, text: `${name}: dead: pid ${facts.pid} is not running${later}` };
+	if (!facts.alive) return { rank: 2, text: `${name}: dead: pid ${facts.pid} is not running` };
 	const tier = facts.tier.tier === undefined ? "no tier" : `tier ${facts.tier.tier}`;
 	const buffer = facts.state.active_buffer;
-	const file = buffer?.file ? show(buffer.name, 40) : "no file";
+	const file = buffer?.file ? show(buffer.name, 40) : "no named buffer";
 	const freshness = selectionFreshness(buffer?.selection, facts.selectionFirstSeenSeconds, nowSeconds);
 	const selection =
 		freshness.kind === "fresh"
@@ -48,8 +49,16 @@ function describeEntry(
 					: "no selection";
 	return {
 		rank: 0,
-		text: `${name}: live ${editorLabel(facts)}, ${tier} (${show(facts.tier.evidence)}), cwd ${show(facts.state.cwd, 80)}, ${file}, ${selection}${later}`,
+		text: `${name}: live ${editorLabel(facts)}, ${tier} (${show(facts.tier.evidence)}), cwd ${show(facts.state.cwd, 80)}, ${file}, ${selection}`,
 	};
+}
+
+function connectedLine(input: StatusInput): string {
+	if (!input.connected) return "no";
+	const why = show(input.connected.why, 200);
+	return input.connectedRejection === undefined
+		? why
+		: `${why}; sending nothing: its latest write was rejected (${show(input.connectedRejection)})`;
 }
 
 export function formatStatus(input: StatusInput): string {
@@ -57,7 +66,7 @@ export function formatStatus(input: StatusInput): string {
 		`State dir: ${show(input.stateDir, 200)} (${input.trust.ok ? "trusted" : `NOT trusted: ${show(input.trust.reason, 200)}`})`,
 		`Project: ${show(input.projectDir, 200)}`,
 		`Auto-connect: ${!input.autoconnect ? "off (settings)" : input.suppressed ? "paused by /ide off until you pick with /ide" : "on"}`,
-		`Connected: ${input.connected ? show(input.connected.why, 200) : "no"}`,
+		`Connected: ${connectedLine(input)}`,
 	];
 	if (input.watcherError) lines.push(`Watcher: ${show(input.watcherError, 200)}`);
 	const described = input.entries

@@ -72,6 +72,8 @@ export class IdeController {
 	private ticks = 0;
 	private lastWatcherError?: string;
 	private lastAnnounced: { state?: EditorState; widget?: string } = {};
+	/** `pid:reason` pairs already told to the user: one notice per editor and reason. */
+	private readonly noticedRejections = new Set<string>();
 	private readonly now: () => number;
 
 	constructor(private readonly ports: ControllerPorts) {
@@ -128,6 +130,7 @@ export class IdeController {
 				isAlive: (pid) => this.checkAlive(pid),
 				nowSeconds: this.now,
 				onChange: () => this.queueReconcile(),
+				onSettled: (fileName) => this.noticeRejection(fileName),
 				onError: (message) => this.reportWatcherError(message),
 			});
 			this.watcher = watcher;
@@ -247,20 +250,37 @@ export class IdeController {
 		return all ? live : bestTier(live).editors;
 	}
 
+	/** The connected editor with a state pi can use now; undefined while its latest write is rejected. */
 	connectedEditor(): EditorFacts | undefined {
 		const pid = this.ports.memory.connected?.pid;
 		return pid === undefined ? undefined : this.liveEditors().find((editor) => editor.pid === pid);
+	}
+
+	/** Why the connected editor's latest write was not used, while it is still running. */
+	connectedRejection(): string | undefined {
+		const pid = this.ports.memory.connected?.pid;
+		const entry = pid === undefined ? undefined : this.watcher?.entries.get(`${pid}.json`);
+		return entry && !entry.valid ? entry.rejection : undefined;
+	}
+
+	/**
+	 * A connection ends when its editor dies or removes its file. A rejected write does not end it: the
+	 * editor is still there, pi just does not know what it shows until its next valid write.
+	 */
+	private connectionGone(pid: number): boolean {
+		const entry = this.watcher?.entries.get(`${pid}.json`);
+		return entry === undefined || entry.deadPid !== undefined || !(this.alive.get(pid) ?? this.checkAlive(pid));
 	}
 
 	/** Apply the connection rules to the current facts, then bring widget and expiry timer in line. */
 	reconcile(): void {
 		if (this.stopped || !this.scanned) return;
 		const memory = this.ports.memory;
-		const live = this.liveEditors();
-		if (memory.connected && !live.some((editor) => editor.pid === memory.connected?.pid)) {
+		if (memory.connected && this.connectionGone(memory.connected.pid)) {
 			this.ports.notify(`pi-ide: ${memory.connected.label} is gone; disconnected`, "info");
 			memory.connected = undefined;
 		}
+		const live = this.liveEditors();
 		if (!memory.connected && this.ports.autoconnect && !memory.suppressed && this.trust.ok) {
 			const target = autoConnectTarget(live);
 			if (target)
@@ -270,6 +290,20 @@ export class IdeController {
 				);
 		}
 		this.render();
+	}
+
+	private noticeRejection(fileName: string): void {
+		const connected = this.ports.memory.connected;
+		if (!connected || fileName !== `${connected.pid}.json` || this.connectionGone(connected.pid)) return;
+		const reason = this.connectedRejection();
+		if (reason === undefined) return;
+		const key = `${connected.pid}:${reason}`;
+		if (this.noticedRejections.has(key)) return;
+		this.noticedRejections.add(key);
+		this.ports.notify(
+			`pi-ide: ${connected.label} wrote a state pi cannot use (${sanitizeForDisplay(reason)}); no editor context until its next valid write`,
+			"warning",
+		);
 	}
 
 	connect(editor: EditorFacts, why: string): void {
@@ -350,7 +384,8 @@ export class IdeController {
 			projectDir: this.projectDir,
 			autoconnect: this.ports.autoconnect,
 			suppressed: this.ports.memory.suppressed,
-			connected: this.connectedEditor() && this.ports.memory.connected,
+			connected: this.ports.memory.connected,
+			connectedRejection: this.connectedRejection(),
 			entries,
 			nowSeconds: this.now(),
 			resources: resourceCount(),

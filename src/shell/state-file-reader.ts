@@ -11,6 +11,9 @@ export type ReadOutcome =
 	/** `signature` is absent when the file could not even be stat-ed: the next event reads it again. */
 	| { kind: "read"; signature?: string; result: ParseResult };
 
+/** Writes landing between lstat and open are normal under a fast editor; only a file that keeps changing is rejected. */
+const REPLACED_RETRIES = 3;
+
 // O_NONBLOCK: opening a FIFO planted under a state file's name must never block pi.
 // O_NOFOLLOW: a symlink swapped in after the lstat is refused by the kernel.
 const OPEN_FLAGS = constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW;
@@ -24,6 +27,7 @@ export async function readStateFile(
 	fileName: string,
 	uid: number,
 	previousSignature?: string,
+	attemptsLeft = REPLACED_RETRIES,
 ): Promise<ReadOutcome> {
 	const path = join(dir, fileName);
 	let stats: Awaited<ReturnType<typeof lstat>>;
@@ -42,7 +46,11 @@ export async function readStateFile(
 	try {
 		handle = await open(path, OPEN_FLAGS);
 		const opened = await handle.stat({ bigint: true });
-		if (opened.ino !== stats.ino || !opened.isFile()) return rejected(signature, "replaced while being read");
+		if (opened.ino !== stats.ino || !opened.isFile()) {
+			// An editor's next atomic write landed between lstat and open: that newer file is the one to read.
+			if (attemptsLeft > 0) return await readStateFile(dir, fileName, uid, previousSignature, attemptsLeft - 1);
+			return rejected(signature, "replaced while being read");
+		}
 		const bytes = await readCapped(handle, Number(opened.size));
 		if (bytes === undefined) {
 			return rejected(signature, `grew past the ${MAX_STATE_FILE_BYTES}-byte limit for a state file while being read`);

@@ -25,6 +25,12 @@ export interface StateWatcherOptions {
 	nowSeconds: () => number;
 	/** Called after any entry changed; may be called often, so the receiver coalesces. */
 	onChange: () => void;
+	/**
+	 * A file's reads are done for now: no read in flight and no trailing re-read due. What it holds then is
+	 * what the editor last wrote, so a rejection seen here is news (a torn write followed at once by the
+	 * completed one never is).
+	 */
+	onSettled?: (fileName: string) => void;
 	onError?: (message: string) => void;
 	/**
 	 * Also act on the raw fs.watch events under chokidar (default true). Off, convergence rests on the
@@ -179,10 +185,10 @@ export class StateWatcher {
 			.catch((error: unknown) => this.options.onError?.(`reading ${fileName} failed: ${String(error)}`))
 			.finally(() => {
 				track.reading = undefined;
+				if (track.trailing || this.closed) return;
 				// Vanished files leave no bookkeeping behind: editors come and go for as long as pi runs.
-				if (!this.entries.has(fileName) && !track.trailing && this.tracks.get(fileName) === track) {
-					this.tracks.delete(fileName);
-				}
+				if (!this.entries.has(fileName) && this.tracks.get(fileName) === track) this.tracks.delete(fileName);
+				this.options.onSettled?.(fileName);
 			});
 		return track.reading;
 	}
@@ -204,10 +210,9 @@ export class StateWatcher {
 		if (this.closed || outcome.kind === "unchanged") return;
 		if (outcome.kind === "gone") return this.drop(fileName);
 		track.signature = outcome.signature;
-		const previous = this.entries.get(fileName);
 		const { result } = outcome;
-		if (!result.ok) return this.update(fileName, { fileName, valid: previous?.valid, rejection: result.reason });
-		const before = previous?.valid;
+		if (!result.ok) return this.update(fileName, { fileName, rejection: result.reason });
+		const before = this.entries.get(fileName)?.valid;
 		// Most writes are cursor moves: the paths the tiers look at are unchanged, so skip the realpath calls.
 		const paths =
 			before && samePathInputs(before.state, result.state) ? before.paths : await resolveEditorPaths(result.state);

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { classifyFileName, parseStateFile } from "../../src/core/parse-state-file.ts";
-import { editorState, nvimFixtureText } from "../support/fixtures.ts";
+import { type ClientFixture, clientFixtureText, editorState, nvimFixtureText } from "../support/fixtures.ts";
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 const parse = (text: string, fileName = "4242.json") => parseStateFile(fileName, bytes(text));
@@ -41,6 +41,33 @@ describe("parseStateFile accepts what real clients write", () => {
 			if (result.ok) expect(result.pid).toBe(4242);
 		},
 	);
+
+	test.each([
+		"vscode-client/named-file",
+		"vscode-client/no-editor",
+		"vscode-client/multi-root",
+		"vscode-client/restored-selection",
+		"vscode-client/unsaved-utf16-selection",
+		"vscode-client/untitled",
+		"obsidian-client/note",
+		"obsidian-client/no-note",
+	] satisfies ClientFixture[])("%s", (fixture) => {
+		const result = parse(clientFixtureText(fixture));
+		expect(result).toMatchObject({ ok: true, pid: 4242 });
+	});
+
+	test("VS Code's no-editor buffer: cursor null as a whole, explicit nulls, [No File]", () => {
+		const result = parse(clientFixtureText("vscode-client/no-editor"));
+		expect(result.ok && result.state.active_buffer).toEqual({
+			file: null,
+			name: "[No File]",
+			language: null,
+			cursor: null,
+			selection: null,
+			modified: false,
+			lines_total: 0,
+		});
+	});
 
 	test("escaped slashes decode to real paths", () => {
 		const result = parse(nvimFixtureText("named-buffer"));

@@ -55,6 +55,35 @@ describe("formatStatus", () => {
 		);
 	});
 
+	test("a live editor with no named buffer, and a connected editor whose latest write was rejected", () => {
+		const noFile = live(3, {
+			state: editorState({ pid: 3, buffer: { file: null, name: "[No File]", cursor: null, lines_total: 0 } }),
+		});
+		const text = formatStatus({
+			stateDir: "/s",
+			trust: { ok: true },
+			projectDir: "/home/dev/proj",
+			autoconnect: true,
+			suppressed: false,
+			connected: { pid: 4, why: "vscode 4: picked with /ide" },
+			connectedRejection: "writable by group or others (mode 0666); chmod 600 it",
+			entries: [
+				noFile,
+				{ entry: { fileName: "4.json", rejection: "writable by group or others (mode 0666); chmod 600 it" } },
+			],
+			nowSeconds: NOW,
+		});
+		expect(text.split("\n")).toEqual([
+			"State dir: /s (trusted)",
+			"Project: /home/dev/proj",
+			"Auto-connect: on",
+			"Connected: vscode 4: picked with /ide; sending nothing: its latest write was rejected (writable by group or others (mode 0666); chmod 600 it)",
+			"State files: 2",
+			"  3.json: live nvim 3, tier 0 (cwd equals the project), cwd /home/dev/proj, no named buffer, no selection",
+			"  4.json: rejected: writable by group or others (mode 0666); chmod 600 it",
+		]);
+	});
+
 	test("an untrusted dir says why and how to fix it; paused auto-connect is explained", () => {
 		const text = formatStatus({
 			stateDir: "/tmp/pi-ide",

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { E2eWorkspace } from "../support/e2e-workspace.ts";
 import { messageText } from "../support/fake-model-server.ts";
-import { projectState, type StateOverrides, selection } from "../support/fixtures.ts";
+import { DEAD_PID_BASE, projectState, type StateOverrides, selection } from "../support/fixtures.ts";
 import { piLines, spawnPi } from "../support/pi-cli.ts";
 import { RpcPi } from "../support/rpc-pi.ts";
 import { waitFor } from "../support/wait-for.ts";
@@ -180,7 +180,7 @@ describe.each(piLines())("hostile input through the real $name CLI", (line) => {
 
 	test.skipIf(!line.node)("8. 5 000 stale files of dead pids and one live editor: found", async () => {
 		for (let i = 0; i < 5000; i++)
-			writeFileSync(join(ws.stateDir, `${3_000_000 + i}.json`), JSON.stringify(state(3_000_000 + i)));
+			writeFileSync(join(ws.stateDir, `${DEAD_PID_BASE + i}.json`), JSON.stringify(state(DEAD_PID_BASE + i)));
 		const nvim = ws.editor();
 		nvim.write(state(nvim.pid, { buffer: { name: "live.ts", file: `${ws.project}/src/live.ts` } }));
 		const { sent, ms } = await ask("which file?");

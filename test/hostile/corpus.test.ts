@@ -12,7 +12,7 @@ import { MAX_STATE_FILE_BYTES } from "../../src/core/file-trust.ts";
 import { pickerRows } from "../../src/core/picker-rows.ts";
 import { ControllerHarness } from "../support/controller-harness.ts";
 import { writeAtomic } from "../support/fake-editor.ts";
-import { editorState, projectState, type StateOverrides, selection } from "../support/fixtures.ts";
+import { DEAD_PID_BASE, editorState, projectState, type StateOverrides, selection } from "../support/fixtures.ts";
 import { tempDir } from "../support/temp-dir.ts";
 import { waitFor } from "../support/wait-for.ts";
 
@@ -390,7 +390,7 @@ describe("7. prompt hostility", () => {
 
 describe("8. churn", () => {
 	test("5 000 stale files of dead pids plus one live editor: found, none of the stale files read", async () => {
-		for (let i = 0; i < 5000; i++) writeFileSync(join(h.stateDir, `${3_000_000 + i}.json`), "{ not even read");
+		for (let i = 0; i < 5000; i++) writeFileSync(join(h.stateDir, `${DEAD_PID_BASE + i}.json`), "{ not even read");
 		const nvim = h.editor();
 		nvim.write(stateFor(nvim.pid));
 		const started = performance.now();
@@ -424,19 +424,36 @@ describe("8. churn", () => {
 		expect(after - before).toBeLessThan(512 * 1024);
 	});
 
-	test("200 editors appearing and vanishing while prompts are built", async () => {
+	test("200 editors appearing and vanishing while prompts race the connected editor's writes", async () => {
 		const nvim = h.editor();
-		nvim.write(stateFor(nvim.pid));
+		nvim.write(stateFor(nvim.pid, { buffer: { cursor: { line: 1, column: 1 } } }));
 		await h.controller.start();
 		const crowd = Array.from({ length: 200 }, () => h.editor());
-		const churn = (async () => {
-			for (const editor of crowd) editor.write(stateFor(editor.pid, { cwd: `${h.project}/sub` }));
-			for (const editor of crowd) editor.removeFile();
-		})();
-		const blocks = await Promise.all(Array.from({ length: 20 }, () => h.controller.promptBlock()));
-		await churn;
-		for (const block of blocks) expect(block).toContain(`File: ${h.project}/src/main.ts`);
+		const blocks: Promise<string | undefined>[] = [];
+		const yieldToEvents = () => new Promise((done) => setImmediate(done));
+		let cursor = 1;
+		for (const [index, editor] of crowd.entries()) {
+			editor.write(stateFor(editor.pid, { cwd: `${h.project}/sub` }));
+			if (index % 5 === 0) {
+				nvim.write(stateFor(nvim.pid, { buffer: { cursor: { line: ++cursor, column: 1 } } }));
+				blocks.push(h.controller.promptBlock());
+			}
+			await yieldToEvents();
+		}
+		for (const [index, editor] of crowd.entries()) {
+			editor.removeFile();
+			if (index % 5 === 0) blocks.push(h.controller.promptBlock());
+			await yieldToEvents();
+		}
+		const lines = (await Promise.all(blocks)).map((block) => {
+			expect(block).toContain(`File: ${h.project}/src/main.ts`);
+			return Number(/Cursor: line (\d+),/.exec(block ?? "")?.[1]);
+		});
+		// Every prompt saw one of the connected editor's own writes, never a crowd member's or nothing.
+		for (const line of lines) expect(line).toBeGreaterThanOrEqual(1);
+		for (const line of lines) expect(line).toBeLessThanOrEqual(cursor);
 		await waitFor("crowd gone", () => h.controller.liveEditors().length === 1, 10_000);
 		expect(h.memory.connected?.pid).toBe(nvim.pid);
+		expect(await h.controller.promptBlock()).toContain(`Cursor: line ${cursor}, column 1`);
 	});
 });

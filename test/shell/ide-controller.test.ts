@@ -1,10 +1,12 @@
-import { chmodSync, mkdirSync, statSync } from "node:fs";
+import { chmodSync, mkdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { IdeController } from "../../src/shell/ide-controller.ts";
+import { resourceCount } from "../../src/shell/resource-count.ts";
 import type { ConnectionMemory } from "../../src/shell/session-memory.ts";
+import { TRAILING_READ_MS } from "../../src/shell/state-watcher.ts";
 import { FakeEditor } from "../support/fake-editor.ts";
-import { projectState, type StateOverrides, selection } from "../support/fixtures.ts";
+import { clientFixtureText, projectState, type StateOverrides, selection } from "../support/fixtures.ts";
 import { tempDir } from "../support/temp-dir.ts";
 import { waitFor } from "../support/wait-for.ts";
 
@@ -24,7 +26,13 @@ function workspace() {
 	return { root: tmp.path, project, stateDir };
 }
 
-function harness(options: { project: string; stateDir: string; memory?: ConnectionMemory; autoconnect?: boolean }) {
+function harness(options: {
+	project: string;
+	stateDir: string;
+	memory?: ConnectionMemory;
+	autoconnect?: boolean;
+	nowSeconds?: () => number;
+}) {
 	const widgets: (string | undefined)[] = [];
 	const notices: string[] = [];
 	const memory = options.memory ?? { suppressed: false };
@@ -36,6 +44,7 @@ function harness(options: { project: string; stateDir: string; memory?: Connecti
 		autoconnect: options.autoconnect ?? true,
 		showWidget: (text) => widgets.push(text),
 		notify: (message) => notices.push(message),
+		nowSeconds: options.nowSeconds,
 	});
 	cleanups.push(() => controller.stop());
 	return { controller, widgets, notices, memory, widget: () => widgets.at(-1) };
@@ -90,7 +99,7 @@ describe("IdeController with real editors and a real state dir", () => {
 		expect(pi.controller.pickable(false).map((e) => e.pid)).toEqual([exact.pid]);
 	});
 
-	test("kill -9 of the connected editor clears the widget, says so, then auto-connects the remaining one", async () => {
+	test("kill -9 of the connected editor: pi says so and auto-connects the remaining one", async () => {
 		const { project, stateDir } = workspace();
 		const a = editor(stateDir);
 		const b = editor(stateDir);
@@ -102,7 +111,6 @@ describe("IdeController with real editors and a real state dir", () => {
 		await waitFor("widget", () => pi.widget() === "in main.ts");
 		await a.kill("SIGKILL");
 		await waitFor("widget switches to the remaining editor", () => pi.widget() === "in other.ts", 3000);
-		expect(pi.widgets).toContain(undefined);
 		expect(pi.notices.some((n) => n.includes(`nvim ${a.pid} is gone`))).toBe(true);
 		expect(pi.memory.connected?.pid).toBe(b.pid);
 	});
@@ -122,13 +130,16 @@ describe("IdeController with real editors and a real state dir", () => {
 	test("the widget drops 'selected' when the selection turns stale, with no write", async () => {
 		const { project, stateDir } = workspace();
 		const nvim = editor(stateDir);
-		const selectedAt = now() - 59.7;
+		// The injected clock stands still until the test moves it: "fresh" holds however slow the machine is.
+		let clock = now();
+		const selectedAt = clock - 59.7;
 		nvim.write(at(project, { buffer: { selection: selection(3, 4, "x", selectedAt) } }));
-		const pi = harness({ project, stateDir });
+		const pi = harness({ project, stateDir, nowSeconds: () => clock });
 		await pi.controller.start();
 		expect(pi.widget()).toBe("2 lines selected in main.ts");
+		clock = selectedAt + 60.5;
+		// The expiry timer, armed for 0.3 s, renders again with no write.
 		await waitFor("stale flip", () => pi.widget() === "in main.ts", 3000);
-		expect(now()).toBeGreaterThan(selectedAt + 60);
 	});
 
 	test("the connection survives a session replacement through the shared memory, even with a tie", async () => {
@@ -206,8 +217,93 @@ describe("IdeController with real editors and a real state dir", () => {
 	test("stop is idempotent and start twice is one start", async () => {
 		const { project, stateDir } = workspace();
 		const pi = harness({ project, stateDir });
+		const before = { ...resourceCount() };
 		await Promise.all([pi.controller.start(), pi.controller.start()]);
+		expect(resourceCount()).toEqual({ watchers: before.watchers + 1, timers: before.timers + 1 });
 		await Promise.all([pi.controller.stop(), pi.controller.stop()]);
 		await pi.controller.stop();
+		expect(resourceCount()).toEqual(before);
 	});
+
+	test("a rejected write of the connected editor: widget and block gone at once, still connected, one notice per reason", async () => {
+		const { project, stateDir } = workspace();
+		const nvim = editor(stateDir);
+		nvim.write(at(project));
+		const pi = harness({ project, stateDir });
+		await pi.controller.start();
+		expect(pi.widget()).toBe("in main.ts");
+		chmodSync(nvim.file, 0o666);
+		await waitFor("widget cleared", () => pi.widget() === undefined);
+		expect(await pi.controller.promptBlock()).toBeUndefined();
+		expect(pi.memory.connected?.pid).toBe(nvim.pid);
+		const notice = `pi-ide: nvim ${nvim.pid} wrote a state pi cannot use (writable by group or others (mode 0666); chmod 600 it); no editor context until its next valid write`;
+		await waitFor("notice after the trailing re-read", () => pi.notices.includes(notice));
+		expect(pi.controller.statusText()).toContain(
+			"; sending nothing: its latest write was rejected (writable by group or others (mode 0666); chmod 600 it)",
+		);
+		// The same reason again is no news; another reason is.
+		chmodSync(nvim.file, 0o600);
+		await waitFor("back", () => pi.widget() === "in main.ts");
+		chmodSync(nvim.file, 0o666);
+		await waitFor("cleared again", () => pi.widget() === undefined);
+		nvim.write("{ torn");
+		await waitFor("second reason noticed", () => pi.notices.some((n) => n.includes("(not valid JSON")));
+		expect(pi.notices.filter((n) => n === notice)).toHaveLength(1);
+		nvim.write(at(project, { buffer: { name: "valid-again.ts" } }));
+		await waitFor("a valid write brings it back", () => pi.widget() === "in valid-again.ts");
+		expect(await pi.controller.promptBlock()).toContain(`File: ${project}/src/main.ts`);
+	});
+
+	test("a torn write followed at once by the completed one is no news", async () => {
+		const { project, stateDir } = workspace();
+		const nvim = editor(stateDir);
+		nvim.write(at(project));
+		const pi = harness({ project, stateDir });
+		await pi.controller.start();
+		for (let round = 1; round <= 5; round++) {
+			const complete = JSON.stringify({ ...at(project, { buffer: { name: `r${round}.ts` } }), pid: nvim.pid });
+			writeFileSync(nvim.file, complete.slice(0, 30));
+			writeFileSync(nvim.file, complete);
+			await waitFor(`round ${round}`, () => pi.widget() === `in r${round}.ts`);
+		}
+		// Past the last trailing re-read: a notice, if any were due, would have been given by now.
+		await new Promise((done) => setTimeout(done, TRAILING_READ_MS * 3));
+		expect(pi.notices).toEqual([]);
+	});
+
+	test.each([
+		["VS Code closes its last tab", "vscode-client/no-editor"],
+		["VS Code switches to an untitled document", "vscode-client/untitled"],
+		["Obsidian has no note open", "obsidian-client/no-note"],
+	] as const)(
+		"%s: the previous file is gone at once, no block, status says no named buffer",
+		async (_name, fixture) => {
+			const { root, project, stateDir } = workspace();
+			const home = root;
+			const vault = join(root, "vault");
+			const obsidian = fixture.startsWith("obsidian");
+			const cwd = obsidian ? vault : project;
+			mkdirSync(join(vault, "Notes"), { recursive: true });
+			const ed = editor(stateDir);
+			ed.write(
+				clientFixtureText(obsidian ? "obsidian-client/note" : "vscode-client/named-file", { home, pid: ed.pid }),
+			);
+			const pi = harness({ project: cwd, stateDir });
+			await pi.controller.start();
+			expect(pi.widget()).toBe(obsidian ? "in foo.md" : "in main.ts");
+			expect(await pi.controller.promptBlock()).toContain(
+				obsidian ? `File: ${vault}/Notes/foo.md` : `File: ${project}/src/main.ts`,
+			);
+			ed.write(clientFixtureText(fixture, { home, pid: ed.pid }));
+			await waitFor("widget cleared", () => pi.widget() === undefined);
+			expect(await pi.controller.promptBlock()).toBeUndefined();
+			expect(pi.memory.connected?.pid).toBe(ed.pid);
+			const row = pi.controller
+				.statusText()
+				.split("\n")
+				.find((line) => line.includes(`${ed.pid}.json:`));
+			expect(row).toContain("no named buffer");
+			expect(pi.notices).toEqual([]);
+		},
+	);
 });

@@ -1,8 +1,9 @@
 import { execFileSync } from "node:child_process";
-import { chmodSync, chownSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, chownSync, mkdirSync, renameSync, rmSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import type { StateEntry } from "../../src/core/editor-entry.ts";
+import { MAX_STATE_FILE_BYTES } from "../../src/core/file-trust.ts";
 import { StateWatcher } from "../../src/shell/state-watcher.ts";
 import { writeAtomic } from "../support/fake-editor.ts";
 import { editorState } from "../support/fixtures.ts";
@@ -18,7 +19,11 @@ afterEach(async () => {
 	cleanups = [];
 });
 
-async function startWatcher(setup: (dir: string) => void = () => {}, options: { rawEvents?: boolean } = {}) {
+async function startWatcher(
+	setup: (dir: string) => void = () => {},
+	options: { rawEvents?: boolean } = {},
+	onSettled?: (entry: StateEntry | undefined, fileName: string) => void,
+) {
 	const tmp = tempDir("watcher");
 	const dir = join(tmp.path, "state");
 	mkdirSync(dir, { mode: 0o700 });
@@ -32,6 +37,7 @@ async function startWatcher(setup: (dir: string) => void = () => {}, options: { 
 		onChange: () => {
 			changes++;
 		},
+		onSettled: (fileName) => onSettled?.(watcher.entries.get(fileName), fileName),
 		...options,
 	});
 	cleanups.push(tmp.cleanup, () => watcher.close());
@@ -91,20 +97,104 @@ describe("StateWatcher on a real directory", () => {
 		await waitFor("gone", () => !watcher.entries.has("104.json"));
 	});
 
-	test("garbage is rejected with a reason and the last valid state is kept", async () => {
+	test("garbage is rejected with a reason and the last valid state is dropped, until a valid write", async () => {
 		const { dir, watcher } = await startWatcher();
 		write(dir, 104, { buffer: { name: "good.ts" } });
 		await waitFor("valid", () => entryOf(watcher, "104.json")?.valid);
 		writeAtomic(join(dir, "104.json"), '{"pid": 104, "cwd": ');
 		await waitFor("rejection", () => entryOf(watcher, "104.json")?.rejection);
-		expect(entryOf(watcher, "104.json")).toMatchObject({
+		expect(entryOf(watcher, "104.json")).toEqual({
+			fileName: "104.json",
 			rejection: "not valid JSON (truncated or corrupt)",
-			valid: { state: { active_buffer: { name: "good.ts" } } },
 		});
 		write(dir, 104, { buffer: { name: "better.ts" } });
 		await waitFor("recovery", () => entryOf(watcher, "104.json")?.valid?.state.active_buffer?.name === "better.ts");
 		expect(entryOf(watcher, "104.json")?.rejection).toBeUndefined();
 	});
+
+	// Trust lost while pi runs: from the moment a check fails, nothing of the file is used.
+	async function expectDroppedAfter(change: (file: string) => void, reason: string) {
+		const settled: (StateEntry | undefined)[] = [];
+		const { dir, watcher } = await startWatcher(
+			(d) => write(d, 101, { buffer: { name: "trusted.ts" } }),
+			{},
+			(entry, fileName) => settled.push(fileName === "101.json" ? entry : undefined),
+		);
+		expect(entryOf(watcher, "101.json")?.valid?.state.active_buffer?.name).toBe("trusted.ts");
+		change(join(dir, "101.json"));
+		await waitFor("rejection", () => entryOf(watcher, "101.json")?.rejection);
+		expect(entryOf(watcher, "101.json")).toEqual({ fileName: "101.json", rejection: reason });
+		await waitFor("settled on the rejection", () => settled.at(-1)?.rejection === reason);
+	}
+
+	const TRUST_LOSSES: [string, (file: string) => void, string][] = [
+		["chmod 0666", (file) => chmodSync(file, 0o666), "writable by group or others (mode 0666); chmod 600 it"],
+		["chmod 0620", (file) => chmodSync(file, 0o620), "writable by group or others (mode 0620); chmod 600 it"],
+		[
+			"replaced by a symlink to a valid copy",
+			(file) => {
+				writeFileSync(`${file}.copy`, JSON.stringify(editorState({ pid: 101 })));
+				symlinkSync(`${file}.copy`, `${file}.link`);
+				renameSync(`${file}.link`, file);
+			},
+			"a symlink, not a regular file",
+		],
+		[
+			"replaced by a FIFO",
+			(file) => {
+				rmSync(file);
+				execFileSync("mkfifo", [file]);
+			},
+			"a fifo, not a regular file",
+		],
+		[
+			"grown past the size cap",
+			(file) => truncateSync(file, MAX_STATE_FILE_BYTES + 1),
+			`${MAX_STATE_FILE_BYTES + 1} bytes, over the ${MAX_STATE_FILE_BYTES}-byte limit for a state file`,
+		],
+		[
+			"rewritten naming another pid",
+			(file) => writeAtomic(file, JSON.stringify(editorState({ pid: 102 }))),
+			"pid field 102 does not match the file name 101.json",
+		],
+	];
+
+	test.each(TRUST_LOSSES)("a trusted file %s: its state is dropped at once", async (_name, change, reason) => {
+		await expectDroppedAfter(change, reason);
+	});
+
+	test.skipIf(!isRoot)("a trusted file chowned to another uid: its state is dropped at once (needs root)", async () => {
+		await expectDroppedAfter(
+			(file) => chownSync(file, 65534, 65534),
+			`owned by uid 65534, not by you (uid ${process.getuid?.()})`,
+		);
+	});
+
+	test.each([
+		["with raw events", true],
+		["on chokidar's events alone", false],
+	])(
+		"a torn write followed at once by the completed one ends on the completed one and never settles rejected, %s",
+		async (_name, rawEvents) => {
+			const settled: (StateEntry | undefined)[] = [];
+			const { dir } = await startWatcher(
+				(d) => write(d, 103, { timestamp: 0 }),
+				{ rawEvents },
+				(entry) => settled.push(entry),
+			);
+			const file = join(dir, "103.json");
+			for (let round = 1; round <= 10; round++) {
+				const complete = JSON.stringify(editorState({ pid: 103, timestamp: round }));
+				writeFileSync(file, complete.slice(0, 40)); // in place, not atomic: a reader can see half of it
+				writeFileSync(file, complete);
+				await waitFor(
+					`round ${round} settled on the completed write`,
+					() => settled.at(-1)?.valid?.state.timestamp === round,
+				);
+			}
+			expect(settled.filter((entry) => entry?.rejection)).toEqual([]);
+		},
+	);
 
 	test("a file that never was valid is a rejection only", async () => {
 		const { watcher } = await startWatcher((dir) => writeFileSync(join(dir, "105.json"), "[]"));

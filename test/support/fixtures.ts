@@ -28,6 +28,32 @@ export function nvimFixture(name: NvimFixture, options: Parameters<typeof nvimFi
 	return JSON.parse(nvimFixtureText(name, options)) as EditorState;
 }
 
+export type ClientFixture =
+	| `vscode-client/${"named-file" | "no-editor" | "multi-root" | "restored-selection" | "unsaved-utf16-selection" | "untitled"}`
+	| `obsidian-client/${"note" | "no-note"}`;
+
+const FIXTURES_ROOT = join(import.meta.dirname, "..", "fixtures");
+
+/**
+ * A VS Code or Obsidian fixture (written from the clients' documented facts) moved under `home` (replacing
+ * `/home/dev`, so `proj`, `other` and `vault` stay beside each other) and to `pid`.
+ */
+export function clientFixtureText(
+	name: ClientFixture,
+	options: { home?: string; pid?: number; selectedAt?: number; timestamp?: number } = {},
+): string {
+	let text = readFileSync(join(FIXTURES_ROOT, `${name}.json`), "utf8").trim();
+	if (options.home) text = text.replaceAll('"/home/dev/', `"${options.home}/`);
+	if (options.pid !== undefined) text = text.replace(CAPTURED_PID, `"pid":${options.pid}`);
+	if (options.selectedAt !== undefined) text = text.replace(/"selected_at":\d+/, `"selected_at":${options.selectedAt}`);
+	if (options.timestamp !== undefined) text = text.replace(/"timestamp":\d+/, `"timestamp":${options.timestamp}`);
+	return text;
+}
+
+export function clientFixture(name: ClientFixture, options: Parameters<typeof clientFixtureText>[1] = {}): EditorState {
+	return JSON.parse(clientFixtureText(name, options)) as EditorState;
+}
+
 export type StateOverrides = Partial<EditorState> & { buffer?: Partial<NonNullable<EditorState["active_buffer"]>> };
 
 /** A complete valid state with every field, for tests that vary one thing. */
@@ -70,3 +96,6 @@ export function projectState(project: string, overrides: StateOverrides = {}, na
 export function selection(startLine: number, endLine: number, text: string, selectedAt: number | null) {
 	return { start: { line: startLine, column: 1 }, end: { line: endLine, column: 5 }, text, selected_at: selectedAt };
 }
+
+/** Above Linux's largest possible pid_max (2^22 = 4 194 304): no process can have these pids. */
+export const DEAD_PID_BASE = 5_000_000;
