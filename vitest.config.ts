@@ -3,6 +3,8 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
 	test: {
 		include: ["test/**/*.test.ts"],
+		// pi 1.x and a Node that runs it, pinned by test/toolchain/package-lock.json and cached outside the repo.
+		globalSetup: ["test/setup/global-setup.ts"],
 		testTimeout: 60_000,
 		hookTimeout: 60_000,
 		// The e2e suites start real pi processes; two cores cannot run many of them side by side.

