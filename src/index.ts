@@ -1,12 +1,20 @@
 import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
 import { stateDirFromEnv } from "./core/file-trust.ts";
+import { CONTEXT_MESSAGE_TYPE, modelKnowledge, NO_KNOWLEDGE } from "./core/model-knowledge.ts";
 import { IDE_SUBCOMMANDS, runIdeCommand } from "./shell/ide-command.ts";
 import { IdeController } from "./shell/ide-controller.ts";
+import { PromptContext } from "./shell/prompt-context.ts";
 import { connectionMemory } from "./shell/session-memory.ts";
 import { readAutoconnect } from "./shell/settings-source.ts";
+import { registerTranscriptLine } from "./shell/transcript-line.ts";
 import { WidgetSurface } from "./shell/widget-surface.ts";
 
-export const CUSTOM_MESSAGE_TYPE = "pi-ide-context";
+export const CUSTOM_MESSAGE_TYPE = CONTEXT_MESSAGE_TYPE;
+/**
+ * Benchmark only: send the whole block with every prompt, as 0.1 did, to measure what send-once saves. Not a
+ * user setting: it costs tokens and buys nothing.
+ */
+const SEND_EVERY_PROMPT = process.env.PI_IDE_BENCH_SEND_EVERY_PROMPT === "1";
 /** pi event-bus channel: the connected editor (or undefined) whenever it or its state changes. */
 export const EDITOR_EVENT_CHANNEL = "pi-ide-context:editor";
 
@@ -17,6 +25,7 @@ export const EDITOR_EVENT_CHANNEL = "pi-ide-context:editor";
 export default function piIdeContext(pi: ExtensionAPI): void {
 	let controller: IdeController | undefined;
 	let widget: WidgetSurface | undefined;
+	let prompts: PromptContext | undefined;
 
 	async function start(ctx: ExtensionContext): Promise<void> {
 		if (controller) return;
@@ -35,12 +44,15 @@ export default function piIdeContext(pi: ExtensionAPI): void {
 				if (ctx.hasUI && !stopped(surface)) ctx.ui.notify(message, level);
 			},
 		});
+		const started = controller;
+		prompts = new PromptContext(() => started.project);
 		await controller.start();
 	}
 
 	async function stop(): Promise<void> {
 		const closing = controller;
 		controller = undefined;
+		prompts = undefined;
 		widget?.dispose();
 		widget = undefined;
 		await closing?.stop();
@@ -56,13 +68,20 @@ export default function piIdeContext(pi: ExtensionAPI): void {
 		await stop();
 	});
 
-	pi.on("before_agent_start", async (event) => {
+	pi.on("before_agent_start", async (event, ctx) => {
 		// pi 1.x also starts runs from custom messages; editor context belongs to what the user asked.
-		if (!("prompt" in event) || !controller) return;
-		const content = await controller.promptBlock();
-		if (content === undefined) return;
-		return { message: { customType: CUSTOM_MESSAGE_TYPE, content, display: false } };
+		if (!("prompt" in event) || !controller || !prompts) return;
+		const view = await controller.promptView();
+		// What the model already holds, from the session itself: right after /new, /fork, /resume or a compaction.
+		const knowledge = SEND_EVERY_PROMPT
+			? NO_KNOWLEDGE
+			: modelKnowledge(ctx.sessionManager.getBranch(), CUSTOM_MESSAGE_TYPE);
+		const message = await prompts.message(view, knowledge);
+		if (!message) return;
+		return { message: { customType: CUSTOM_MESSAGE_TYPE, ...message, display: true } };
 	});
+
+	registerTranscriptLine(pi);
 
 	pi.registerCommand("ide", {
 		description: "Connect pi to an editor: /ide, /ide all, /ide off, /ide status",

@@ -13,7 +13,7 @@ export function absoluteFile(state: EditorState): string | undefined {
 	return posix.isAbsolute(state.cwd) ? posix.join(state.cwd, file) : undefined;
 }
 
-export function selectionLineCount(selection: Selection): number {
+export function selectionLineCount(selection: Pick<Selection, "start" | "end">): number {
 	return Math.max(1, selection.end.line - selection.start.line + 1);
 }
 

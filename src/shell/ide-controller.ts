@@ -1,7 +1,7 @@
 import { mkdir } from "node:fs/promises";
 import { autoConnectTarget, bestTier } from "../core/connection-rules.ts";
 import { sanitizeForDisplay } from "../core/display-text.ts";
-import { formatEditorBlock } from "../core/editor-block.ts";
+import type { GoneReason } from "../core/editor-block.ts";
 import type { EditorFacts, StateEntry } from "../core/editor-entry.ts";
 import { absoluteFile, freshSelection } from "../core/editor-view.ts";
 import { checkDirTrust, type TrustVerdict } from "../core/file-trust.ts";
@@ -28,6 +28,17 @@ const DIR_RECHECK_EVERY_TICKS = 4;
 const PROMPT_FLUSH_TIMEOUT_MS = 250;
 
 export type NoticeLevel = "info" | "warning" | "error";
+
+/** The connected editor's state for a prompt, or why there is none. */
+export type PromptView =
+	| { kind: "editor"; state: EditorState; selectionFirstSeenSeconds: number; nowSeconds: number }
+	| { kind: "gone"; reason: GoneReason };
+
+const GONE: Record<GoneReason, PromptView> = {
+	disconnected: { kind: "gone", reason: "disconnected" },
+	"no-file": { kind: "gone", reason: "no-file" },
+	rejected: { kind: "gone", reason: "rejected" },
+};
 
 export interface ConnectedEditorEvent {
 	pid: number;
@@ -350,11 +361,14 @@ export class IdeController {
 		);
 	}
 
-	/** The block for this prompt: in-memory state, plus a short wait only when a write of that file is being read. */
-	async promptBlock(): Promise<string | undefined> {
+	/**
+	 * What the connected editor shows as a prompt starts: in-memory state, plus a short wait only when a write
+	 * of its file is being read right now (the same wait guards the unsaved-buffer check).
+	 */
+	async promptView(): Promise<PromptView> {
 		await this.starting;
 		const pid = this.ports.memory.connected?.pid;
-		if (pid === undefined || !this.watcher) return undefined;
+		if (pid === undefined || !this.watcher) return GONE.disconnected;
 		const fileName = `${pid}.json`;
 		if (this.watcher.isPending(fileName)) {
 			let timer: NodeJS.Timeout | undefined;
@@ -366,11 +380,18 @@ export class IdeController {
 		}
 		if (!this.checkAlive(pid)) {
 			this.reconcile();
-			return undefined;
+			return GONE.disconnected;
 		}
-		const entry = this.watcher.entries.get(fileName)?.valid;
-		if (!entry) return undefined;
-		return formatEditorBlock(entry.state, entry.selectionFirstSeenSeconds, this.now());
+		const entry = this.watcher?.entries.get(fileName);
+		if (!entry || entry.deadPid !== undefined) return GONE.disconnected;
+		if (!entry.valid) return GONE.rejected;
+		if (absoluteFile(entry.valid.state) === undefined) return GONE["no-file"];
+		return {
+			kind: "editor",
+			state: entry.valid.state,
+			selectionFirstSeenSeconds: entry.valid.selectionFirstSeenSeconds,
+			nowSeconds: this.now(),
+		};
 	}
 
 	statusText(): string {

@@ -14,14 +14,11 @@ describe.skipIf(!hasTmux())("npm run demo (skipped without tmux)", () => {
 	afterEach(() => tui?.stop());
 
 	test("shows the widget and an answer quoting the editor block within seconds, and cleans up on exit", async () => {
-		tui = TmuxPi.run(
-			[process.execPath, "--import", JITI_REGISTER, "test/demo/demo.ts"],
-			{
-				cwd: PACKAGE_ROOT,
-				width: 110,
-				height: 40,
-			},
-		);
+		tui = TmuxPi.run([process.execPath, "--import", JITI_REGISTER, "test/demo/demo.ts"], {
+			cwd: PACKAGE_ROOT,
+			width: 110,
+			height: 40,
+		});
 		const pane = tui;
 		await waitFor(
 			"the widget",

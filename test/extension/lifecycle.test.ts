@@ -1,4 +1,5 @@
 import { describe, expect, test } from "vitest";
+import { unchangedLine } from "../../src/core/editor-block.ts";
 import { EDITOR_EVENT_CHANNEL } from "../../src/index.ts";
 import { resourceCount } from "../../src/shell/resource-count.ts";
 import { FakeEditor } from "../support/fake-editor.ts";
@@ -42,7 +43,8 @@ describe("session lifecycle in a real AgentSession", () => {
 			);
 		});
 		await pi.session.prompt("still working?");
-		expect(contentText(pi.contexts.at(-1)?.messages.at(-1) ?? {})).toContain(`File: ${ws.project}/src/main.ts`);
+		// Same session, same editor state: the model already has the block, so one line says it still holds.
+		expect(contentText(pi.contexts.at(-1)?.messages.at(-1) ?? {})).toBe(unchangedLine());
 	});
 
 	test("session_start twice (pi 0.73 RPC) starts once; shutdown twice is safe", async () => {

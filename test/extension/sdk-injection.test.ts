@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
-import { formatEditorBlock } from "../../src/core/editor-block.ts";
 import { EDITOR_EVENT_CHANNEL } from "../../src/index.ts";
+import { firstBlockFor } from "../support/blocks.ts";
 import { nvimFixture, nvimFixtureText } from "../support/fixtures.ts";
 import { contentText } from "../support/sdk-session.ts";
 import { useSdkWorkspace } from "../support/sdk-workspace.ts";
@@ -27,7 +27,7 @@ describe("the extension inside a real pi AgentSession", () => {
 			(message) => message.role === "user" && contentText(message) === "explain the selection",
 		);
 		expect(prompt).toBeGreaterThanOrEqual(0);
-		const expected = formatEditorBlock(
+		const expected = firstBlockFor(
 			nvimFixture("visual-line-selection", { project: ws.project, pid: nvim.pid, selectedAt }),
 			selectedAt,
 			now(),

@@ -10,10 +10,10 @@ import { visibleWidth } from "@mariozechner/pi-tui";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { autoConnectTarget } from "../../src/core/connection-rules.ts";
-import { formatEditorBlock } from "../../src/core/editor-block.ts";
 import { parseStateFile } from "../../src/core/parse-state-file.ts";
 import { fitWidgetLine, widgetText } from "../../src/core/widget-line.ts";
 import { IdeController } from "../../src/shell/ide-controller.ts";
+import { controllerBlock, firstBlockFor } from "../support/blocks.ts";
 import { FakeEditor, writeAtomic } from "../support/fake-editor.ts";
 import { tempDir } from "../support/temp-dir.ts";
 import { waitFor } from "../support/wait-for.ts";
@@ -134,7 +134,7 @@ function checkDisplayAndPrompt(bytes: Uint8Array, width: number, firstSeen: numb
 		expect(line).not.toMatch(UNSAFE_FOR_TERMINAL);
 		expect(visibleWidth(line)).toBeLessThanOrEqual(width);
 	}
-	const block = formatEditorBlock(result.state, firstSeen, NOW);
+	const block = firstBlockFor(result.state, firstSeen, NOW);
 	if (block !== undefined) expect(block).not.toMatch(UNSAFE_FOR_PROMPT);
 }
 
@@ -298,7 +298,7 @@ describe("properties of the watcher + controller on a real dir", () => {
 								writeFileSync(file, op.bytes, { mode: 0o600 });
 								break;
 						}
-						const block = await controller.promptBlock();
+						const block = await controllerBlock(controller);
 						for (const token of rejectedTokens) expect(block ?? "").not.toContain(token);
 					}
 
@@ -321,7 +321,7 @@ describe("properties of the watcher + controller on a real dir", () => {
 						10,
 					);
 					for (const widget of widgets) if (widget !== undefined) expect(widget).not.toMatch(UNSAFE_FOR_TERMINAL);
-					const block = await controller.promptBlock();
+					const block = await controllerBlock(controller);
 					if (block) expect(block).not.toMatch(UNSAFE_FOR_PROMPT);
 					for (const token of rejectedTokens) expect(block ?? "").not.toContain(token);
 					for (const connection of connections) expect(connection.unique).toBe(true);

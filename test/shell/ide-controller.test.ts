@@ -5,6 +5,7 @@ import { IdeController } from "../../src/shell/ide-controller.ts";
 import { resourceCount } from "../../src/shell/resource-count.ts";
 import type { ConnectionMemory } from "../../src/shell/session-memory.ts";
 import { TRAILING_READ_MS } from "../../src/shell/state-watcher.ts";
+import { controllerBlock } from "../support/blocks.ts";
 import { FakeEditor } from "../support/fake-editor.ts";
 import { clientFixtureText, projectState, type StateOverrides, selection } from "../support/fixtures.ts";
 import { tempDir } from "../support/temp-dir.ts";
@@ -168,9 +169,9 @@ describe("IdeController with real editors and a real state dir", () => {
 		const pi = harness({ project, stateDir, autoconnect: false });
 		await pi.controller.start();
 		expect(pi.memory.connected).toBeUndefined();
-		expect(await pi.controller.promptBlock()).toBeUndefined();
+		expect(await controllerBlock(pi.controller)).toBeUndefined();
 		pi.controller.connect(live(pi.controller, nvim.pid), "picked");
-		expect(await pi.controller.promptBlock()).toContain(`File: ${project}/src/main.ts`);
+		expect(await controllerBlock(pi.controller)).toContain(`File: ${project}/src/main.ts`);
 	});
 
 	test("/ide off pauses auto-connect until a pick", async () => {
@@ -234,7 +235,7 @@ describe("IdeController with real editors and a real state dir", () => {
 		expect(pi.widget()).toBe("in main.ts");
 		chmodSync(nvim.file, 0o666);
 		await waitFor("widget cleared", () => pi.widget() === undefined);
-		expect(await pi.controller.promptBlock()).toBeUndefined();
+		expect(await controllerBlock(pi.controller)).toBeUndefined();
 		expect(pi.memory.connected?.pid).toBe(nvim.pid);
 		const notice = `pi-ide: nvim ${nvim.pid} wrote a state pi cannot use (writable by group or others (mode 0666); chmod 600 it); no editor context until its next valid write`;
 		await waitFor("notice after the trailing re-read", () => pi.notices.includes(notice));
@@ -251,7 +252,7 @@ describe("IdeController with real editors and a real state dir", () => {
 		expect(pi.notices.filter((n) => n === notice)).toHaveLength(1);
 		nvim.write(at(project, { buffer: { name: "valid-again.ts" } }));
 		await waitFor("a valid write brings it back", () => pi.widget() === "in valid-again.ts");
-		expect(await pi.controller.promptBlock()).toContain(`File: ${project}/src/main.ts`);
+		expect(await controllerBlock(pi.controller)).toContain(`File: ${project}/src/main.ts`);
 	});
 
 	test("a torn write followed at once by the completed one is no news", async () => {
@@ -291,12 +292,12 @@ describe("IdeController with real editors and a real state dir", () => {
 			const pi = harness({ project: cwd, stateDir });
 			await pi.controller.start();
 			expect(pi.widget()).toBe(obsidian ? "in foo.md" : "in main.ts");
-			expect(await pi.controller.promptBlock()).toContain(
+			expect(await controllerBlock(pi.controller)).toContain(
 				obsidian ? `File: ${vault}/Notes/foo.md` : `File: ${project}/src/main.ts`,
 			);
 			ed.write(clientFixtureText(fixture, { home, pid: ed.pid }));
 			await waitFor("widget cleared", () => pi.widget() === undefined);
-			expect(await pi.controller.promptBlock()).toBeUndefined();
+			expect(await controllerBlock(pi.controller)).toBeUndefined();
 			expect(pi.memory.connected?.pid).toBe(ed.pid);
 			const row = pi.controller
 				.statusText()

@@ -1,0 +1,100 @@
+import { type Static, Type } from "typebox";
+import { Compile } from "typebox/compile";
+import { type EditorFields, FIELD_ORDER } from "./editor-block.ts";
+
+/** The custom type of every editor-context message pi-ide-context adds to a session. */
+export const CONTEXT_MESSAGE_TYPE = "pi-ide-context";
+
+/**
+ * Stored with every editor-context message (`details`: persisted, never sent to the model). It says what
+ * the model knows about the editor once it has read that message, so the next prompt can send only what
+ * changed, and what pi showed in the transcript.
+ */
+export const ContextDetailsSchema = Type.Object({
+	v: Type.Literal(1),
+	/** full: every line; delta: the lines that changed; unchanged: one line; gone: the editor went away. */
+	kind: Type.Union([Type.Literal("full"), Type.Literal("delta"), Type.Literal("unchanged"), Type.Literal("gone")]),
+	/** The buffer lines the model knows after this message (not for `gone`). */
+	fields: Type.Optional(Type.Record(Type.String(), Type.String())),
+	/** Identity of the selection the model knows about after this message (text sent, or withheld). */
+	selection: Type.Optional(Type.String()),
+	/** Set when this message carried the selection's text in full. */
+	sentSelection: Type.Optional(Type.String()),
+	/** The one transcript line. */
+	summary: Type.String(),
+	/** The unsaved-buffer guard and the transcript read these; the model never sees them. */
+	selectionLines: Type.Optional(Type.Integer({ minimum: 0 })),
+	redactions: Type.Optional(Type.Integer({ minimum: 0 })),
+});
+export type ContextDetails = Static<typeof ContextDetailsSchema>;
+
+const detailsCheck = Compile(ContextDetailsSchema);
+
+/** The few session-entry fields this reads (pi's `SessionEntry`, structurally). */
+export interface BranchEntry {
+	type: string;
+	id: string;
+	customType?: string;
+	details?: unknown;
+	firstKeptEntryId?: string;
+}
+
+export interface ModelKnowledge {
+	/** What the model was last told about the editor, complete; undefined when it knows nothing usable. */
+	known?: { fields: EditorFields; selection?: string };
+	/** Selections whose text is in the model's context now. */
+	sentSelections: ReadonlySet<string>;
+}
+
+export const NO_KNOWLEDGE: ModelKnowledge = { known: undefined, sentSelections: new Set() };
+
+/**
+ * The entries the model still has: pi sends the latest compaction's summary, then the branch from its
+ * `firstKeptEntryId` on (a kept id it cannot find keeps nothing before the compaction).
+ */
+function contextStart(branch: readonly BranchEntry[]): number {
+	for (let index = branch.length - 1; index >= 0; index--) {
+		const entry = branch[index] as BranchEntry;
+		if (entry.type !== "compaction") continue;
+		for (let kept = index - 1; kept >= 0; kept--)
+			if ((branch[kept] as BranchEntry).id === entry.firstKeptEntryId) return kept;
+		return index + 1;
+	}
+	return 0;
+}
+
+function fieldsOf(record: Record<string, string> | undefined): EditorFields | undefined {
+	if (!record) return undefined;
+	const fields: EditorFields = {};
+	for (const name of FIELD_ORDER) if (typeof record[name] === "string") fields[name] = record[name];
+	return fields.File === undefined ? undefined : fields;
+}
+
+/**
+ * What the model has of the editor, from pi's own session data: the current branch as the model sees it
+ * after compaction. A delta or "unchanged" line only means something while the full block it builds on is
+ * still in context, so knowledge counts only back to a full block with no "gone" after it.
+ */
+export function modelKnowledge(branch: readonly BranchEntry[], customType: string): ModelKnowledge {
+	const start = contextStart(branch);
+	const sentSelections = new Set<string>();
+	let latest: ContextDetails | undefined;
+	let decided = false;
+	let known: ModelKnowledge["known"];
+	for (let index = branch.length - 1; index >= start; index--) {
+		const entry = branch[index] as BranchEntry;
+		if (entry.type !== "custom_message" || entry.customType !== customType) continue;
+		if (!detailsCheck.Check(entry.details)) continue;
+		const details = entry.details;
+		if (details.sentSelection) sentSelections.add(details.sentSelection);
+		if (decided) continue;
+		latest ??= details;
+		if (details.kind === "gone") decided = true;
+		else if (details.kind === "full") {
+			decided = true;
+			const fields = fieldsOf(latest.fields);
+			known = fields && { fields, selection: latest.selection };
+		}
+	}
+	return { known, sentSelections };
+}

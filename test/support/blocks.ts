@@ -1,0 +1,38 @@
+import { contextMessage } from "../../src/core/context-message.ts";
+import { describeEditor } from "../../src/core/editor-now.ts";
+import { NO_KNOWLEDGE } from "../../src/core/model-knowledge.ts";
+import { cutForPrompt, sentSelection } from "../../src/core/selection-payload.ts";
+import type { EditorState } from "../../src/core/state-schema.ts";
+import type { IdeController } from "../../src/shell/ide-controller.ts";
+import { PromptContext } from "../../src/shell/prompt-context.ts";
+
+/** The block a first prompt would carry for `state` (nothing in the model's context yet), or undefined. */
+export function firstBlockFor(
+	state: EditorState,
+	selectionFirstSeenSeconds: number,
+	nowSeconds: number,
+	projectDir = "/nonexistent-project",
+): string | undefined {
+	const editor = describeEditor(state, selectionFirstSeenSeconds, nowSeconds, projectDir);
+	if (!editor) return undefined;
+	const selection = editor.fresh && sentSelection(editor.fresh, cutForPrompt(editor.fresh.selection), 0);
+	return contextMessage(
+		{
+			kind: "editor",
+			fields: editor.fields,
+			fileLabel: editor.fileLabel,
+			...(editor.cursorLine !== undefined && { cursorLine: editor.cursorLine }),
+			...(selection && { selection }),
+		},
+		NO_KNOWLEDGE,
+	)?.content;
+}
+
+/** What the controller's connected editor would put in a first prompt right now, through the real prompt path. */
+export async function controllerBlock(controller: IdeController): Promise<string | undefined> {
+	const message = await new PromptContext(() => controller.project).message(
+		await controller.promptView(),
+		NO_KNOWLEDGE,
+	);
+	return message?.content;
+}
