@@ -94,7 +94,10 @@ export function contextMessage(now: EditorNow, knowledge: ModelKnowledge): Conte
 	for (const name of FIELD_ORDER)
 		if (name !== "Selection" && known.fields[name] !== now.fields[name])
 			changed[name] = now.fields[name] ?? `${name}: unknown`;
-	if (known.selection !== selection?.id) changed.Selection = selection ? withSelection.Selection : SELECTION_NONE;
+	// The text goes along whenever the model lacks it, even if the last block named the same selection: the
+	// message that carried it may have been compacted away since.
+	if (known.selection !== selection?.id || sendsText)
+		changed.Selection = selection ? withSelection.Selection : SELECTION_NONE;
 	if (Object.keys(changed).length === 0) {
 		return { content: unchangedLine(), details: { ...details, kind: "unchanged", summary: "editor unchanged" } };
 	}
