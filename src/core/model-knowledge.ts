@@ -37,6 +37,8 @@ export interface BranchEntry {
 	customType?: string;
 	details?: unknown;
 	firstKeptEntryId?: string;
+	/** pi 1.x `context_edit`: the entry it omits from the model's context or whose content it replaces. */
+	targetId?: string;
 }
 
 export interface ModelKnowledge {
@@ -72,7 +74,7 @@ function fieldsOf(record: Record<string, string> | undefined): EditorFields | un
 
 /**
  * What the model has of the editor, from pi's own session data: the current branch as the model sees it
- * after compaction. A delta or "unchanged" line only means something while the full block it builds on is
+ * after compaction, less messages a pi 1.x context edit omitted or rewrote. A delta or "unchanged" line only means something while the full block it builds on is
  * still in context, so knowledge counts only back to a full block with no "gone" after it.
  */
 export function modelKnowledge(branch: readonly BranchEntry[], customType: string): ModelKnowledge {
@@ -81,9 +83,12 @@ export function modelKnowledge(branch: readonly BranchEntry[], customType: strin
 	let latest: ContextDetails | undefined;
 	let decided = false;
 	let known: ModelKnowledge["known"];
+	// Edits come after what they edit, so walking backwards meets them first.
+	const edited = new Set<string>();
 	for (let index = branch.length - 1; index >= start; index--) {
 		const entry = branch[index] as BranchEntry;
-		if (entry.type !== "custom_message" || entry.customType !== customType) continue;
+		if (entry.type === "context_edit" && typeof entry.targetId === "string") edited.add(entry.targetId);
+		if (entry.type !== "custom_message" || entry.customType !== customType || edited.has(entry.id)) continue;
 		if (!detailsCheck.Check(entry.details)) continue;
 		const details = entry.details;
 		if (details.sentSelection) sentSelections.add(details.sentSelection);

@@ -80,6 +80,15 @@ describe("modelKnowledge: what the model still has, from the branch", () => {
 		expect(modelKnowledge(branch, CONTEXT_MESSAGE_TYPE).known?.fields).toEqual(FIELDS);
 	});
 
+	test("a pi 1.x context edit that omits or rewrites a message takes it out of what the model has", () => {
+		const full = ours({ kind: "full", sentSelection: "s" }, "full-1");
+		const edit: BranchEntry = { type: "context_edit", id: "edit", targetId: "full-1" };
+		expect(modelKnowledge([full, user(), edit], CONTEXT_MESSAGE_TYPE)).toEqual({
+			known: undefined,
+			sentSelections: new Set(),
+		});
+	});
+
 	test("a full block whose fields lack a File is no knowledge", () => {
 		expect(
 			modelKnowledge([ours({ kind: "full", fields: { App: "App: x" } })], CONTEXT_MESSAGE_TYPE).known,

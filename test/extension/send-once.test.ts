@@ -77,7 +77,7 @@ describe("send once, through a real AgentSession", () => {
 	});
 
 	test("a compaction that kept the selection changes nothing; one that dropped it sends it again", async () => {
-		const { pi, selectAll } = await start({ compaction: { enabled: false, keepRecentTokens: 4500 } });
+		const { pi, selectAll } = await start({ compaction: { enabled: false, keepRecentTokens: 3000 } });
 		await pi.session.prompt("before the selection");
 		await selectAll();
 		await pi.session.prompt("look at this");

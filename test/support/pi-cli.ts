@@ -84,6 +84,8 @@ export function spawnPi(
 		env?: Record<string, string>;
 		/** The extension to load: this package by default, another file (the benchmark's baseline), or none. */
 		extension?: string | null;
+		/** Keep sessions in this dir (needed for fork, resume, compaction); otherwise `--no-session`. */
+		sessionDir?: string;
 		/** A pi subcommand (`["install", path]`) instead of a session: no model flags then. */
 		command?: string[];
 		/** More extensions loaded after it (benchmark helpers). */
@@ -97,7 +99,7 @@ export function spawnPi(
 		FAKE_PROVIDER,
 		"--model",
 		FAKE_MODEL,
-		"--no-session",
+		...(options.sessionDir ? ["--session-dir", options.sessionDir] : ["--no-session"]),
 		...(extension === null ? [] : ["-e", extension]),
 		...(options.extraExtensions ?? []).flatMap((path) => ["-e", path]),
 		...line.extraArgs,

@@ -45,6 +45,7 @@ export class RpcPi {
 			stateDir: string;
 			env?: Record<string, string>;
 			extension?: string | null;
+			sessionDir?: string;
 		},
 	): RpcPi {
 		return new RpcPi(spawnPi(line, { ...options, args: ["--mode", "rpc"] }));
