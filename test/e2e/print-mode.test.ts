@@ -21,6 +21,8 @@ describe.each(piLines())("print mode (-p) through the real $name CLI", (line) =>
 		const run = spawnPi(line, { cwd: ws.project, agentDir: ws.agentDir, stateDir: ws.stateDir, args: ["-p", prompt] });
 		const code = await run.exited;
 		expect(code, run.stderr()).toBe(0);
+		// The model's answer and nothing else: the transcript line is for the TUI only.
+		expect(run.stdout()).toBe("ok\n");
 		const request = ws.server.requests.at(-1);
 		if (!request) throw new Error(`pi sent no request; stderr: ${run.stderr()}`);
 		return request;

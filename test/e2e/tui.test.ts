@@ -37,6 +37,47 @@ describe.skipIf(!tmux)("interactive TUI in tmux (skipped without tmux)", () => {
 			await waitFor("widget follows", () => tui.belowEditor() === "in other.ts", 5000, 50);
 		});
 
+		test.skipIf(!line.node)(
+			"the transcript shows one dim line after the prompt; ctrl+o expands it to the exact text; 36 columns survive",
+			async () => {
+				const nvim = ws.editor();
+				const longName = `${"very-long-file-name-".repeat(4)}main.ts`;
+				nvim.write(
+					state(longName, {
+						buffer: {
+							cursor: { line: 4, column: 1 },
+							selection: {
+								start: { line: 2, column: 1 },
+								end: { line: 4, column: 5 },
+								text: "alpha\nbeta\ngamma",
+								selected_at: now(),
+							},
+						},
+					}),
+				);
+				const tui = start(36, 40);
+				await waitFor("widget", () => tui.belowEditor()?.startsWith("3 lines selected"), 20_000, 50);
+				await tui.submit("explain");
+				const summary = `editor: src/${longName} line 4, 3 lines selected`;
+				const collapsed = await tui.waitForScreen("summary line", (screen) => screen.includes("editor: src/very-long"));
+				const lines = collapsed.split("\n");
+				const promptRow = lines.findIndex((row) => row.includes("explain"));
+				const summaryRow = lines.findIndex((row) => row.includes("editor: src/very-long"));
+				expect(promptRow).toBeGreaterThanOrEqual(0);
+				expect(summaryRow).toBeGreaterThan(promptRow);
+				// One line, cut to the terminal's width, never wrapped; the text itself is not shown collapsed.
+				expect(visibleWidth(lines[summaryRow] ?? "")).toBeLessThanOrEqual(36);
+				expect(summary.startsWith((lines[summaryRow] ?? "").trim().replace(/\.\.\.$|…$/, ""))).toBe(true);
+				expect(collapsed).not.toContain("gamma");
+				tui.press("C-o");
+				const expanded = await tui.waitForScreen("expanded text", (screen) => screen.includes("gamma"));
+				for (const row of ["<editor-context>", "alpha", "beta", "gamma", "</editor-context>"])
+					expect(expanded).toContain(row);
+				for (const row of expanded.split("\n")) expect(visibleWidth(row)).toBeLessThanOrEqual(36);
+				expect(tui.isRunning()).toBe(true);
+			},
+		);
+
 		test.skipIf(!line.node)("a 200-character name on a 40-column terminal is cut and pi keeps running", async () => {
 			const nvim = ws.editor();
 			const name = `${"n".repeat(196)}.ts`;
