@@ -3,10 +3,11 @@ import { stateDirFromEnv } from "./core/file-trust.ts";
 import { CONTEXT_MESSAGE_TYPE, modelKnowledge, NO_KNOWLEDGE } from "./core/model-knowledge.ts";
 import { IDE_SUBCOMMANDS, runIdeCommand } from "./shell/ide-command.ts";
 import { IdeController } from "./shell/ide-controller.ts";
-import { PromptContext } from "./shell/prompt-context.ts";
+import { PromptContext, prepareSelection } from "./shell/prompt-context.ts";
 import { connectionMemory } from "./shell/session-memory.ts";
-import { readAutoconnect } from "./shell/settings-source.ts";
+import { readSettings, settingsFiles } from "./shell/settings-source.ts";
 import { registerTranscriptLine } from "./shell/transcript-line.ts";
+import { guardUnsavedWrite } from "./shell/unsaved-guard.ts";
 import { WidgetSurface } from "./shell/widget-surface.ts";
 
 export const CUSTOM_MESSAGE_TYPE = CONTEXT_MESSAGE_TYPE;
@@ -32,12 +33,15 @@ export default function piIdeContext(pi: ExtensionAPI): void {
 		const stateDir = stateDirFromEnv(process.env);
 		const surface = new WidgetSurface(ctx.hasUI ? ctx.ui : undefined);
 		widget = surface;
+		const files = settingsFiles(ctx.cwd);
+		const settings = readSettings(files);
 		controller = new IdeController({
 			stateDir,
 			cwd: ctx.cwd,
 			uid: process.getuid?.() ?? 0,
 			memory: connectionMemory(stateDir, ctx.cwd),
-			autoconnect: readAutoconnect(pi, ctx.cwd),
+			settings,
+			settingsFiles: files,
 			showWidget: (text) => surface.show(text),
 			announce: (editor) => pi.events.emit(EDITOR_EVENT_CHANNEL, editor),
 			notify: (message, level) => {
@@ -45,7 +49,7 @@ export default function piIdeContext(pi: ExtensionAPI): void {
 			},
 		});
 		const started = controller;
-		prompts = new PromptContext(() => started.project);
+		prompts = new PromptContext(() => started.project, prepareSelection({ redactSecrets: settings.redactSecrets.on }));
 		await controller.start();
 	}
 
@@ -79,6 +83,11 @@ export default function piIdeContext(pi: ExtensionAPI): void {
 		const message = await prompts.message(view, knowledge);
 		if (!message) return;
 		return { message: { customType: CUSTOM_MESSAGE_TYPE, ...message, display: true } };
+	});
+
+	pi.on("tool_call", async (event, ctx) => {
+		if (!controller?.settings.guardUnsaved.on) return;
+		return guardUnsavedWrite(event, ctx, controller);
 	});
 
 	registerTranscriptLine(pi);

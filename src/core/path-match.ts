@@ -13,6 +13,8 @@ export type Tier = 0 | 1;
 export interface EditorPaths {
 	cwd: string;
 	file?: string;
+	/** Real path of the active file, relative ones (Obsidian) resolved against cwd first: what the secret-file rule checks. */
+	activeFile?: string;
 	argvDirs: readonly { arg: string; dir: string }[];
 }
 

@@ -1,15 +1,58 @@
-const SETTINGS_KEY = "pi-ide";
+import { DEFAULT_SECRET_FILE_PATTERNS } from "./secret-files.ts";
 
-/** `"pi-ide": { "autoconnect": false }` turns auto-connect off; anything else (or nothing) leaves it on. */
-function autoconnectSetting(settings: unknown): boolean | undefined {
-	if (typeof settings !== "object" || settings === null) return undefined;
-	const section = (settings as Record<string, unknown>)[SETTINGS_KEY];
-	if (typeof section !== "object" || section === null) return undefined;
-	const value = (section as Record<string, unknown>).autoconnect;
-	return typeof value === "boolean" ? value : undefined;
+/** The key in pi's settings files; the WebSocket peer pi-ide reads the same key. */
+export const SETTINGS_KEY = "pi-ide";
+
+export type SettingSource = "default" | "global" | "project";
+
+/** A guard is on unless the user's own (global) settings turn it off; a project may only turn it on. */
+export interface GuardSetting {
+	on: boolean;
+	source: SettingSource;
 }
 
-/** Project settings win over global ones; a missing setting means enabled. */
-export function resolveAutoconnect(globalSettings: unknown, projectSettings: unknown): boolean {
-	return autoconnectSetting(projectSettings) ?? autoconnectSetting(globalSettings) ?? true;
+export interface IdeSettings {
+	autoconnect: boolean;
+	/** Defaults, then the global list, then the project list: every one counts (pi 1.x would replace arrays). */
+	secretFiles: { patterns: string[]; global: string[]; project: string[] };
+	redactSecrets: GuardSetting;
+	guardUnsaved: GuardSetting;
+}
+
+function section(settings: unknown): Record<string, unknown> {
+	if (typeof settings !== "object" || settings === null) return {};
+	const value = (settings as Record<string, unknown>)[SETTINGS_KEY];
+	return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}
+
+const flag = (value: unknown) => (typeof value === "boolean" ? value : undefined);
+const globs = (value: unknown) =>
+	Array.isArray(value) ? value.filter((item): item is string => typeof item === "string" && item.trim() !== "") : [];
+
+/**
+ * A cloned repository's `.pi/settings.json` is not the user's word: it may add secret-file patterns or turn
+ * a guard on, never turn one off.
+ */
+function guard(global: unknown, project: unknown): GuardSetting {
+	if (flag(global) === false)
+		return flag(project) === true ? { on: true, source: "project" } : { on: false, source: "global" };
+	return { on: true, source: flag(global) === true ? "global" : "default" };
+}
+
+/** `autoconnect`: project wins over global, missing means on. */
+export function resolveSettings(globalSettings: unknown, projectSettings: unknown): IdeSettings {
+	const global = section(globalSettings);
+	const project = section(projectSettings);
+	const fromGlobal = globs(global.secretFiles);
+	const fromProject = globs(project.secretFiles);
+	return {
+		autoconnect: flag(project.autoconnect) ?? flag(global.autoconnect) ?? true,
+		secretFiles: {
+			patterns: [...new Set([...DEFAULT_SECRET_FILE_PATTERNS, ...fromGlobal, ...fromProject])],
+			global: fromGlobal,
+			project: fromProject,
+		},
+		redactSecrets: guard(global.redactSecrets, project.redactSecrets),
+		guardUnsaved: guard(global.guardUnsaved, project.guardUnsaved),
+	};
 }

@@ -3,6 +3,8 @@ import type { EditorFacts, StateEntry } from "./editor-entry.ts";
 import type { TrustVerdict } from "./file-trust.ts";
 import { selectionFreshness } from "./freshness.ts";
 import { editorLabel } from "./picker-rows.ts";
+import type { SecretFileMatch } from "./secret-files.ts";
+import type { GuardSetting, IdeSettings } from "./settings.ts";
 
 /** `/ide status` lists this many files; the rest are counted, so 5 000 stale files stay one screen. */
 export const MAX_STATUS_FILES = 40;
@@ -21,6 +23,42 @@ export interface StatusInput {
 	/** Watchers and liveness timers open in this pi process (all sessions); 1 and 1 while one session runs. */
 	resources?: { watchers: number; timers: number };
 	watcherError?: string;
+	settings?: IdeSettings;
+	/** Shown as where each setting came from. */
+	settingsFiles?: { global: string; project: string };
+	/** The connected editor's file is a secret file. */
+	connectedSecret?: SecretFileMatch;
+}
+
+function guardText(guard: GuardSetting, files: StatusInput["settingsFiles"]): string {
+	const where = (source: "global" | "project") => (files ? show(files[source], 200) : `${source} settings`);
+	if (guard.source === "default") return "on (default)";
+	if (guard.source === "project") return `on (turned on in ${where("project")}; the global settings turn it off)`;
+	return `${guard.on ? "on" : "off"} (${where("global")})`;
+}
+
+function settingsLines(input: StatusInput): string[] {
+	const settings = input.settings;
+	if (!settings) return [];
+	const { secretFiles } = settings;
+	const files = input.settingsFiles;
+	const from = [`${secretFiles.patterns.length - secretFiles.global.length - secretFiles.project.length} default`];
+	if (secretFiles.global.length > 0)
+		from.push(`${secretFiles.global.length} from ${files ? show(files.global, 200) : "global settings"}`);
+	if (secretFiles.project.length > 0)
+		from.push(`${secretFiles.project.length} from ${files ? show(files.project, 200) : "project settings"}`);
+	const lines = [
+		`Secret files: ${secretFiles.patterns.length} patterns (${from.join(", ")}); their selections are never sent`,
+		`Credential redaction in selections: ${guardText(settings.redactSecrets, files)}`,
+		`Unsaved-buffer guard (write/edit): ${guardText(settings.guardUnsaved, files)}`,
+	];
+	if (input.connectedSecret) {
+		const { path, pattern } = input.connectedSecret;
+		lines.push(
+			`Connected file is a secret file: ${show(path, 200)} matches "${show(pattern, 80)}"; no selection text is sent`,
+		);
+	}
+	return lines;
 }
 
 const show = (text: string, max = 120) => clip(sanitizeForDisplay(text), max);
@@ -68,6 +106,7 @@ export function formatStatus(input: StatusInput): string {
 		`Auto-connect: ${!input.autoconnect ? "off (settings)" : input.suppressed ? "paused by /ide off until you pick with /ide" : "on"}`,
 		`Connected: ${connectedLine(input)}`,
 	];
+	lines.push(...settingsLines(input));
 	if (input.watcherError) lines.push(`Watcher: ${show(input.watcherError, 200)}`);
 	const described = input.entries
 		.map(({ entry, facts }) => describeEntry(entry, facts, input.nowSeconds))

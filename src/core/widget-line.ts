@@ -6,18 +6,23 @@ import type { EditorState } from "./state-schema.ts";
 /** A name longer than this is clipped before any width math: RPC clients get the line unclipped otherwise. */
 export const MAX_WIDGET_NAME_CHARS = 120;
 
-/** The widget's words, e.g. `5 lines selected in main.ts` or `in main.ts`; undefined means no widget. */
+/**
+ * The widget's words, e.g. `5 lines selected in main.ts`, `5 lines selected in .env (not sent)` or
+ * `in main.ts`; undefined means no widget.
+ */
 export function widgetText(
 	state: EditorState,
 	selectionFirstSeenSeconds: number,
 	nowSeconds: number,
+	/** The file is a secret file: its selection is not sent, and the widget says so. */
+	secretFile = false,
 ): string | undefined {
 	if (absoluteFile(state) === undefined) return undefined;
 	const name = clip(sanitizeForDisplay(state.active_buffer?.name ?? "").trim(), MAX_WIDGET_NAME_CHARS) || "untitled";
 	const fresh = freshSelection(state, selectionFirstSeenSeconds, nowSeconds);
 	if (!fresh) return `in ${name}`;
 	const lines = selectionLineCount(fresh.selection);
-	return `${lines} ${lines === 1 ? "line" : "lines"} selected in ${name}`;
+	return `${lines} ${lines === 1 ? "line" : "lines"} selected in ${name}${secretFile ? " (not sent)" : ""}`;
 }
 
 const CUT_MARKER = "...";

@@ -7,6 +7,8 @@ import { absoluteFile, freshSelection } from "../core/editor-view.ts";
 import { checkDirTrust, type TrustVerdict } from "../core/file-trust.ts";
 import { scoreTier } from "../core/path-match.ts";
 import { editorLabel } from "../core/picker-rows.ts";
+import { type SecretFileMatch, secretFileMatcher } from "../core/secret-files.ts";
+import type { IdeSettings } from "../core/settings.ts";
 import type { EditorState } from "../core/state-schema.ts";
 import { formatStatus } from "../core/status-report.ts";
 import { widgetText } from "../core/widget-line.ts";
@@ -15,6 +17,7 @@ import { isProcessAlive } from "./liveness.ts";
 import { realOrNormal } from "./path-evidence.ts";
 import { resourceCount } from "./resource-count.ts";
 import type { ConnectionMemory } from "./session-memory.ts";
+import type { SettingsFiles } from "./settings-source.ts";
 import { StateWatcher } from "./state-watcher.ts";
 
 /** How often the pids we rely on are re-checked: an editor killed with -9 writes nothing more. */
@@ -31,7 +34,16 @@ export type NoticeLevel = "info" | "warning" | "error";
 
 /** The connected editor's state for a prompt, or why there is none. */
 export type PromptView =
-	| { kind: "editor"; state: EditorState; selectionFirstSeenSeconds: number; nowSeconds: number }
+	| {
+			kind: "editor";
+			state: EditorState;
+			selectionFirstSeenSeconds: number;
+			nowSeconds: number;
+			/** Real path of the active file. */
+			realFile?: string;
+			/** Set when the active file is a secret file: its selection text stays on the machine. */
+			secret?: SecretFileMatch;
+	  }
 	| { kind: "gone"; reason: GoneReason };
 
 const GONE: Record<GoneReason, PromptView> = {
@@ -53,7 +65,9 @@ export interface ControllerPorts {
 	cwd: string;
 	uid: number;
 	memory: ConnectionMemory;
-	autoconnect: boolean;
+	settings: IdeSettings;
+	/** Where the settings came from, for `/ide status`. */
+	settingsFiles?: SettingsFiles;
 	showWidget: (text: string | undefined) => void;
 	/** Told whenever the connected editor or its state changes (pi's event bus, for other extensions and tests). */
 	announce?: (editor: ConnectedEditorEvent | undefined) => void;
@@ -86,10 +100,17 @@ export class IdeController {
 	/** `pid:reason` pairs already told to the user: one notice per editor and reason. */
 	private readonly noticedRejections = new Set<string>();
 	private readonly now: () => number;
+	private readonly secretFile: (paths: readonly (string | undefined)[]) => SecretFileMatch | undefined;
 
 	constructor(private readonly ports: ControllerPorts) {
 		this.projectDir = ports.cwd;
 		this.now = ports.nowSeconds ?? (() => Date.now() / 1000);
+		this.secretFile = secretFileMatcher(ports.settings.secretFiles.patterns);
+	}
+
+	/** The secret-file pattern the editor's active file matches, by its reported path or its real path. */
+	secretMatch(editor: Pick<EditorFacts, "state" | "paths">): SecretFileMatch | undefined {
+		return this.secretFile([absoluteFile(editor.state), editor.paths.activeFile]);
 	}
 
 	/** Idempotent: pi 0.73 in RPC mode can deliver `session_start` twice. */
@@ -292,7 +313,7 @@ export class IdeController {
 			memory.connected = undefined;
 		}
 		const live = this.liveEditors();
-		if (!memory.connected && this.ports.autoconnect && !memory.suppressed && this.trust.ok) {
+		if (!memory.connected && this.ports.settings.autoconnect && !memory.suppressed && this.trust.ok) {
 			const target = autoConnectTarget(live);
 			if (target)
 				this.connect(
@@ -335,7 +356,9 @@ export class IdeController {
 		this.freshnessTimer = undefined;
 		const editor = this.connectedEditor();
 		const now = this.now();
-		const widget = editor ? widgetText(editor.state, editor.selectionFirstSeenSeconds, now) : undefined;
+		const widget = editor
+			? widgetText(editor.state, editor.selectionFirstSeenSeconds, now, this.secretMatch(editor) !== undefined)
+			: undefined;
 		this.ports.showWidget(widget);
 		this.announceEditor(editor, widget);
 		const fresh = editor && freshSelection(editor.state, editor.selectionFirstSeenSeconds, now);
@@ -386,15 +409,19 @@ export class IdeController {
 		if (!entry || entry.deadPid !== undefined) return GONE.disconnected;
 		if (!entry.valid) return GONE.rejected;
 		if (absoluteFile(entry.valid.state) === undefined) return GONE["no-file"];
+		const secret = this.secretMatch(entry.valid);
 		return {
 			kind: "editor",
 			state: entry.valid.state,
 			selectionFirstSeenSeconds: entry.valid.selectionFirstSeenSeconds,
 			nowSeconds: this.now(),
+			...(entry.valid.paths.activeFile !== undefined && { realFile: entry.valid.paths.activeFile }),
+			...(secret && { secret }),
 		};
 	}
 
 	statusText(): string {
+		const connected = this.connectedEditor();
 		const facts = new Map(this.editors().map((editor) => [editor.pid, editor]));
 		const entries: { entry: StateEntry; facts?: EditorFacts }[] = [...(this.watcher?.entries.values() ?? [])].map(
 			(entry) => ({ entry, facts: entry.valid && facts.get(entry.valid.pid) }),
@@ -403,7 +430,10 @@ export class IdeController {
 			stateDir: this.ports.stateDir,
 			trust: this.trust,
 			projectDir: this.projectDir,
-			autoconnect: this.ports.autoconnect,
+			autoconnect: this.ports.settings.autoconnect,
+			settings: this.ports.settings,
+			settingsFiles: this.ports.settingsFiles,
+			connectedSecret: connected && this.secretMatch(connected),
 			suppressed: this.ports.memory.suppressed,
 			connected: this.ports.memory.connected,
 			connectedRejection: this.connectedRejection(),
@@ -417,6 +447,10 @@ export class IdeController {
 	/** Why the state dir is not read, or undefined while it is trusted. */
 	get trustProblem(): string | undefined {
 		return this.trust.ok ? undefined : this.trust.reason;
+	}
+
+	get settings(): IdeSettings {
+		return this.ports.settings;
 	}
 
 	get stateDirPath(): string {

@@ -1,5 +1,6 @@
 import { realpath, stat } from "node:fs/promises";
 import { basename, dirname, isAbsolute, join, resolve } from "node:path";
+import { absoluteFile } from "../core/editor-view.ts";
 import { type EditorPaths, MAX_ARGV_EVIDENCE, normalizePath } from "../core/path-match.ts";
 import type { EditorState } from "../core/state-schema.ts";
 
@@ -16,7 +17,7 @@ export async function realOrNormal(path: string): Promise<string> {
 }
 
 /** A file that does not exist yet (a new buffer) still sits in a real directory. */
-async function realFile(path: string): Promise<string> {
+export async function realFile(path: string): Promise<string> {
 	try {
 		return await realpath(path);
 	} catch {
@@ -38,14 +39,17 @@ async function argDirectory(cwd: string, arg: string): Promise<{ arg: string; di
 /** Resolve the paths the tier rules look at, once per state change and never on the prompt path. */
 export async function resolveEditorPaths(state: EditorState): Promise<EditorPaths> {
 	const file = state.active_buffer?.file;
-	const [cwd, realFilePath, argvDirs] = await Promise.all([
+	const active = absoluteFile(state);
+	const [cwd, realActive, argvDirs] = await Promise.all([
 		realOrNormal(state.cwd),
-		typeof file === "string" && isAbsolute(file) ? realFile(file) : undefined,
+		active === undefined ? undefined : realFile(active),
 		Promise.all((state.argv ?? []).slice(0, MAX_ARGV_EVIDENCE).map((arg) => argDirectory(state.cwd, arg))),
 	]);
 	return {
 		cwd,
-		...(realFilePath === undefined ? {} : { file: realFilePath }),
+		// Tiers count only an absolute file: a vault-relative one says nothing about pi's project.
+		...(typeof file === "string" && isAbsolute(file) && realActive !== undefined ? { file: realActive } : {}),
+		...(realActive === undefined ? {} : { activeFile: realActive }),
 		argvDirs: argvDirs.filter((entry) => entry !== undefined),
 	};
 }

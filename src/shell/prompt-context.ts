@@ -1,14 +1,37 @@
 import { type ContextMessage, contextMessage } from "../core/context-message.ts";
 import { describeEditor } from "../core/editor-now.ts";
 import type { ModelKnowledge } from "../core/model-knowledge.ts";
-import { cutForPrompt, type SelectionPayload, type SelectionSource, sentSelection } from "../core/selection-payload.ts";
+import { redact } from "../core/redaction.ts";
+import { type SecretFileMatch, withheldReason } from "../core/secret-files.ts";
+import {
+	cutForPrompt,
+	type SelectionPayload,
+	type SelectionSource,
+	sentSelection,
+	withheldSelection,
+} from "../core/selection-payload.ts";
 import type { PromptView } from "./ide-controller.ts";
+import { findSecrets } from "./secret-scanner.ts";
 
-/** Turns a selection into what may be sent (cut, and whatever checks the caller adds). */
-export type PrepareSelection = (source: SelectionSource) => Promise<SelectionPayload>;
+/** Turns a selection into what may be sent. */
+export type PrepareSelection = (
+	source: SelectionSource,
+	secret: SecretFileMatch | undefined,
+) => Promise<SelectionPayload>;
 
-export const prepareCutOnly: PrepareSelection = async (source) =>
-	sentSelection(source, cutForPrompt(source.selection), 0);
+/**
+ * A secret file's selection is withheld whole. Anything else is cut to the cap first (a 16 MiB select-all
+ * is never scanned whole), then credentials in what will be sent are redacted.
+ */
+export function prepareSelection(options: { redactSecrets: boolean }): PrepareSelection {
+	return async (source, secret) => {
+		if (secret) return withheldSelection(source, withheldReason(secret));
+		const cut = cutForPrompt(source.selection);
+		if (!options.redactSecrets) return sentSelection(source, cut, 0);
+		const redacted = redact(cut.text, await findSecrets(cut.text));
+		return sentSelection(source, { ...cut, text: redacted.text }, redacted.count);
+	};
+}
 
 function sameSource(a: SelectionSource, b: SelectionSource): boolean {
 	const x = a.selection;
@@ -30,18 +53,18 @@ function sameSource(a: SelectionSource, b: SelectionSource): boolean {
  * something) and reused while the editor reports the same one: later prompts and cursor moves cost nothing.
  */
 export class PromptContext {
-	private cached?: { source: SelectionSource; payload: Promise<SelectionPayload> };
+	private cached?: { source: SelectionSource; secret: string | undefined; payload: Promise<SelectionPayload> };
 
 	constructor(
 		private readonly projectDir: () => string,
-		private readonly prepare: PrepareSelection = prepareCutOnly,
+		private readonly prepare: PrepareSelection,
 	) {}
 
 	async message(view: PromptView, knowledge: ModelKnowledge): Promise<ContextMessage | undefined> {
 		if (view.kind === "gone") return contextMessage(view, knowledge);
 		const editor = describeEditor(view.state, view.selectionFirstSeenSeconds, view.nowSeconds, this.projectDir());
 		if (!editor) return contextMessage({ kind: "gone", reason: "no-file" }, knowledge);
-		const selection = editor.fresh && (await this.payload(editor.fresh));
+		const selection = editor.fresh && (await this.payload(editor.fresh, view.secret));
 		return contextMessage(
 			{
 				kind: "editor",
@@ -54,10 +77,12 @@ export class PromptContext {
 		);
 	}
 
-	private payload(source: SelectionSource): Promise<SelectionPayload> {
-		if (this.cached && sameSource(this.cached.source, source)) return this.cached.payload;
-		const payload = this.prepare(source);
-		this.cached = { source, payload };
+	private payload(source: SelectionSource, secret: SecretFileMatch | undefined): Promise<SelectionPayload> {
+		if (this.cached && this.cached.secret === secret?.pattern && sameSource(this.cached.source, source)) {
+			return this.cached.payload;
+		}
+		const payload = this.prepare(source, secret);
+		this.cached = { source, secret: secret?.pattern, payload };
 		// A failed preparation is not cached: the next prompt tries again.
 		payload.catch(() => {
 			if (this.cached?.payload === payload) this.cached = undefined;

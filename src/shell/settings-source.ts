@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { type ExtensionAPI, getAgentDir } from "@mariozechner/pi-coding-agent";
-import { resolveAutoconnect } from "../core/settings.ts";
+import { getAgentDir } from "@mariozechner/pi-coding-agent";
+import { type IdeSettings, resolveSettings } from "../core/settings.ts";
 
 function readJson(path: string): unknown {
 	try {
@@ -11,18 +11,19 @@ function readJson(path: string): unknown {
 	}
 }
 
-/** pi 1.x merges global and project settings for us; pi 0.73 has no `getSettings`, so read both files. */
-export function readAutoconnect(pi: ExtensionAPI, cwd: string): boolean {
-	const getSettings = (pi as { getSettings?: () => unknown }).getSettings;
-	if (typeof getSettings === "function") {
-		try {
-			return resolveAutoconnect(undefined, getSettings.call(pi));
-		} catch {
-			// Fall through to the files: a settings error must not take the extension down.
-		}
-	}
-	return resolveAutoconnect(
-		readJson(join(getAgentDir(), "settings.json")),
-		readJson(join(cwd, ".pi", "settings.json")),
-	);
+export interface SettingsFiles {
+	global: string;
+	project: string;
+}
+
+export function settingsFiles(cwd: string): SettingsFiles {
+	return { global: join(getAgentDir(), "settings.json"), project: join(cwd, ".pi", "settings.json") };
+}
+
+/**
+ * Both files, read here on both pi lines: which file said what matters (a project may not turn a guard off,
+ * lists are joined), and pi 1.x's merged `getSettings()` keeps neither apart.
+ */
+export function readSettings(files: SettingsFiles): IdeSettings {
+	return resolveSettings(readJson(files.global), readJson(files.project));
 }

@@ -11,6 +11,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { autoConnectTarget } from "../../src/core/connection-rules.ts";
 import { parseStateFile } from "../../src/core/parse-state-file.ts";
+import { resolveSettings } from "../../src/core/settings.ts";
 import { fitWidgetLine, widgetText } from "../../src/core/widget-line.ts";
 import { IdeController } from "../../src/shell/ide-controller.ts";
 import { controllerBlock, firstBlockFor } from "../support/blocks.ts";
@@ -224,7 +225,7 @@ describe("properties of the watcher + controller on a real dir", () => {
 					cwd: project,
 					uid: process.getuid?.() ?? 0,
 					memory,
-					autoconnect: true,
+					settings: resolveSettings(undefined, undefined),
 					showWidget: (text) => widgets.push(text),
 					notify: () => {},
 					announce: (editor) => {

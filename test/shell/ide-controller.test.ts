@@ -1,6 +1,7 @@
 import { chmodSync, mkdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
+import { resolveSettings } from "../../src/core/settings.ts";
 import { IdeController } from "../../src/shell/ide-controller.ts";
 import { resourceCount } from "../../src/shell/resource-count.ts";
 import type { ConnectionMemory } from "../../src/shell/session-memory.ts";
@@ -42,7 +43,7 @@ function harness(options: {
 		cwd: options.project,
 		uid: process.getuid?.() ?? 0,
 		memory,
-		autoconnect: options.autoconnect ?? true,
+		settings: { ...resolveSettings(undefined, undefined), autoconnect: options.autoconnect ?? true },
 		showWidget: (text) => widgets.push(text),
 		notify: (message) => notices.push(message),
 		nowSeconds: options.nowSeconds,

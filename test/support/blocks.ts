@@ -4,7 +4,7 @@ import { NO_KNOWLEDGE } from "../../src/core/model-knowledge.ts";
 import { cutForPrompt, sentSelection } from "../../src/core/selection-payload.ts";
 import type { EditorState } from "../../src/core/state-schema.ts";
 import type { IdeController } from "../../src/shell/ide-controller.ts";
-import { PromptContext } from "../../src/shell/prompt-context.ts";
+import { PromptContext, prepareSelection } from "../../src/shell/prompt-context.ts";
 
 /** The block a first prompt would carry for `state` (nothing in the model's context yet), or undefined. */
 export function firstBlockFor(
@@ -30,9 +30,7 @@ export function firstBlockFor(
 
 /** What the controller's connected editor would put in a first prompt right now, through the real prompt path. */
 export async function controllerBlock(controller: IdeController): Promise<string | undefined> {
-	const message = await new PromptContext(() => controller.project).message(
-		await controller.promptView(),
-		NO_KNOWLEDGE,
-	);
+	const prompts = new PromptContext(() => controller.project, prepareSelection({ redactSecrets: true }));
+	const message = await prompts.message(await controller.promptView(), NO_KNOWLEDGE);
 	return message?.content;
 }

@@ -1,5 +1,6 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
+import { resolveSettings } from "../../src/core/settings.ts";
 import { IdeController } from "../../src/shell/ide-controller.ts";
 import type { ConnectionMemory } from "../../src/shell/session-memory.ts";
 import { FakeEditor } from "./fake-editor.ts";
@@ -38,7 +39,7 @@ export class ControllerHarness {
 			cwd: this.project,
 			uid: process.getuid?.() ?? 0,
 			memory: this.memory,
-			autoconnect: true,
+			settings: resolveSettings(undefined, undefined),
 			showWidget: (text) => this.widgets.push(text),
 			notify: (message) => this.notices.push(message),
 			nowSeconds: () => Date.now() / 1000 + this.clockOffsetSeconds,
