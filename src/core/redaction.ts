@@ -5,11 +5,46 @@ export interface SecretSpan {
 	kind: string;
 }
 
-const RULE_PREFIX = "@secretlint/secretlint-rule-";
+const RULE_PREFIXES = ["@secretlint/secretlint-rule-", "pi-ide-context/"];
 
-/** `@secretlint/secretlint-rule-github` -> `github`; other ids are kept as they are. */
+/** `@secretlint/secretlint-rule-github` -> `github`, `pi-ide-context/stripe` -> `stripe`. */
 export function kindOfRule(ruleId: string): string {
-	return ruleId.startsWith(RULE_PREFIX) ? ruleId.slice(RULE_PREFIX.length) : ruleId;
+	const prefix = RULE_PREFIXES.find((candidate) => ruleId.startsWith(candidate));
+	return prefix ? ruleId.slice(prefix.length) : ruleId;
+}
+
+/** How far past a reported range a detector's own copy of the secret is looked for. */
+const VALUE_SEARCH_WINDOW = 256;
+
+/**
+ * A span widened to cover the secret values the detector reported with it. Detectors can report a range
+ * that does not cover the value (secretlint's AWS secret-key rule gives the start of the whole match with
+ * the length of the key alone), and half a key must never be sent: the span only grows.
+ */
+export function widenToReportedValues(text: string, span: SecretSpan, values: readonly unknown[]): SecretSpan {
+	let { start, end } = span;
+	for (const value of values) {
+		if (typeof value !== "string" || value.length < 8) continue;
+		const at = text.indexOf(value, Math.max(0, span.start - VALUE_SEARCH_WINDOW));
+		if (at < 0 || at > span.end + VALUE_SEARCH_WINDOW) continue;
+		start = Math.min(start, at);
+		end = Math.max(end, at + value.length);
+	}
+	return { ...span, start, end };
+}
+
+const SURROUNDING = /["'`;,()[\]{}<>\s]/;
+
+/**
+ * A span without the quotes, brackets, separators and white space at its edges: some detectors (connection
+ * strings) run on to the end of the line and would take the code after the secret with them. No credential
+ * starts or ends with these characters, so nothing of one is ever let through.
+ */
+export function trimSpan(text: string, span: SecretSpan): SecretSpan {
+	let { start, end } = span;
+	while (end > start && SURROUNDING.test(text[end - 1] as string)) end--;
+	while (start < end && SURROUNDING.test(text[start] as string)) start++;
+	return { ...span, start, end };
 }
 
 const BEGIN_PRIVATE_KEY = /-----BEGIN[A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----/g;

@@ -1,4 +1,10 @@
-import { kindOfRule, openPrivateKeySpans, type SecretSpan } from "../core/redaction.ts";
+import {
+	kindOfRule,
+	openPrivateKeySpans,
+	type SecretSpan,
+	trimSpan,
+	widenToReportedValues,
+} from "../core/redaction.ts";
 import { STRIPE_RULE_ID, stripeRule } from "../core/stripe-rule.ts";
 
 /**
@@ -10,7 +16,8 @@ import { STRIPE_RULE_ID, stripeRule } from "../core/stripe-rule.ts";
  */
 const FILTER_COMMENTS_RULE = "@secretlint/secretlint-rule-filter-comments";
 
-type Engine = { lint: (text: string) => Promise<{ ruleId: string; range: readonly [number, number]; type: string }[]> };
+type Finding = { ruleId: string; range: readonly [number, number]; type: string; data?: Record<string, unknown> };
+type Engine = { lint: (text: string) => Promise<Finding[]> };
 let engine: Promise<Engine> | undefined;
 
 async function loadEngine(): Promise<Engine> {
@@ -30,7 +37,7 @@ async function loadEngine(): Promise<Engine> {
 				source: { filePath: "selection.txt", content, contentType: "text" },
 				options: { config: config as never },
 			});
-			return result.messages;
+			return result.messages as Finding[];
 		},
 	};
 }
@@ -42,7 +49,16 @@ export async function findSecrets(text: string): Promise<SecretSpan[]> {
 	return [
 		...messages
 			.filter((message) => message.type === "message")
-			.map((message) => ({ start: message.range[0], end: message.range[1], kind: kindOfRule(message.ruleId) })),
+			.map((message) =>
+				trimSpan(
+					text,
+					widenToReportedValues(
+						text,
+						{ start: message.range[0], end: message.range[1], kind: kindOfRule(message.ruleId) },
+						Object.values(message.data ?? {}),
+					),
+				),
+			),
 		...openPrivateKeySpans(text),
 	];
 }
