@@ -1,9 +1,20 @@
 import { describe, expect, test } from "vitest";
 import type { EditorFacts, StateEntry } from "../../src/core/editor-entry.ts";
+import { DEFAULT_SECRET_FILE_PATTERNS } from "../../src/core/secret-files.ts";
+import { resolveSettings } from "../../src/core/settings.ts";
 import { formatNoMatch, formatStatus, MAX_STATUS_FILES } from "../../src/core/status-report.ts";
 import { editorState, selection } from "../support/fixtures.ts";
 
 const NOW = 1_800_000_000;
+const BASE = {
+	stateDir: "/s",
+	trust: { ok: true } as const,
+	projectDir: "/p",
+	autoconnect: true,
+	suppressed: false,
+	entries: [],
+	nowSeconds: NOW,
+};
 
 function live(pid: number, overrides: Partial<EditorFacts> = {}): { entry: StateEntry; facts: EditorFacts } {
 	const facts: EditorFacts = {
@@ -82,6 +93,35 @@ describe("formatStatus", () => {
 			"  3.json: live nvim 3, tier 0 (cwd equals the project), cwd /home/dev/proj, no named buffer, no selection",
 			"  4.json: rejected: writable by group or others (mode 0666); chmod 600 it",
 		]);
+	});
+
+	test("each guard's state and the file that set it", () => {
+		const text = formatStatus({
+			stateDir: "/s",
+			trust: { ok: true },
+			projectDir: "/p",
+			autoconnect: true,
+			suppressed: false,
+			entries: [],
+			nowSeconds: NOW,
+			settings: resolveSettings(
+				{ "pi-ide": { redactSecrets: false, guardUnsaved: false, secretFiles: ["*.secret.json"] } },
+				{ "pi-ide": { guardUnsaved: true, secretFiles: ["prod/*.yaml"] } },
+			),
+			settingsFiles: { global: "/home/u/.pi/agent/settings.json", project: "/p/.pi/settings.json" },
+			connectedSecret: { pattern: ".env", path: "/p/.env" },
+		});
+		expect(text.split("\n").slice(4, 8)).toEqual([
+			`Secret files: ${DEFAULT_SECRET_FILE_PATTERNS.length + 2} patterns (${DEFAULT_SECRET_FILE_PATTERNS.length} default, 1 from /home/u/.pi/agent/settings.json, 1 from /p/.pi/settings.json); their selections are never sent`,
+			"Credential redaction in selections: off (/home/u/.pi/agent/settings.json)",
+			"Unsaved-buffer guard (write/edit): on (turned on in /p/.pi/settings.json; the global settings turn it off)",
+			'Connected file is a secret file: /p/.env matches ".env"; no selection text is sent',
+		]);
+		expect(
+			formatStatus({ ...BASE, settings: resolveSettings(undefined, undefined) })
+				.split("\n")
+				.slice(5, 7),
+		).toEqual(["Credential redaction in selections: on (default)", "Unsaved-buffer guard (write/edit): on (default)"]);
 	});
 
 	test("an untrusted dir says why and how to fix it; paused auto-connect is explained", () => {

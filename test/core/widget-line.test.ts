@@ -1,7 +1,7 @@
 import { visibleWidth } from "@mariozechner/pi-tui";
 import { describe, expect, test } from "vitest";
 import { fitWidgetLine, widgetText } from "../../src/core/widget-line.ts";
-import { editorState, nvimFixture, selection } from "../support/fixtures.ts";
+import { clientFixture, editorState, nvimFixture, selection } from "../support/fixtures.ts";
 
 const NOW = 1_800_000_000;
 
@@ -35,6 +35,26 @@ describe("widgetText", () => {
 			"3 lines selected in main.ts",
 		],
 		["real charwise capture", nvimFixture("charwise-selection", { selectedAt: NOW }), "1 line selected in main.ts"],
+	])("%s", (_name, state, expected) => {
+		expect(widgetText(state, NOW, NOW)).toBe(expected);
+	});
+
+	test("a secret file's selection: counted, and said not to be sent; nothing to say without a selection", () => {
+		const env = editorState({ buffer: { file: "/p/.env", name: ".env", selection: selection(1, 5, "A=1", NOW) } });
+		expect(widgetText(env, NOW, NOW, true)).toBe("5 lines selected in .env (not sent)");
+		expect(widgetText(editorState({ buffer: { file: "/p/.env", name: ".env" } }), NOW, NOW, true)).toBe("in .env");
+	});
+
+	test.each([
+		["VS Code, no editor", clientFixture("vscode-client/no-editor"), undefined],
+		["VS Code, untitled document", clientFixture("vscode-client/untitled"), undefined],
+		["VS Code, selection of unknown age", clientFixture("vscode-client/restored-selection"), "in main.ts"],
+		[
+			"Obsidian note (vault-relative)",
+			clientFixture("obsidian-client/note", { selectedAt: NOW }),
+			"1 line selected in foo.md",
+		],
+		["Obsidian, no note", clientFixture("obsidian-client/no-note"), undefined],
 	])("%s", (_name, state, expected) => {
 		expect(widgetText(state, NOW, NOW)).toBe(expected);
 	});

@@ -1,4 +1,4 @@
-import { chmodSync, mkdirSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { resolveSettings } from "../../src/core/settings.ts";
@@ -214,6 +214,43 @@ describe("IdeController with real editors and a real state dir", () => {
 		const nvim = editor(stateDir);
 		nvim.write(at(project));
 		await waitFor("late editor connects", () => pi.memory.connected?.pid === nvim.pid);
+	});
+
+	test.each([
+		["a .env", (project: string) => ({ file: `${project}/.env`, name: ".env" }), ".env"],
+		[
+			"a config.txt linked to .env",
+			(project: string) => {
+				writeFileSync(`${project}/.env`, "A=1\n");
+				symlinkSync(`${project}/.env`, `${project}/config.txt`);
+				return { file: `${project}/config.txt`, name: "config.txt" };
+			},
+			`${"config.txt"}`,
+		],
+		[
+			"a .env linked to secrets/prod.txt",
+			(project: string) => {
+				mkdirSync(`${project}/secrets`);
+				writeFileSync(`${project}/secrets/prod.txt`, "A=1\n");
+				symlinkSync(`${project}/secrets/prod.txt`, `${project}/.env`);
+				return { file: `${project}/.env`, name: ".env" };
+			},
+			".env",
+		],
+	])("%s: the widget says the selection is not sent; /ide status names the pattern", async (_name, setup, shown) => {
+		const { project, stateDir } = workspace();
+		const buffer = setup(project);
+		const nvim = editor(stateDir);
+		nvim.write(at(project, { buffer: { ...buffer, selection: selection(1, 5, "A=1", now()) } }));
+		const pi = harness({ project, stateDir });
+		await pi.controller.start();
+		expect(pi.widget()).toBe(`5 lines selected in ${shown} (not sent)`);
+		expect(pi.controller.statusText()).toMatch(
+			/Connected file is a secret file: .* matches "\.env"; no selection text is sent/,
+		);
+		const block = await controllerBlock(pi.controller);
+		expect(block).toContain('text withheld: .env matches the secret-file pattern ".env"');
+		expect(block).not.toContain("A=1");
 	});
 
 	test("stop is idempotent and start twice is one start", async () => {

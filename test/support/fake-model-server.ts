@@ -30,10 +30,15 @@ async function readBody(request: IncomingMessage): Promise<string> {
 
 /**
  * A tiny OpenAI-compatible chat-completions server on 127.0.0.1 (random free port) that records every
- * request body and streams `reply(request)` back as SSE.
+ * request body and streams `reply(request)` back as SSE: text, or one tool call.
  */
+/** A reply that calls one tool instead of answering with text. */
+export interface ToolCallReply {
+	toolCall: { name: string; arguments: Record<string, unknown> };
+}
+
 export async function startFakeModelServer(
-	reply: (request: ChatRequest) => string = () => "ok",
+	reply: (request: ChatRequest) => string | ToolCallReply = () => "ok",
 ): Promise<FakeModelServer> {
 	const requests: ChatRequest[] = [];
 	const server: Server = createServer(async (request, response) => {
@@ -53,8 +58,20 @@ export async function startFakeModelServer(
 				choices: [{ index: 0, delta, finish_reason: finish }],
 			})}\n\n`;
 		response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
-		response.write(chunk({ role: "assistant", content: reply(parsed) }, null));
-		response.write(chunk({}, "stop"));
+		const answer = reply(parsed);
+		if (typeof answer === "string") {
+			response.write(chunk({ role: "assistant", content: answer }, null));
+			response.write(chunk({}, "stop"));
+		} else {
+			const call = {
+				index: 0,
+				id: `call_${requests.length}`,
+				type: "function",
+				function: { name: answer.toolCall.name, arguments: JSON.stringify(answer.toolCall.arguments) },
+			};
+			response.write(chunk({ role: "assistant", content: null, tool_calls: [call] }, null));
+			response.write(chunk({}, "tool_calls"));
+		}
 		response.write(
 			`data: ${JSON.stringify({ id: "chatcmpl-fake", object: "chat.completion.chunk", created: 0, model: parsed.model, choices: [], usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 } })}\n\n`,
 		);
