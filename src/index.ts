@@ -75,7 +75,7 @@ export default function piIdeContext(pi: ExtensionAPI): void {
 	pi.on("before_agent_start", async (event, ctx) => {
 		// pi 1.x also starts runs from custom messages; editor context belongs to what the user asked.
 		if (!("prompt" in event) || !controller || !prompts) return;
-		const view = await controller.promptView();
+		const view = await controller.connectedView();
 		// What the model already holds, from the session itself: right after /new, /fork, /resume or a compaction.
 		const knowledge = SEND_EVERY_PROMPT
 			? NO_KNOWLEDGE

@@ -33,7 +33,7 @@ const PROMPT_FLUSH_TIMEOUT_MS = 250;
 export type NoticeLevel = "info" | "warning" | "error";
 
 /** The connected editor's state for a prompt, or why there is none. */
-export type PromptView =
+export type ConnectedView =
 	| {
 			kind: "editor";
 			state: EditorState;
@@ -46,7 +46,7 @@ export type PromptView =
 	  }
 	| { kind: "gone"; reason: GoneReason };
 
-const GONE: Record<GoneReason, PromptView> = {
+const GONE: Record<GoneReason, ConnectedView> = {
 	disconnected: { kind: "gone", reason: "disconnected" },
 	"no-file": { kind: "gone", reason: "no-file" },
 	rejected: { kind: "gone", reason: "rejected" },
@@ -388,7 +388,7 @@ export class IdeController {
 	 * What the connected editor shows as a prompt starts: in-memory state, plus a short wait only when a write
 	 * of its file is being read right now (the same wait guards the unsaved-buffer check).
 	 */
-	async promptView(): Promise<PromptView> {
+	async connectedView(): Promise<ConnectedView> {
 		await this.starting;
 		const pid = this.ports.memory.connected?.pid;
 		if (pid === undefined || !this.watcher) return GONE.disconnected;

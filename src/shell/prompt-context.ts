@@ -10,7 +10,7 @@ import {
 	sentSelection,
 	withheldSelection,
 } from "../core/selection-payload.ts";
-import type { PromptView } from "./ide-controller.ts";
+import type { ConnectedView } from "./ide-controller.ts";
 import { findSecrets } from "./secret-scanner.ts";
 
 /** Turns a selection into what may be sent. */
@@ -60,7 +60,7 @@ export class PromptContext {
 		private readonly prepare: PrepareSelection,
 	) {}
 
-	async message(view: PromptView, knowledge: ModelKnowledge): Promise<ContextMessage | undefined> {
+	async message(view: ConnectedView, knowledge: ModelKnowledge): Promise<ContextMessage | undefined> {
 		if (view.kind === "gone") return contextMessage(view, knowledge);
 		const editor = describeEditor(view.state, view.selectionFirstSeenSeconds, view.nowSeconds, this.projectDir());
 		if (!editor) return contextMessage({ kind: "gone", reason: "no-file" }, knowledge);

@@ -20,7 +20,7 @@ export async function guardUnsavedWrite(
 	if (!FILE_WRITING_TOOLS.has(event.toolName)) return undefined;
 	const raw = (event.input as { path?: unknown } | undefined)?.path;
 	if (typeof raw !== "string" || raw === "") return undefined;
-	const view = await controller.promptView();
+	const view = await controller.connectedView();
 	if (view.kind !== "editor" || view.state.active_buffer?.modified !== true) return undefined;
 	const editorFile = absoluteFile(view.state);
 	if (editorFile === undefined) return undefined;

@@ -72,6 +72,107 @@ export async function promptCost(impl: Implementation, files: number, prompts: n
 	}
 }
 
+const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
+
+/** About 64 KiB of ordinary code, different for every `seed`, with no credential in it. */
+export function selectionText(seed: number, bytes = 64 * 1024): string {
+	const lines: string[] = [];
+	let size = 0;
+	for (let i = 0; size < bytes - 64; i++) {
+		const line = `export const value${seed}_${i} = computeSomething(${i}, "label ${seed}");`;
+		lines.push(line);
+		size += line.length + 1;
+	}
+	return lines.join("\n");
+}
+
+/**
+ * 4b. What a prompt costs on the paths 0.1 did not measure, through pi's extension runner in a real session:
+ * - `newSelection`: every prompt carries a new 64 KiB selection (cut, redaction scan, hashing included);
+ * - `sentSelection`: the same 64 KiB selection again while the session of `entries` entries already holds it
+ *   (the send-once walk over the branch, no text sent);
+ * - `duringWrite`: the prompt lands while the connected editor's write is being read (the flush path).
+ */
+export async function promptPaths(
+	impl: Implementation,
+	options: { prompts: number; entries: number },
+): Promise<{ newSelection: number[]; sentSelection: number[]; duringWrite: number[]; duringWriteSeen: number }> {
+	const fx = fixture(1);
+	const pi = await startSdkSession({ cwd: fx.project, agentDir: fx.agentDir, extensionPath: extensionPath(impl) });
+	const runner = pi.session.extensionRunner;
+	const emit = () => runner.emitBeforeAgentStart("what is this?", undefined, "system", {} as never);
+	const stateWith = (text: string, cursorLine = 1) =>
+		JSON.stringify(
+			editorState({
+				pid: fx.editor.pid,
+				cwd: fx.project,
+				timestamp: Date.now() / 1000,
+				buffer: {
+					file: `${fx.project}/src/main.ts`,
+					cursor: { line: cursorLine, column: 1 },
+					selection: {
+						start: { line: 1, column: 1 },
+						end: { line: text.split("\n").length, column: 1 },
+						text,
+						selected_at: Date.now() / 1000,
+					},
+				},
+			}),
+		);
+	try {
+		const newSelection: number[] = [];
+		for (let i = 0; i < options.prompts; i++) {
+			const text = selectionText(i);
+			fx.editor.write(stateWith(text));
+			// Wait until the watcher has the write, without preparing it: the timed emit does that work.
+			await sleep(120);
+			const started = performance.now();
+			const result = await emit();
+			newSelection.push(performance.now() - started);
+			const content = (result as { messages?: { content?: unknown }[] } | undefined)?.messages?.[0]?.content;
+			if (typeof content !== "string" || !content.includes(text.slice(-40))) {
+				throw new Error(`${impl.name}: selection ${i} not sent: ${String(content).slice(0, 300)}`);
+			}
+		}
+		// A session of `entries` entries whose last prompt carried the selection now in the editor.
+		const kept = selectionText(10_000);
+		fx.editor.write(stateWith(kept));
+		await sleep(120);
+		const manager = pi.session.sessionManager;
+		for (let i = 0; manager.getBranch().length < options.entries - 2; i++) {
+			manager.appendMessage({
+				role: "user",
+				content: [{ type: "text", text: `question ${i}` }],
+				timestamp: Date.now(),
+			} as never);
+		}
+		await pi.session.prompt("with the selection");
+		if (manager.getBranch().length < options.entries) throw new Error("session smaller than asked");
+		const sentSelection: number[] = [];
+		for (let i = 0; i < options.prompts * 10; i++) {
+			const started = performance.now();
+			await emit();
+			sentSelection.push(performance.now() - started);
+		}
+		const duringWrite: number[] = [];
+		let duringWriteSeen = 0;
+		for (let i = 0; i < options.prompts; i++) {
+			await sleep(150);
+			fx.editor.write(stateWith(kept, i + 2));
+			// The write's event arrives within a millisecond or two; the prompt lands while it is read.
+			await sleep(1);
+			const started = performance.now();
+			const result = await emit();
+			duringWrite.push(performance.now() - started);
+			if (JSON.stringify(result ?? {}).includes(`Cursor: line ${i + 2},`)) duringWriteSeen++;
+		}
+		return { newSelection, sentSelection, duringWrite, duringWriteSeen };
+	} finally {
+		await pi.shutdown();
+		await fx.cleanup();
+	}
+}
+
 /** 5. session_start until connected (the first prompt would carry the block), with `files` state files. */
 export async function startupTime(impl: Implementation, files: number): Promise<number> {
 	const fx = fixture(files);
@@ -114,7 +215,6 @@ export async function heapAfterGc(
 		JSON.stringify(
 			editorState({ pid, cwd, timestamp: Date.now() / 1000, buffer: { file: `${fx.project}/src/${name}`, name } }),
 		);
-	const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 	try {
 		const heaps: number[] = [];
 		let written = 0;

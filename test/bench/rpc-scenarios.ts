@@ -2,6 +2,7 @@
  * Benchmarks through the real pi CLI in RPC mode: one pi process per implementation, fed by real editor
  * processes writing real state files. Arrival times are taken when the RPC record reaches this process.
  */
+import { randomInt } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { E2eWorkspace } from "../support/e2e-workspace.ts";
@@ -36,7 +37,7 @@ const GC_COMMAND = join(import.meta.dirname, "gc-command.ts");
 async function withPi<T>(
 	impl: Implementation,
 	work: (ws: E2eWorkspace, start: () => RpcPi) => Promise<T>,
-	options: { gc?: boolean } = {},
+	options: { gc?: boolean; env?: Record<string, string> } = {},
 ): Promise<T> {
 	if (!PI?.node) throw new Error("pi 0.73 is not runnable here");
 	const ws = await E2eWorkspace.create();
@@ -48,7 +49,8 @@ async function withPi<T>(
 				agentDir: ws.agentDir,
 				stateDir: ws.stateDir,
 				extension: impl.extension,
-				...(options.gc && { extraExtensions: [GC_COMMAND], env: { NODE_OPTIONS: "--expose-gc" } }),
+				env: { ...options.env, ...(options.gc && { NODE_OPTIONS: "--expose-gc" }) },
+				...(options.gc && { extraExtensions: [GC_COMMAND] }),
 			});
 			return pi;
 		});
@@ -61,29 +63,57 @@ async function withPi<T>(
 const stateIn = (ws: E2eWorkspace, pid: number, name: string, overrides: StateOverrides = {}) =>
 	projectState(ws.project, { pid, ...overrides }, name);
 
-/** 1. Editor write (tmp + rename) to the widget showing that write or a newer one, over `writes` writes. */
-export async function followLatency(impl: Implementation, writes: number): Promise<number[]> {
+/**
+ * 1. Editor write (tmp + rename) to the widget showing that write, timed from just before the write. Single
+ * writes come 50-250 ms apart; bursts are three writes 5-15 ms apart, inside chokidar's 50 ms throttle
+ * (where only the trailing re-read or a raw event sees the last one), timed from the last write of each burst.
+ */
+export async function followLatency(
+	impl: Implementation,
+	writes: number,
+): Promise<{ single: number[]; burst: number[] }> {
 	return withPi(impl, async (ws, start) => {
 		const editor = ws.editor();
 		editor.write(stateIn(ws, editor.pid, "f0.ts"));
 		const pi = start();
 		await waitFor("first widget", () => pi.lastWidget() === "in f0.ts", 30_000);
 		const random = seededRandom(42);
-		const written: number[] = [];
-		for (let i = 1; i <= writes; i++) {
+		let index = 0;
+		const written = new Map<number, number>();
+		const write = () => {
+			index++;
+			const at = performance.now();
+			editor.write(stateIn(ws, editor.pid, `f${index}.ts`));
+			return at;
+		};
+		const singles: number[] = [];
+		const bursts: number[] = [];
+		for (let i = 0; i < writes; i++) {
 			await sleep(50 + random() * 200);
-			editor.write(stateIn(ws, editor.pid, `f${i}.ts`));
-			written[i] = performance.now();
+			const at = write();
+			written.set(index, at);
+			singles.push(index);
 		}
-		await waitFor("last widget", () => pi.lastWidget() === `in f${writes}.ts`, 10_000);
+		for (let i = 0; i < writes / 4; i++) {
+			await sleep(100 + random() * 200);
+			write();
+			await sleep(5 + random() * 10);
+			write();
+			await sleep(5 + random() * 10);
+			const at = write();
+			written.set(index, at);
+			bursts.push(index);
+		}
+		await waitFor("last widget", () => pi.lastWidget() === `in f${index}.ts`, 10_000);
 		const shown = pi
 			.widgetEvents()
 			.map((event) => ({ index: Number(/^in f(\d+)\.ts$/.exec(event.text ?? "")?.[1] ?? -1), at: event.at }));
-		return written.slice(1).map((at, offset) => {
-			const index = offset + 1;
-			const first = shown.find((event) => event.index >= index && event.at >= at);
+		const latency = (target: number) => {
+			const at = written.get(target) ?? Number.NaN;
+			const first = shown.find((event) => event.index >= target && event.at >= at);
 			return (first?.at ?? Number.NaN) - at;
-		});
+		};
+		return { single: singles.map(latency), burst: bursts.map(latency) };
 	});
 }
 
@@ -96,7 +126,9 @@ export async function freshnessFlipLag(impl: Implementation, runs: number): Prom
 		await waitFor("first widget", () => pi.lastWidget() === "in start.ts", 30_000);
 		const lags: number[] = [];
 		for (let run = 0; run < runs; run++) {
-			const selectedAt = Date.now() / 1000 - 57;
+			// A phase of chance against any poll or timer: nothing lines the expiry up with a poll.
+			await sleep(randomInt(0, 1000) + Math.random());
+			const selectedAt = Date.now() / 1000 - 57 - Math.random();
 			const name = `flip${run}.ts`;
 			editor.write(stateIn(ws, editor.pid, name, { buffer: { selection: selection(1, 3, "x", selectedAt) } }));
 			await waitFor("selected", () => pi.lastWidget() === `3 lines selected in ${name}`, 5000);
@@ -115,14 +147,13 @@ export async function deathLatency(impl: Implementation, runs: number): Promise<
 		const pi = start();
 		await pi.command({ type: "get_state" }, 30_000);
 		const latencies: number[] = [];
-		const random = seededRandom(7);
 		for (let run = 0; run < runs; run++) {
 			const editor = FakeEditor.spawn(ws.stateDir);
 			const name = `d${run}.ts`;
 			editor.write(stateIn(ws, editor.pid, name));
 			await waitFor("connected", () => pi.lastWidget() === `in ${name}`, 5000);
-			// A random moment within a second: otherwise each kill lands at the same phase of a timer.
-			await sleep(random() * 1000);
+			// A moment of chance (crypto, not seeded), independent of any timer's phase: what a user's kill is.
+			await sleep(randomInt(0, 1000) + Math.random());
 			const before = pi.widgetEvents().length;
 			const killedAt = performance.now();
 			await editor.kill("SIGKILL");
@@ -145,6 +176,53 @@ export async function deathLatency(impl: Implementation, runs: number): Promise<
 		}
 		return latencies;
 	});
+}
+
+const CONVERSATION_SELECTION = Array.from({ length: 560 }, (_, i) => `const line${i} = compute(${i}) * 2;`).join("\n");
+
+/**
+ * 9. A scripted 20-prompt conversation through the real pi: prompts 1-3 with a fresh 16 KiB selection, the
+ * selection stale from prompt 4 on, the cursor moving before prompts 4, 8, 12, 16 and 20, nothing changing
+ * before the others. Returns the bytes of editor context in the final request (what the model holds).
+ */
+export async function conversationBytes(impl: Implementation, sendEveryPrompt: boolean): Promise<number> {
+	return withPi(
+		impl,
+		async (ws, start) => {
+			const editor = ws.editor();
+			const selectedAt = Date.now() / 1000;
+			const lines = CONVERSATION_SELECTION.split("\n").length;
+			let cursor = 10;
+			const write = (fresh: boolean) =>
+				editor.write(
+					stateIn(ws, editor.pid, "main.ts", {
+						buffer: {
+							cursor: { line: cursor, column: 1 },
+							selection: selection(1, lines, CONVERSATION_SELECTION, fresh ? selectedAt : selectedAt - 120),
+						},
+					}),
+				);
+			write(true);
+			const pi = start();
+			await waitFor("connected", () => pi.lastWidget() === `${lines} lines selected in main.ts`, 30_000);
+			for (let prompt = 1; prompt <= 20; prompt++) {
+				if (prompt === 4 || prompt % 4 === 0) {
+					cursor += 7;
+					write(false);
+					await waitFor("stale selection seen", () => pi.lastWidget() === "in main.ts", 5000);
+					// The widget does not show the cursor: give the watcher time to read the cursor-only writes.
+					await sleep(200);
+				}
+				await pi.prompt(`question ${prompt}`, 30_000);
+			}
+			const final = ws.server.requests.at(-1)?.messages ?? [];
+			return final
+				.map((message) => (typeof message.content === "string" ? message.content : JSON.stringify(message.content)))
+				.filter((text) => text.includes("<editor-context>"))
+				.reduce((sum, text) => sum + Buffer.byteLength(text), 0);
+		},
+		{ env: sendEveryPrompt ? { PI_IDE_BENCH_SEND_EVERY_PROMPT: "1" } : {} },
+	);
 }
 
 function cpuMs(pid: number): number {
@@ -197,6 +275,7 @@ export async function memoryGrowth(
 	impl: Implementation,
 	writes: number,
 	appearances: number,
+	rounds: number,
 ): Promise<{ startKiB: number; afterWarmUpKiB: number; afterRoundsKiB: number[]; rawAfterRoundsKiB: number[] }> {
 	return withPi(
 		impl,
@@ -229,12 +308,13 @@ export async function memoryGrowth(
 			};
 			// A whole round first: V8 and malloc settle their heap sizes before anything is counted.
 			const warmUp = await round(writes, appearances);
-			const rounds = [await round(writes, appearances), await round(writes, appearances)];
+			const measured: { raw: number; afterGc: number }[] = [];
+			for (let r = 0; r < rounds; r++) measured.push(await round(writes, appearances));
 			return {
 				startKiB,
 				afterWarmUpKiB: warmUp.afterGc,
-				afterRoundsKiB: rounds.map((r) => r.afterGc),
-				rawAfterRoundsKiB: rounds.map((r) => r.raw),
+				afterRoundsKiB: measured.map((r) => r.afterGc),
+				rawAfterRoundsKiB: measured.map((r) => r.raw),
 			};
 		},
 		{ gc: true },

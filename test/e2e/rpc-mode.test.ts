@@ -1,5 +1,6 @@
 import { chmodSync, readdirSync } from "node:fs";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import { goneLine } from "../../src/core/editor-block.ts";
 import { E2eWorkspace } from "../support/e2e-workspace.ts";
 import { messageText } from "../support/fake-model-server.ts";
 import {
@@ -163,6 +164,16 @@ describe.each(piLines())("RPC mode through the real $name CLI", (line) => {
 		const status = await waitFor("status notice", () => rpc.notices().find((n) => n.startsWith("State dir:")));
 		expect(status).toContain(`Connected: nvim ${a.pid}: picked with /ide`);
 		expect(status).toContain(`${a.pid}.json: live nvim ${a.pid}, tier 0 (cwd equals the project)`);
+
+		// The Disconnect row: widget cleared, nothing sent, auto-connect paused.
+		rpc.send({ type: "prompt", message: "/ide" });
+		const third = await waitFor("third select", () => rpc.uiRequests("select")[2]);
+		rpc.respond(String(third.id), { value: "Disconnect - stop sending editor context" });
+		await waitFor("cleared", () => rpc.lastWidget() === "(cleared)");
+		expect(rpc.notices()).toContain("pi-ide: disconnected; auto-connect paused until you pick an editor with /ide");
+		await rpc.prompt("anything?");
+		const afterPrompt = ws.server.requests.at(-1)?.messages.map(messageText) ?? [];
+		expect(afterPrompt.at(-1)).toBe(goneLine("disconnected"));
 	});
 
 	test.skipIf(!line.node)(
@@ -188,6 +199,14 @@ describe.each(piLines())("RPC mode through the real $name CLI", (line) => {
 					new RegExp(`^nvim ${elsewhere.pid}  src/main\\.ts - main\\.ts, active (just now|\\d+s ago)$`),
 				),
 			]);
+			// Picking it connects it, project or not, and the prompt carries its file.
+			rpc.respond(String(request.id), { value: (request.options as string[])[0] });
+			await waitFor("connected elsewhere", () => rpc.lastWidget() === "in main.ts");
+			await rpc.prompt("which file?");
+			expect(ws.server.requests.at(-1)?.messages.map(messageText).join("\n")).toContain("File: /somewhere/else/x.ts");
+			await rpc.command({ type: "prompt", message: "/ide status" });
+			const status = await waitFor("status", () => rpc.notices().find((n) => n.startsWith("State dir:")));
+			expect(status).toContain(`Connected: nvim ${elsewhere.pid}: picked with /ide all`);
 		},
 	);
 

@@ -100,6 +100,29 @@ describe("the extension inside a real pi AgentSession", () => {
 	});
 });
 
+describe("the event bus", () => {
+	test("announces the connected editor with exactly its fields, and undefined once it is gone", async () => {
+		const nvim = editor();
+		const { events } = await session();
+		const announced: unknown[] = [];
+		events.on(EDITOR_EVENT_CHANNEL, (payload) => announced.push(payload));
+		const timestamp = now();
+		nvim.write(
+			nvimFixtureText("charwise-selection", { project: ws.project, pid: nvim.pid, selectedAt: now(), timestamp }),
+		);
+		await waitFor("announced", () => announced.length > 0);
+		expect(announced.at(-1)).toEqual({
+			pid: nvim.pid,
+			app: "nvim",
+			file: `${ws.project}/src/main.ts`,
+			timestamp,
+			widget: "1 line selected in main.ts",
+		});
+		await nvim.kill();
+		await waitFor("undefined on disconnect", () => announced.length > 1 && announced.at(-1) === undefined, 3000);
+	});
+});
+
 describe("the /ide command as pi registered it", () => {
 	test("completes its subcommands", async () => {
 		const { session: pi } = await session();

@@ -31,6 +31,6 @@ export function firstBlockFor(
 /** What the controller's connected editor would put in a first prompt right now, through the real prompt path. */
 export async function controllerBlock(controller: IdeController): Promise<string | undefined> {
 	const prompts = new PromptContext(() => controller.project, prepareSelection({ redactSecrets: true }));
-	const message = await prompts.message(await controller.promptView(), NO_KNOWLEDGE);
+	const message = await prompts.message(await controller.connectedView(), NO_KNOWLEDGE);
 	return message?.content;
 }

@@ -46,6 +46,8 @@ export class RpcPi {
 			env?: Record<string, string>;
 			extension?: string | null;
 			sessionDir?: string;
+			/** More extensions loaded after it (benchmark helpers). */
+			extraExtensions?: string[];
 		},
 	): RpcPi {
 		return new RpcPi(spawnPi(line, { ...options, args: ["--mode", "rpc"] }));
