@@ -1,8 +1,9 @@
+import type { EditorNow } from "./context-message.ts";
 import { clip, sanitizeForDisplay } from "./display-text.ts";
 import { bufferFields, type EditorFields } from "./editor-block.ts";
 import { absoluteFile, freshSelection } from "./editor-view.ts";
 import { isInside } from "./path-match.ts";
-import type { SelectionSource } from "./selection-payload.ts";
+import type { SelectionPayload, SelectionSource } from "./selection-payload.ts";
 import type { EditorState } from "./state-schema.ts";
 
 const MAX_LABEL_CHARS = 120;
@@ -36,5 +37,16 @@ export function describeEditor(
 		fileLabel: clip(sanitizeForDisplay(shown), MAX_LABEL_CHARS),
 		...(typeof cursorLine === "number" && { cursorLine }),
 		...(fresh && { fresh: { file, language: state.active_buffer?.language, selection: fresh.selection } }),
+	};
+}
+
+/** The description plus its prepared selection: what `contextMessage` decides on. */
+export function editorNow(editor: EditorDescription, selection: SelectionPayload | undefined): EditorNow {
+	return {
+		kind: "editor",
+		fields: editor.fields,
+		fileLabel: editor.fileLabel,
+		...(editor.cursorLine !== undefined && { cursorLine: editor.cursorLine }),
+		...(selection && { selection }),
 	};
 }

@@ -5,7 +5,7 @@ import type { GoneReason } from "../core/editor-block.ts";
 import type { EditorFacts, StateEntry } from "../core/editor-entry.ts";
 import { absoluteFile, freshSelection } from "../core/editor-view.ts";
 import { checkDirTrust, type TrustVerdict } from "../core/file-trust.ts";
-import { scoreTier } from "../core/path-match.ts";
+import { type EditorPaths, scoreTier } from "../core/path-match.ts";
 import { editorLabel } from "../core/picker-rows.ts";
 import { type SecretFileMatch, secretFileMatcher } from "../core/secret-files.ts";
 import type { IdeSettings } from "../core/settings.ts";
@@ -101,6 +101,7 @@ export class IdeController {
 	private readonly noticedRejections = new Set<string>();
 	private readonly now: () => number;
 	private readonly secretFile: (paths: readonly (string | undefined)[]) => SecretFileMatch | undefined;
+	private readonly secretVerdicts = new WeakMap<EditorPaths, SecretFileMatch | null>();
 
 	constructor(private readonly ports: ControllerPorts) {
 		this.projectDir = ports.cwd;
@@ -108,9 +109,17 @@ export class IdeController {
 		this.secretFile = secretFileMatcher(ports.settings.secretFiles.patterns);
 	}
 
-	/** The secret-file pattern the editor's active file matches, by its reported path or its real path. */
+	/**
+	 * The secret-file pattern the editor's active file matches, by its reported path or its real path. The
+	 * watcher keeps the same paths object while file and cwd are unchanged (most writes are cursor moves), so
+	 * the verdict is worked out once per file, not per write or prompt.
+	 */
 	secretMatch(editor: Pick<EditorFacts, "state" | "paths">): SecretFileMatch | undefined {
-		return this.secretFile([absoluteFile(editor.state), editor.paths.activeFile]);
+		const known = this.secretVerdicts.get(editor.paths);
+		if (known !== undefined) return known ?? undefined;
+		const verdict = this.secretFile([absoluteFile(editor.state), editor.paths.activeFile]);
+		this.secretVerdicts.set(editor.paths, verdict ?? null);
+		return verdict;
 	}
 
 	/** Idempotent: pi 0.73 in RPC mode can deliver `session_start` twice. */

@@ -1,5 +1,5 @@
 import { type ContextMessage, contextMessage } from "../core/context-message.ts";
-import { describeEditor } from "../core/editor-now.ts";
+import { describeEditor, editorNow } from "../core/editor-now.ts";
 import type { ModelKnowledge } from "../core/model-knowledge.ts";
 import { redact } from "../core/redaction.ts";
 import { type SecretFileMatch, withheldReason } from "../core/secret-files.ts";
@@ -19,16 +19,30 @@ export type PrepareSelection = (
 	secret: SecretFileMatch | undefined,
 ) => Promise<SelectionPayload>;
 
+const SCAN_FAILED = { reason: "the credential scan failed, so the text stays on this machine", label: "scan failed" };
+
 /**
  * A secret file's selection is withheld whole. Anything else is cut to the cap first (a 16 MiB select-all
  * is never scanned whole), then credentials in what will be sent are redacted.
  */
-export function prepareSelection(options: { redactSecrets: boolean }): PrepareSelection {
+export function prepareSelection(options: {
+	redactSecrets: boolean;
+	/** The credential scanner (tests stand in a failing one). */
+	scan?: typeof findSecrets;
+}): PrepareSelection {
+	const scan = options.scan ?? findSecrets;
 	return async (source, secret) => {
 		if (secret) return withheldSelection(source, withheldReason(secret));
 		const cut = cutForPrompt(source.selection);
 		if (!options.redactSecrets) return sentSelection(source, cut, 0);
-		const redacted = redact(cut.text, await findSecrets(cut.text));
+		let spans: Awaited<ReturnType<typeof findSecrets>>;
+		try {
+			spans = await scan(cut.text);
+		} catch {
+			// Unscanned text could carry a credential: it stays here, and the block says why.
+			return withheldSelection(source, SCAN_FAILED);
+		}
+		const redacted = redact(cut.text, spans);
 		return sentSelection(source, { ...cut, text: redacted.text }, redacted.count);
 	};
 }
@@ -65,16 +79,7 @@ export class PromptContext {
 		const editor = describeEditor(view.state, view.selectionFirstSeenSeconds, view.nowSeconds, this.projectDir());
 		if (!editor) return contextMessage({ kind: "gone", reason: "no-file" }, knowledge);
 		const selection = editor.fresh && (await this.payload(editor.fresh, view.secret));
-		return contextMessage(
-			{
-				kind: "editor",
-				fields: editor.fields,
-				fileLabel: editor.fileLabel,
-				...(editor.cursorLine !== undefined && { cursorLine: editor.cursorLine }),
-				...(selection && { selection }),
-			},
-			knowledge,
-		);
+		return contextMessage(editorNow(editor, selection), knowledge);
 	}
 
 	private payload(source: SelectionSource, secret: SecretFileMatch | undefined): Promise<SelectionPayload> {
@@ -83,7 +88,7 @@ export class PromptContext {
 		}
 		const payload = this.prepare(source, secret);
 		this.cached = { source, secret: secret?.pattern, payload };
-		// A failed preparation is not cached: the next prompt tries again.
+		// A preparation that throws is not cached: the next prompt tries again.
 		payload.catch(() => {
 			if (this.cached?.payload === payload) this.cached = undefined;
 		});

@@ -1,5 +1,5 @@
 import { contextMessage } from "../../src/core/context-message.ts";
-import { describeEditor } from "../../src/core/editor-now.ts";
+import { describeEditor, editorNow } from "../../src/core/editor-now.ts";
 import { NO_KNOWLEDGE } from "../../src/core/model-knowledge.ts";
 import { cutForPrompt, sentSelection } from "../../src/core/selection-payload.ts";
 import type { EditorState } from "../../src/core/state-schema.ts";
@@ -16,16 +16,7 @@ export function firstBlockFor(
 	const editor = describeEditor(state, selectionFirstSeenSeconds, nowSeconds, projectDir);
 	if (!editor) return undefined;
 	const selection = editor.fresh && sentSelection(editor.fresh, cutForPrompt(editor.fresh.selection), 0);
-	return contextMessage(
-		{
-			kind: "editor",
-			fields: editor.fields,
-			fileLabel: editor.fileLabel,
-			...(editor.cursorLine !== undefined && { cursorLine: editor.cursorLine }),
-			...(selection && { selection }),
-		},
-		NO_KNOWLEDGE,
-	)?.content;
+	return contextMessage(editorNow(editor, selection), NO_KNOWLEDGE)?.content;
 }
 
 /** What the controller's connected editor would put in a first prompt right now, through the real prompt path. */

@@ -12,16 +12,25 @@ const CAPTURED_PID = '"pid":4242';
  * The raw bytes a real Neovim client wrote, moved to `project` and `pid`; `selectedAt` replaces the captured
  * selection time. Rewritten as text so the client's `\/` escaping and key order survive.
  */
-export function nvimFixtureText(
-	name: NvimFixture,
-	options: { project?: string; pid?: number; selectedAt?: number; timestamp?: number } = {},
-): string {
+export function nvimFixtureText(name: NvimFixture, options: { project?: string } & Rewrites = {}): string {
 	let text = readFileSync(join(FIXTURE_DIR, `${name}.json`), "utf8").trim();
 	if (options.project) text = text.replaceAll(CAPTURED_PROJECT, options.project.replaceAll("/", "\\/"));
-	if (options.pid !== undefined) text = text.replace(CAPTURED_PID, `"pid":${options.pid}`);
-	if (options.selectedAt !== undefined) text = text.replace(/"selected_at":\d+/, `"selected_at":${options.selectedAt}`);
-	if (options.timestamp !== undefined) text = text.replace(/"timestamp":\d+/, `"timestamp":${options.timestamp}`);
-	return text;
+	return rewrite(text, options);
+}
+
+interface Rewrites {
+	pid?: number;
+	selectedAt?: number;
+	timestamp?: number;
+}
+
+/** pid, selection time and write time of a fixture's raw text, keeping its bytes otherwise. */
+function rewrite(text: string, options: Rewrites): string {
+	let out = text;
+	if (options.pid !== undefined) out = out.replace(CAPTURED_PID, `"pid":${options.pid}`);
+	if (options.selectedAt !== undefined) out = out.replace(/"selected_at":\d+/, `"selected_at":${options.selectedAt}`);
+	if (options.timestamp !== undefined) out = out.replace(/"timestamp":\d+/, `"timestamp":${options.timestamp}`);
+	return out;
 }
 
 export function nvimFixture(name: NvimFixture, options: Parameters<typeof nvimFixtureText>[1] = {}): EditorState {
@@ -38,16 +47,10 @@ const FIXTURES_ROOT = join(import.meta.dirname, "..", "fixtures");
  * A VS Code or Obsidian fixture (written from the clients' documented facts) moved under `home` (replacing
  * `/home/dev`, so `proj`, `other` and `vault` stay beside each other) and to `pid`.
  */
-export function clientFixtureText(
-	name: ClientFixture,
-	options: { home?: string; pid?: number; selectedAt?: number; timestamp?: number } = {},
-): string {
+export function clientFixtureText(name: ClientFixture, options: { home?: string } & Rewrites = {}): string {
 	let text = readFileSync(join(FIXTURES_ROOT, `${name}.json`), "utf8").trim();
 	if (options.home) text = text.replaceAll('"/home/dev/', `"${options.home}/`);
-	if (options.pid !== undefined) text = text.replace(CAPTURED_PID, `"pid":${options.pid}`);
-	if (options.selectedAt !== undefined) text = text.replace(/"selected_at":\d+/, `"selected_at":${options.selectedAt}`);
-	if (options.timestamp !== undefined) text = text.replace(/"timestamp":\d+/, `"timestamp":${options.timestamp}`);
-	return text;
+	return rewrite(text, options);
 }
 
 export function clientFixture(name: ClientFixture, options: Parameters<typeof clientFixtureText>[1] = {}): EditorState {
