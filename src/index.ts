@@ -1,8 +1,9 @@
 import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
 import { stateDirFromEnv } from "./core/file-trust.ts";
-import { CONTEXT_MESSAGE_TYPE, modelKnowledge, NO_KNOWLEDGE } from "./core/model-knowledge.ts";
+import { CONTEXT_MESSAGE_TYPE, NO_KNOWLEDGE } from "./core/model-knowledge.ts";
 import { IDE_SUBCOMMANDS, runIdeCommand } from "./shell/ide-command.ts";
 import { IdeController } from "./shell/ide-controller.ts";
+import { KnowledgeCache } from "./shell/knowledge-cache.ts";
 import { PromptContext, prepareSelection } from "./shell/prompt-context.ts";
 import { connectionMemory } from "./shell/session-memory.ts";
 import { readSettings, settingsFiles } from "./shell/settings-source.ts";
@@ -27,6 +28,7 @@ export default function piIdeContext(pi: ExtensionAPI): void {
 	let controller: IdeController | undefined;
 	let widget: WidgetSurface | undefined;
 	let prompts: PromptContext | undefined;
+	const knowledgeCache = new KnowledgeCache(CUSTOM_MESSAGE_TYPE);
 
 	async function start(ctx: ExtensionContext): Promise<void> {
 		if (controller) return;
@@ -77,9 +79,7 @@ export default function piIdeContext(pi: ExtensionAPI): void {
 		if (!("prompt" in event) || !controller || !prompts) return;
 		const view = await controller.connectedView();
 		// What the model already holds, from the session itself: right after /new, /fork, /resume or a compaction.
-		const knowledge = SEND_EVERY_PROMPT
-			? NO_KNOWLEDGE
-			: modelKnowledge(ctx.sessionManager.getBranch(), CUSTOM_MESSAGE_TYPE);
+		const knowledge = SEND_EVERY_PROMPT ? NO_KNOWLEDGE : knowledgeCache.knowledge(ctx.sessionManager);
 		const message = await prompts.message(view, knowledge);
 		if (!message) return;
 		return { message: { customType: CUSTOM_MESSAGE_TYPE, ...message, display: true } };

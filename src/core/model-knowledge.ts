@@ -103,3 +103,34 @@ export function modelKnowledge(branch: readonly BranchEntry[], customType: strin
 	}
 	return { known, sentSelections };
 }
+
+/**
+ * The knowledge after `added` entries (oldest first) were appended to a branch whose knowledge was
+ * `before`: the same answer `modelKnowledge` gives for the longer branch, without walking all of it. A
+ * compaction or a context edit changes what earlier entries count for: undefined then, walk the branch.
+ */
+export function advanceKnowledge(
+	before: ModelKnowledge,
+	added: readonly BranchEntry[],
+	customType: string,
+): ModelKnowledge | undefined {
+	let known = before.known;
+	let sentSelections: Set<string> | undefined;
+	for (const entry of added) {
+		if (entry.type === "compaction" || entry.type === "context_edit") return undefined;
+		if (entry.type !== "custom_message" || entry.customType !== customType || !detailsCheck.Check(entry.details)) {
+			continue;
+		}
+		const details = entry.details;
+		if (details.sentSelection) {
+			sentSelections ??= new Set(before.sentSelections);
+			sentSelections.add(details.sentSelection);
+		}
+		if (details.kind === "gone") known = undefined;
+		else if (details.kind === "full" || known) {
+			const fields = fieldsOf(details.fields);
+			known = fields && { fields, selection: details.selection };
+		}
+	}
+	return { known, sentSelections: sentSelections ?? before.sentSelections };
+}

@@ -150,6 +150,12 @@ export async function promptPaths(
 		if (manager.getBranch().length < options.entries) throw new Error("session smaller than asked");
 		const sentSelection: number[] = [];
 		for (let i = 0; i < options.prompts * 10; i++) {
+			// The conversation goes on between prompts, as it does for real: the branch grows every time.
+			manager.appendMessage({
+				role: "user",
+				content: [{ type: "text", text: `more ${i}` }],
+				timestamp: Date.now(),
+			} as never);
 			const started = performance.now();
 			await emit();
 			sentSelection.push(performance.now() - started);
