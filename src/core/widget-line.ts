@@ -22,10 +22,12 @@ export function widgetText(
 	const fresh = freshSelection(state, selectionFirstSeenSeconds, nowSeconds);
 	if (!fresh) return `in ${name}`;
 	const lines = selectionLineCount(fresh.selection);
-	return `${lines} ${lines === 1 ? "line" : "lines"} selected in ${name}${secretFile ? " (not sent)" : ""}`;
+	return `${lines} ${lines === 1 ? "line" : "lines"} selected in ${name}${secretFile ? NOT_SENT_SUFFIX : ""}`;
 }
 
 const CUT_MARKER = "...";
+/** Says a secret file's selection stays here; a narrow terminal cuts the name, never this. */
+export const NOT_SENT_SUFFIX = " (not sent)";
 const graphemes = new Intl.Segmenter(undefined, { granularity: "grapheme" });
 
 /**
@@ -36,6 +38,10 @@ const graphemes = new Intl.Segmenter(undefined, { granularity: "grapheme" });
 export function fitWidgetLine(text: string, width: number): string {
 	const room = Math.max(0, Math.floor(width));
 	if (visibleWidth(text) <= room) return text;
+	if (text.endsWith(NOT_SENT_SUFFIX) && room >= NOT_SENT_SUFFIX.length + CUT_MARKER.length + 1) {
+		const head = text.slice(0, -NOT_SENT_SUFFIX.length);
+		return fitWidgetLine(head, room - NOT_SENT_SUFFIX.length) + NOT_SENT_SUFFIX;
+	}
 	if (room <= CUT_MARKER.length) return CUT_MARKER.slice(0, room);
 	let kept = "";
 	let used = 0;

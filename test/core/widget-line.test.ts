@@ -73,6 +73,21 @@ describe("fitWidgetLine", () => {
 		expect(fitWidgetLine(text, width)).toBe(expected);
 	});
 
+	const secretLine = `5 lines selected in ${"secret-".repeat(10)}.env (not sent)`;
+	test.each([
+		[
+			"a narrow terminal cuts the name, never the not-sent warning",
+			secretLine,
+			40,
+			"5 lines selected in secret... (not sent)",
+		],
+		["too narrow for the warning: cut like any line", secretLine, 12, "5 lines s..."],
+		["it fits", "5 lines selected in .env (not sent)", 80, "5 lines selected in .env (not sent)"],
+	])("%s", (_name, text, width, expected) => {
+		expect(fitWidgetLine(text, width)).toBe(expected);
+		expect(visibleWidth(fitWidgetLine(text, width))).toBeLessThanOrEqual(width);
+	});
+
 	test.each([1, 2, 5, 10, 17, 40, 80])("wide CJK and emoji names never exceed width %d", (width) => {
 		const line = fitWidgetLine("12 lines selected in 文件名文件名文件名😀😀😀.ts", width);
 		expect(visibleWidth(line)).toBeLessThanOrEqual(width);
