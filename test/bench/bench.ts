@@ -35,6 +35,7 @@ const size = {
 	deaths: quick ? 5 : 20,
 	prompts: quick ? 200 : 2000,
 	idleSeconds: quick ? 10 : 60,
+	idleRepeats: quick ? 1 : 3,
 	memoryWrites: quick ? 2000 : 10_000,
 	appearances: quick ? 200 : 1000,
 	startupRepeats: quick ? 2 : 5,
@@ -220,24 +221,30 @@ async function main(): Promise<void> {
 		}
 	}
 	if (only.has(6)) {
-		log(`6/8 idle CPU over ${size.idleSeconds} s (four pi processes at once)`);
-		const [idleOurs, idleBase, idleBare, idleFloor] = await Promise.all([
-			idleCpu(ours, size.idleSeconds),
-			idleCpu(baseline, size.idleSeconds),
-			idleCpu(bare, size.idleSeconds),
-			idleCpu(floor, size.idleSeconds),
-		]);
+		log(`6/8 idle CPU over ${size.idleSeconds} s, ${size.idleRepeats} times (four pi processes at once)`);
+		// One 60 s sample per process is noisy at 10 ms ticks (a run once put ours below pi alone): medians.
+		const samples: number[][] = [[], [], [], []];
+		for (let repeat = 0; repeat < size.idleRepeats; repeat++) {
+			const round = await Promise.all([ours, baseline, bare, floor].map((impl) => idleCpu(impl, size.idleSeconds)));
+			round.forEach((value, index) => samples[index]?.push(value));
+		}
+		const [idleOurs, idleBase, idleBare, idleFloor] = samples.map((values) => median(values)) as [
+			number,
+			number,
+			number,
+			number,
+		];
 		rows.push({
-			measure: `6. idle CPU of the pi process over ${size.idleSeconds} s, 5 editors + 1 000 dead files (pi alone: ${idleBare} ms; pi with only an empty 500 ms timer: ${idleFloor} ms)`,
-			ours: `${idleOurs} ms (${idleOurs - idleBare} ms above pi alone)`,
-			baseline: `${idleBase} ms (${idleBase - idleBare} ms above pi alone)`,
+			measure: `6. idle CPU of the pi process over ${size.idleSeconds} s, 5 editors + 1 000 dead files, median of ${size.idleRepeats} (pi alone: ${idleBare} ms; pi with only an empty 500 ms timer: ${idleFloor} ms)`,
+			ours: `${idleOurs} ms (${idleOurs - idleBare} ms above pi alone; samples ${samples[0]?.join(", ")})`,
+			baseline: `${idleBase} ms (${idleBase - idleBare} ms above pi alone; samples ${samples[1]?.join(", ")})`,
 			ratio: `${ratioOf(idleBase, idleOurs)} (net ${ratioOf(idleBase - idleBare, idleOurs - idleBare)})`,
 			target:
 				idleBare * 10 > idleBase
 					? `<= 1/10 of the baseline: out of reach, pi alone already uses ${idleBare} ms > ${Math.round(idleBase / 10)} ms`
 					: "<= 1/10 of the baseline",
 			met: idleOurs * 10 <= idleBase,
-			raw: { ours: idleOurs, baseline: idleBase, piAlone: idleBare, emptyTimerFloor: idleFloor },
+			raw: { ours: samples[0], baseline: samples[1], piAlone: samples[2], emptyTimerFloor: samples[3] },
 		});
 	}
 	if (only.has(7)) {
