@@ -226,7 +226,7 @@ async function main(): Promise<void> {
 		const samples: number[][] = [[], [], [], []];
 		for (let repeat = 0; repeat < size.idleRepeats; repeat++) {
 			const round = await Promise.all([ours, baseline, bare, floor].map((impl) => idleCpu(impl, size.idleSeconds)));
-			round.forEach((value, index) => samples[index]?.push(value));
+			for (const [index, value] of round.entries()) samples[index]?.push(value);
 		}
 		const [idleOurs, idleBase, idleBare, idleFloor] = samples.map((values) => median(values)) as [
 			number,
