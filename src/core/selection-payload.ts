@@ -32,17 +32,24 @@ export function cutForPrompt(selection: Selection): { text: string; note?: strin
 const digest = (parts: readonly unknown[]) =>
 	createHash("sha256").update(JSON.stringify(parts)).digest("hex").slice(0, 32);
 
+/** Range, line count and an id over where the selection is and `detail`: the text as sent, or why it was withheld. */
+function identify(source: SelectionSource, kind: "sent" | "withheld", detail: string) {
+	const { file, selection } = source;
+	return {
+		range: selectionRange(selection),
+		lineCount: selectionLineCount(selection),
+		id: digest([kind, file, selection.start, selection.end, selection.selected_at, detail]),
+	};
+}
+
 /** A selection whose text is sent (after cutting and redaction): its id covers the text exactly as sent. */
 export function sentSelection(
 	source: SelectionSource,
 	cut: { text: string; note?: string },
 	redactions: number,
 ): SelectionPayload {
-	const { selection } = source;
 	return {
-		range: selectionRange(selection),
-		lineCount: selectionLineCount(selection),
-		id: digest(["sent", source.file, selection.start, selection.end, selection.selected_at, cut.text]),
+		...identify(source, "sent", cut.text),
 		body: selectionBody(cut.text, source.language, cut.note),
 		cut: cut.note !== undefined,
 		redactions,
@@ -54,11 +61,8 @@ export function withheldSelection(
 	source: SelectionSource,
 	withheld: { reason: string; label: string },
 ): SelectionPayload {
-	const { selection } = source;
 	return {
-		range: selectionRange(selection),
-		lineCount: selectionLineCount(selection),
-		id: digest(["withheld", source.file, selection.start, selection.end, selection.selected_at, withheld.reason]),
+		...identify(source, "withheld", withheld.reason),
 		cut: false,
 		withheld,
 		redactions: 0,

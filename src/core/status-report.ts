@@ -3,7 +3,7 @@ import type { EditorFacts, StateEntry } from "./editor-entry.ts";
 import type { TrustVerdict } from "./file-trust.ts";
 import { selectionFreshness } from "./freshness.ts";
 import { editorLabel } from "./picker-rows.ts";
-import type { SecretFileMatch } from "./secret-files.ts";
+import { DEFAULT_SECRET_FILE_PATTERNS, type SecretFileMatch } from "./secret-files.ts";
 import type { GuardSetting, IdeSettings } from "./settings.ts";
 
 /** `/ide status` lists this many files; the rest are counted, so 5 000 stale files stay one screen. */
@@ -42,7 +42,7 @@ function settingsLines(input: StatusInput): string[] {
 	if (!settings) return [];
 	const { secretFiles } = settings;
 	const files = input.settingsFiles;
-	const from = [`${secretFiles.patterns.length - secretFiles.global.length - secretFiles.project.length} default`];
+	const from = [`${DEFAULT_SECRET_FILE_PATTERNS.length} default`];
 	if (secretFiles.global.length > 0)
 		from.push(`${secretFiles.global.length} from ${files ? show(files.global, 200) : "global settings"}`);
 	if (secretFiles.project.length > 0)

@@ -27,8 +27,21 @@ export async function readStateFile(
 	fileName: string,
 	uid: number,
 	previousSignature?: string,
-	attemptsLeft = REPLACED_RETRIES,
 ): Promise<ReadOutcome> {
+	for (let retries = REPLACED_RETRIES; ; retries--) {
+		const outcome = await readStateFileOnce(dir, fileName, uid, previousSignature, retries > 0);
+		// An editor's next atomic write landed between lstat and open: that newer file is the one to read.
+		if (outcome !== "replaced") return outcome;
+	}
+}
+
+async function readStateFileOnce(
+	dir: string,
+	fileName: string,
+	uid: number,
+	previousSignature: string | undefined,
+	mayRetry: boolean,
+): Promise<ReadOutcome | "replaced"> {
 	const path = join(dir, fileName);
 	let stats: Awaited<ReturnType<typeof lstat>>;
 	try {
@@ -47,9 +60,7 @@ export async function readStateFile(
 		handle = await open(path, OPEN_FLAGS);
 		const opened = await handle.stat({ bigint: true });
 		if (opened.ino !== stats.ino || !opened.isFile()) {
-			// An editor's next atomic write landed between lstat and open: that newer file is the one to read.
-			if (attemptsLeft > 0) return await readStateFile(dir, fileName, uid, previousSignature, attemptsLeft - 1);
-			return rejected(signature, "replaced while being read");
+			return mayRetry ? "replaced" : rejected(signature, "replaced while being read");
 		}
 		const bytes = await readCapped(handle, Number(opened.size));
 		if (bytes === undefined) {

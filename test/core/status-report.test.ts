@@ -105,14 +105,14 @@ describe("formatStatus", () => {
 			entries: [],
 			nowSeconds: NOW,
 			settings: resolveSettings(
-				{ "pi-ide": { redactSecrets: false, guardUnsaved: false, secretFiles: ["*.secret.json"] } },
+				{ "pi-ide": { redactSecrets: false, guardUnsaved: false, secretFiles: ["*.secret.json", ".env"] } },
 				{ "pi-ide": { guardUnsaved: true, secretFiles: ["prod/*.yaml"] } },
 			),
 			settingsFiles: { global: "/home/u/.pi/agent/settings.json", project: "/p/.pi/settings.json" },
 			connectedSecret: { pattern: ".env", path: "/p/.env" },
 		});
 		expect(text.split("\n").slice(4, 8)).toEqual([
-			`Secret files: ${DEFAULT_SECRET_FILE_PATTERNS.length + 2} patterns (${DEFAULT_SECRET_FILE_PATTERNS.length} default, 1 from /home/u/.pi/agent/settings.json, 1 from /p/.pi/settings.json); their selections are never sent`,
+			`Secret files: ${DEFAULT_SECRET_FILE_PATTERNS.length + 2} patterns (${DEFAULT_SECRET_FILE_PATTERNS.length} default, 2 from /home/u/.pi/agent/settings.json, 1 from /p/.pi/settings.json); their selections are never sent`,
 			"Credential redaction in selections: off (/home/u/.pi/agent/settings.json)",
 			"Unsaved-buffer guard (write/edit): on (turned on in /p/.pi/settings.json; the global settings turn it off)",
 			'Connected file is a secret file: /p/.env matches ".env"; no selection text is sent',
