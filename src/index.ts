@@ -1,6 +1,7 @@
 import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
 import { stateDirFromEnv } from "./core/file-trust.ts";
 import { CONTEXT_MESSAGE_TYPE, NO_KNOWLEDGE } from "./core/model-knowledge.ts";
+import { EDITOR_EVENT_CHANNEL } from "./events.ts";
 import { IDE_SUBCOMMANDS, runIdeCommand } from "./shell/ide-command.ts";
 import { IdeController } from "./shell/ide-controller.ts";
 import { KnowledgeCache } from "./shell/knowledge-cache.ts";
@@ -11,14 +12,13 @@ import { registerTranscriptLine } from "./shell/transcript-line.ts";
 import { guardUnsavedWrite } from "./shell/unsaved-guard.ts";
 import { WidgetSurface } from "./shell/widget-surface.ts";
 
-export const CUSTOM_MESSAGE_TYPE = CONTEXT_MESSAGE_TYPE;
 /**
  * Benchmark only: send the whole block with every prompt, as 0.1 did, to measure what send-once saves. Not a
  * user setting: it costs tokens and buys nothing.
  */
 const SEND_EVERY_PROMPT = process.env.PI_IDE_BENCH_SEND_EVERY_PROMPT === "1";
-/** pi event-bus channel: the connected editor (or undefined) whenever it or its state changes. */
-export const EDITOR_EVENT_CHANNEL = "pi-ide-context:editor";
+
+export { EDITOR_EVENT_CHANNEL, type EditorEvent } from "./events.ts";
 
 /**
  * pi-ide-context: the editor's file, cursor and fresh selection in every prompt, a one-line widget showing
@@ -28,7 +28,7 @@ export default function piIdeContext(pi: ExtensionAPI): void {
 	let controller: IdeController | undefined;
 	let widget: WidgetSurface | undefined;
 	let prompts: PromptContext | undefined;
-	const knowledgeCache = new KnowledgeCache(CUSTOM_MESSAGE_TYPE);
+	const knowledgeCache = new KnowledgeCache(CONTEXT_MESSAGE_TYPE);
 
 	async function start(ctx: ExtensionContext): Promise<void> {
 		if (controller) return;
@@ -37,19 +37,23 @@ export default function piIdeContext(pi: ExtensionAPI): void {
 		widget = surface;
 		const files = settingsFiles(ctx.cwd);
 		const settings = readSettings(files);
-		controller = new IdeController({
-			stateDir,
-			cwd: ctx.cwd,
-			uid: process.getuid?.() ?? 0,
-			memory: connectionMemory(stateDir, ctx.cwd),
-			settings,
-			settingsFiles: files,
-			showWidget: (text) => surface.show(text),
-			announce: (editor) => pi.events.emit(EDITOR_EVENT_CHANNEL, editor),
-			notify: (message, level) => {
-				if (ctx.hasUI && !stopped(surface)) ctx.ui.notify(message, level);
+		controller = new IdeController(
+			{
+				stateDir,
+				cwd: ctx.cwd,
+				uid: process.getuid?.() ?? 0,
+				memory: connectionMemory(stateDir, ctx.cwd),
+				settings,
+				settingsFiles: files,
 			},
-		});
+			{
+				showWidget: (text) => surface.show(text),
+				announce: (editor) => pi.events.emit(EDITOR_EVENT_CHANNEL, editor),
+				notify: (message, level) => {
+					if (ctx.hasUI && !stopped(surface)) ctx.ui.notify(message, level);
+				},
+			},
+		);
 		const started = controller;
 		prompts = new PromptContext(() => started.project, prepareSelection({ redactSecrets: settings.redactSecrets.on }));
 		await controller.start();
@@ -82,7 +86,7 @@ export default function piIdeContext(pi: ExtensionAPI): void {
 		const knowledge = SEND_EVERY_PROMPT ? NO_KNOWLEDGE : knowledgeCache.knowledge(ctx.sessionManager);
 		const message = await prompts.message(view, knowledge);
 		if (!message) return;
-		return { message: { customType: CUSTOM_MESSAGE_TYPE, ...message, display: true } };
+		return { message: { customType: CONTEXT_MESSAGE_TYPE, ...message, display: true } };
 	});
 
 	pi.on("tool_call", async (event, ctx) => {

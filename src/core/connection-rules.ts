@@ -1,7 +1,10 @@
+import type { KeyFacts } from "./editor.ts";
+import type { GoneReason } from "./editor-block.ts";
+import { absoluteFile } from "./editor-view.ts";
 import type { Tier } from "./path-match.ts";
 
 export interface Candidate {
-	pid: number;
+	key: string;
 	tier: { tier: Tier | undefined };
 }
 
@@ -18,4 +21,30 @@ export function bestTier<T extends Candidate>(candidates: readonly T[]): { tier:
 export function autoConnectTarget<T extends Candidate>(liveCandidates: readonly T[]): T | undefined {
 	const { editors } = bestTier(liveCandidates);
 	return editors.length === 1 ? editors[0] : undefined;
+}
+
+/** Why a connection ended. pi cannot tell a kill from a crash: both leave the file of a dead process. */
+export type ConnectionEnd = "process-gone" | "file-removed";
+
+export const CONNECTION_END_TEXT: Record<ConnectionEnd, string> = {
+	"process-gone": "process gone, its file left behind",
+	"file-removed": "file removed (editor quit)",
+};
+
+/**
+ * A connection ends when its editor dies or removes its file. A rejected write does not end it: the editor
+ * is still there, pi just does not know what it shows until its next valid write.
+ */
+export function connectionEnd(facts: KeyFacts): ConnectionEnd | undefined {
+	if (!facts.listed) return "file-removed";
+	if (!facts.alive) return "process-gone";
+	return undefined;
+}
+
+/** What a prompt says instead of the editor block, or undefined when the connected editor can be described. */
+export function promptGoneReason(facts: KeyFacts | undefined): GoneReason | undefined {
+	if (!facts || connectionEnd(facts)) return "disconnected";
+	if (!facts.reading) return "rejected";
+	if (absoluteFile(facts.reading.state) === undefined) return "no-file";
+	return undefined;
 }

@@ -9,22 +9,9 @@ import {
 	SELECTION_NONE,
 	unchangedLine,
 } from "./editor-block.ts";
+import type { EditorNow } from "./editor-now.ts";
 import type { ContextDetails, ModelKnowledge } from "./model-knowledge.ts";
 import type { SelectionPayload } from "./selection-payload.ts";
-
-/** What pi knows about the connected editor as a prompt starts. */
-export type EditorNow =
-	| {
-			kind: "editor";
-			/** The buffer's lines (no selection). */
-			fields: EditorFields;
-			/** A fresh selection, prepared for the prompt. */
-			selection?: SelectionPayload;
-			/** Display name of the file for the transcript (sanitised, relative to the project when inside it). */
-			fileLabel: string;
-			cursorLine?: number;
-	  }
-	| { kind: "gone"; reason: GoneReason };
 
 export interface ContextMessage {
 	content: string;

@@ -22,7 +22,7 @@ export const ContextDetailsSchema = Type.Object({
 	sentSelection: Type.Optional(Type.String()),
 	/** The one transcript line. */
 	summary: Type.String(),
-	/** The unsaved-buffer guard and the transcript read these; the model never sees them. */
+	/** For whoever reads the session later (an export, another extension); nothing here reads them back. */
 	selectionLines: Type.Optional(Type.Integer({ minimum: 0 })),
 	redactions: Type.Optional(Type.Integer({ minimum: 0 })),
 });
@@ -74,8 +74,9 @@ function fieldsOf(record: Record<string, string> | undefined): EditorFields | un
 
 /**
  * What the model has of the editor, from pi's own session data: the current branch as the model sees it
- * after compaction, less messages a pi 1.x context edit omitted or rewrote. A delta or "unchanged" line only means something while the full block it builds on is
- * still in context, so knowledge counts only back to a full block with no "gone" after it.
+ * after compaction, less messages a pi 1.x context edit omitted or rewrote. A delta or "unchanged" line only
+ * means something while the full block it builds on is still in context, so knowledge counts only back to a
+ * full block with no "gone" after it.
  */
 export function modelKnowledge(branch: readonly BranchEntry[], customType: string): ModelKnowledge {
 	const start = contextStart(branch);

@@ -68,3 +68,20 @@ function describeSchemaError(value: unknown): string {
 	}
 	return "invalid state: does not match protocol v0.2";
 }
+
+/** The state file an editor with this pid writes; `classifyFileName` reads the pid back. */
+export function stateFileName(pid: number): string {
+	return `${pid}.json`;
+}
+
+/** The key of the editor behind a state file: the pid, whichever state dir holds the file. */
+export function stateFileKey(pid: number): string {
+	return `pid:${pid}`;
+}
+
+/** The pid a state-file key names, or undefined for another source's key. */
+export function pidOfStateFileKey(key: string): number | undefined {
+	const match = /^pid:([1-9][0-9]*)$/.exec(key);
+	const pid = Number(match?.[1]);
+	return match && pid <= MAX_PID ? pid : undefined;
+}

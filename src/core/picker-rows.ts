@@ -1,4 +1,5 @@
 import { clip, sanitizeForDisplay } from "./display-text.ts";
+import type { Editor } from "./editor.ts";
 import type { EditorState } from "./state-schema.ts";
 
 export const DISCONNECT_VALUE = "disconnect";
@@ -11,10 +12,8 @@ export interface PickerRow {
 	description: string;
 }
 
-export interface PickerEditor {
-	pid: number;
-	state: EditorState;
-}
+/** What a picker row shows of an editor. */
+type PickerEditor = Pick<Editor, "key" | "pid" | "state">;
 
 /** `just now`, `12s ago`, `3m ago`, `2h ago`, `4d ago`: how long ago the editor last wrote its file. */
 export function formatAgo(ageSeconds: number): string {
@@ -33,7 +32,7 @@ export function launchText(state: EditorState): string {
 	return clip(text, MAX_LAUNCH_CHARS);
 }
 
-export function editorLabel(editor: PickerEditor): string {
+export function editorLabel(editor: Pick<Editor, "pid" | "state">): string {
 	return `${clip(sanitizeForDisplay(editor.state.app), 16) || "editor"} ${editor.pid}`;
 }
 
@@ -43,23 +42,24 @@ export function editorLabel(editor: PickerEditor): string {
  */
 export function pickerRows(
 	editors: readonly PickerEditor[],
-	connectedPid: number | undefined,
+	connectedKey: string | undefined,
 	nowSeconds: number,
 ): PickerRow[] {
 	const rows = [...editors]
-		.sort((a, b) => b.state.timestamp - a.state.timestamp || a.pid - b.pid)
+		.sort((a, b) => b.state.timestamp - a.state.timestamp || a.pid - b.pid || a.key.localeCompare(b.key))
 		.map((editor) => {
 			const buffer = editor.state.active_buffer;
 			const name = buffer?.file ? clip(sanitizeForDisplay(buffer.name), MAX_NAME_CHARS) || "untitled" : "no file";
-			const marker = editor.pid === connectedPid ? "* " : "  ";
-			const suffix = editor.pid === connectedPid ? "  (connected)" : "";
+			const connected = editor.key === connectedKey;
+			const marker = connected ? "* " : "  ";
+			const suffix = connected ? "  (connected)" : "";
 			return {
-				value: String(editor.pid),
+				value: editor.key,
 				label: `${marker}${editorLabel(editor)}  ${launchText(editor.state)}`,
 				description: `${name}, active ${formatAgo(nowSeconds - editor.state.timestamp)}${suffix}`,
 			};
 		});
-	if (connectedPid !== undefined)
+	if (connectedKey !== undefined)
 		rows.push({ value: DISCONNECT_VALUE, label: "  Disconnect", description: "stop sending editor context" });
 	return rows;
 }

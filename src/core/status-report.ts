@@ -1,5 +1,5 @@
 import { clip, sanitizeForDisplay } from "./display-text.ts";
-import type { EditorFacts, StateEntry } from "./editor-entry.ts";
+import type { Editor, StateFileEntry } from "./editor.ts";
 import type { TrustVerdict } from "./file-trust.ts";
 import { selectionFreshness } from "./freshness.ts";
 import { editorLabel } from "./picker-rows.ts";
@@ -15,10 +15,10 @@ export interface StatusInput {
 	projectDir: string;
 	autoconnect: boolean;
 	suppressed: boolean;
-	connected?: { pid: number; why: string };
+	connected?: { why: string };
 	/** The connected editor's latest write was rejected: connected, but nothing is sent. */
 	connectedRejection?: string;
-	entries: readonly { entry: StateEntry; facts?: EditorFacts }[];
+	entries: readonly { entry: StateFileEntry; editor?: Editor }[];
 	nowSeconds: number;
 	/** Watchers and liveness timers open in this pi process (all sessions); 1 and 1 while one session runs. */
 	resources?: { watchers: number; timers: number };
@@ -64,8 +64,8 @@ function settingsLines(input: StatusInput): string[] {
 const show = (text: string, max = 120) => clip(sanitizeForDisplay(text), max);
 
 function describeEntry(
-	entry: StateEntry,
-	facts: EditorFacts | undefined,
+	entry: StateFileEntry,
+	facts: Editor | undefined,
 	nowSeconds: number,
 ): { rank: number; text: string } {
 	const name = show(entry.fileName, 40);
@@ -109,7 +109,7 @@ export function formatStatus(input: StatusInput): string {
 	lines.push(...settingsLines(input));
 	if (input.watcherError) lines.push(`Watcher: ${show(input.watcherError, 200)}`);
 	const described = input.entries
-		.map(({ entry, facts }) => describeEntry(entry, facts, input.nowSeconds))
+		.map(({ entry, editor }) => describeEntry(entry, editor, input.nowSeconds))
 		.sort((a, b) => a.rank - b.rank || a.text.localeCompare(b.text));
 	lines.push(`State files: ${described.length}`);
 	for (const row of described.slice(0, MAX_STATUS_FILES)) lines.push(`  ${row.text}`);
@@ -127,7 +127,7 @@ export function formatStatus(input: StatusInput): string {
 }
 
 /** Said when `/ide` finds nothing for this project: where it looked and what runs elsewhere. */
-export function formatNoMatch(projectDir: string, stateDir: string, elsewhere: readonly EditorFacts[]): string {
+export function formatNoMatch(projectDir: string, stateDir: string, elsewhere: readonly Editor[]): string {
 	const lines = [`No editor found for ${show(projectDir, 200)} (state dir ${show(stateDir, 200)}).`];
 	if (elsewhere.length === 0) {
 		lines.push("No editor is running with a protocol v0.2 client.");

@@ -1,6 +1,7 @@
 import type { ExtensionCommandContext } from "@mariozechner/pi-coding-agent";
 import { Container, type SelectItem, SelectList, Text } from "@mariozechner/pi-tui";
-import { DISCONNECT_VALUE, type PickerRow, pickerRows, pickerRowText } from "../core/picker-rows.ts";
+import { connectReason, noticeText } from "../core/notice-texts.ts";
+import { DISCONNECT_VALUE, editorLabel, type PickerRow, pickerRows, pickerRowText } from "../core/picker-rows.ts";
 import { formatNoMatch } from "../core/status-report.ts";
 import type { IdeController } from "./ide-controller.ts";
 
@@ -21,40 +22,39 @@ export async function runIdeCommand(
 	const sub = args.trim();
 	if (sub === "status") return ctx.ui.notify(controller.statusText(), "info");
 	if (sub === "off") {
-		controller.disconnect(true);
-		return ctx.ui.notify("pi-ide: disconnected; auto-connect paused until you pick an editor with /ide", "info");
+		controller.disconnect({ pauseAutoConnect: true });
+		return ctx.ui.notify(noticeText.paused, "info");
 	}
-	if (sub !== "" && sub !== "all")
-		return ctx.ui.notify(
-			`pi-ide: unknown argument "${sub.slice(0, 40)}"; use /ide, /ide all, /ide off or /ide status`,
-			"warning",
-		);
+	if (sub !== "" && sub !== "all") return ctx.ui.notify(noticeText.unknownArgument(sub), "warning");
 
 	const problem = controller.trustProblem;
-	if (problem) return ctx.ui.notify(`pi-ide: not reading editor state: ${problem}`, "warning");
+	if (problem) return ctx.ui.notify(noticeText.notReading(problem), "warning");
 	const all = sub === "all";
 	const editors = controller.pickable(all);
 	if (editors.length === 0) {
 		const elsewhere = controller.liveEditors();
 		return ctx.ui.notify(formatNoMatch(controller.project, controller.stateDirPath, elsewhere), "info");
 	}
-	const connectedPid = controller.connectedEditor()?.pid;
-	const rows = pickerRows(editors, connectedPid, Date.now() / 1000);
+	const connectedKey = controller.connectedEditor()?.key;
+	const rows = pickerRows(editors, connectedKey, Date.now() / 1000);
 	const picked = await choose(
 		ctx,
 		all ? "Connect pi to an editor (all projects)" : "Connect pi to an editor",
 		rows,
-		connectedPid,
+		connectedKey,
 	);
 	if (picked === undefined) return;
 	if (picked === DISCONNECT_VALUE) {
-		controller.disconnect(true);
-		return ctx.ui.notify("pi-ide: disconnected; auto-connect paused until you pick an editor with /ide", "info");
+		controller.disconnect({ pauseAutoConnect: true });
+		return ctx.ui.notify(noticeText.paused, "info");
 	}
-	const editor = controller.liveEditors().find((candidate) => String(candidate.pid) === picked);
-	if (!editor) return ctx.ui.notify("pi-ide: that editor is gone", "warning");
-	controller.connect(editor, all ? "picked with /ide all" : "picked with /ide");
-	ctx.ui.notify(`pi-ide: connected to ${rows.find((row) => row.value === picked)?.label.trim()}`, "info");
+	const editor = controller.liveEditors().find((candidate) => candidate.key === picked);
+	if (!editor) return ctx.ui.notify(noticeText.editorGone, "warning");
+	controller.connect(editor, connectReason.picked(all));
+	ctx.ui.notify(
+		noticeText.connected(rows.find((row) => row.value === picked)?.label.trim() ?? editorLabel(editor)),
+		"info",
+	);
 }
 
 /** The TUI gets a SelectList with the connected row pre-selected; RPC (no `custom`) falls back to `select`. */
@@ -62,12 +62,12 @@ async function choose(
 	ctx: ExtensionCommandContext,
 	title: string,
 	rows: PickerRow[],
-	connectedPid: number | undefined,
+	connectedKey: string | undefined,
 ): Promise<string | undefined> {
 	if (!ctx.hasUI) return undefined;
 	const initial = Math.max(
 		0,
-		rows.findIndex((row) => row.value === String(connectedPid)),
+		rows.findIndex((row) => row.value === connectedKey),
 	);
 	const fromList = await ctx.ui.custom<string | null>((tui, theme, _keybindings, done) => {
 		const items: SelectItem[] = rows;

@@ -1,5 +1,5 @@
 import { type ContextMessage, contextMessage } from "../core/context-message.ts";
-import { describeEditor, editorNow } from "../core/editor-now.ts";
+import { editorNow, freshSelectionSource } from "../core/editor-now.ts";
 import type { ModelKnowledge } from "../core/model-knowledge.ts";
 import { redact } from "../core/redaction.ts";
 import { type SecretFileMatch, withheldReason } from "../core/secret-files.ts";
@@ -76,10 +76,9 @@ export class PromptContext {
 
 	async message(view: ConnectedView, knowledge: ModelKnowledge): Promise<ContextMessage | undefined> {
 		if (view.kind === "gone") return contextMessage(view, knowledge);
-		const editor = describeEditor(view.state, view.selectionFirstSeenSeconds, view.nowSeconds, this.projectDir());
-		if (!editor) return contextMessage({ kind: "gone", reason: "no-file" }, knowledge);
-		const selection = editor.fresh && (await this.payload(editor.fresh, view.secret));
-		return contextMessage(editorNow(editor, selection), knowledge);
+		const fresh = freshSelectionSource(view.state, view.selectionFirstSeenSeconds, view.nowSeconds);
+		const selection = fresh && (await this.payload(fresh, view.secret));
+		return contextMessage(editorNow(view.state, this.projectDir(), selection), knowledge);
 	}
 
 	private payload(source: SelectionSource, secret: SecretFileMatch | undefined): Promise<SelectionPayload> {

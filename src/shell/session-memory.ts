@@ -1,31 +1,49 @@
 /**
  * What outlives a session inside one pi process: `/new`, `/resume`, `/fork` and `/reload` replace the
- * extension instance (pi 0.73 even re-imports the module), so this lives on globalThis.
+ * extension instance (pi 0.73 even re-imports the module), so it lives on globalThis under `Symbol.for` keys.
  */
 export interface ConnectionMemory {
-	connected?: { pid: number; label: string; why: string };
+	/** `key` is the editor's key from its source; `label` names it in notices, `why` in `/ide status`. */
+	connected?: { key: string; label: string; why: string };
 	/** `/ide off` (or the picker's Disconnect) pauses auto-connect until the user picks an editor. */
 	suppressed: boolean;
 }
 
-const MEMORY_KEY = Symbol.for("pi-ide-context.connection-memory");
-
-type MemoryStore = Map<string, ConnectionMemory>;
-
-function store(): MemoryStore {
-	const holder = globalThis as { [MEMORY_KEY]?: MemoryStore };
-	holder[MEMORY_KEY] ??= new Map();
-	return holder[MEMORY_KEY];
+/**
+ * Watchers and liveness timers open in this pi process, across every session and module instance. `/ide
+ * status` shows it, so a leak across session replacement is visible.
+ */
+export interface ResourceCount {
+	watchers: number;
+	timers: number;
 }
 
-/** Keyed by state dir and project: a connection only means something for the same pair. */
-export function connectionMemory(stateDir: string, projectDir: string): ConnectionMemory {
-	const key = `${stateDir}\u0000${projectDir}`;
-	const memories = store();
+const MEMORY_KEY = Symbol.for("pi-ide-context.connection-memory");
+const COUNT_KEY = Symbol.for("pi-ide-context.resource-count");
+
+interface ProcessHolder {
+	[MEMORY_KEY]?: Map<string, ConnectionMemory>;
+	[COUNT_KEY]?: ResourceCount;
+}
+
+const holder = () => globalThis as ProcessHolder;
+
+/** Keyed by where editors are read and by project: a connection only means something for the same pair. */
+export function connectionMemory(sourcesId: string, projectDir: string): ConnectionMemory {
+	const store = holder();
+	store[MEMORY_KEY] ??= new Map();
+	const memories = store[MEMORY_KEY];
+	const key = `${sourcesId}\u0000${projectDir}`;
 	let memory = memories.get(key);
 	if (!memory) {
 		memory = { suppressed: false };
 		memories.set(key, memory);
 	}
 	return memory;
+}
+
+export function resourceCount(): ResourceCount {
+	const store = holder();
+	store[COUNT_KEY] ??= { watchers: 0, timers: 0 };
+	return store[COUNT_KEY];
 }

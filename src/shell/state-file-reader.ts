@@ -8,10 +8,15 @@ import { factsOf } from "./fs-facts.ts";
 export type ReadOutcome =
 	| { kind: "gone" }
 	| { kind: "unchanged" }
+	/** Replaced between lstat and open on every try: a newer write is landing, and its event reads it. */
+	| { kind: "replaced" }
 	/** `signature` is absent when the file could not even be stat-ed: the next event reads it again. */
 	| { kind: "read"; signature?: string; result: ParseResult };
 
-/** Writes landing between lstat and open are normal under a fast editor; only a file that keeps changing is rejected. */
+/**
+ * Writes landing between lstat and open are normal under a fast editor. After this many tries in a row the
+ * reader gives up for now: the state already known stands, and the newest write's event reads it again.
+ */
 const REPLACED_RETRIES = 3;
 
 // O_NONBLOCK: opening a FIFO planted under a state file's name must never block pi.
@@ -29,9 +34,10 @@ export async function readStateFile(
 	previousSignature?: string,
 ): Promise<ReadOutcome> {
 	for (let retries = REPLACED_RETRIES; ; retries--) {
-		const outcome = await readStateFileOnce(dir, fileName, uid, previousSignature, retries > 0);
+		const outcome = await readStateFileOnce(dir, fileName, uid, previousSignature);
 		// An editor's next atomic write landed between lstat and open: that newer file is the one to read.
 		if (outcome !== "replaced") return outcome;
+		if (retries === 0) return { kind: "replaced" };
 	}
 }
 
@@ -40,7 +46,6 @@ async function readStateFileOnce(
 	fileName: string,
 	uid: number,
 	previousSignature: string | undefined,
-	mayRetry: boolean,
 ): Promise<ReadOutcome | "replaced"> {
 	const path = join(dir, fileName);
 	let stats: Awaited<ReturnType<typeof lstat>>;
@@ -59,9 +64,7 @@ async function readStateFileOnce(
 	try {
 		handle = await open(path, OPEN_FLAGS);
 		const opened = await handle.stat({ bigint: true });
-		if (opened.ino !== stats.ino || !opened.isFile()) {
-			return mayRetry ? "replaced" : rejected(signature, "replaced while being read");
-		}
+		if (opened.ino !== stats.ino || !opened.isFile()) return "replaced";
 		const bytes = await readCapped(handle, Number(opened.size));
 		if (bytes === undefined) {
 			return rejected(signature, `grew past the ${MAX_STATE_FILE_BYTES}-byte limit for a state file while being read`);

@@ -1,7 +1,7 @@
 import { lstat, readdir } from "node:fs/promises";
 import { basename, join, resolve } from "node:path";
 import { type FSWatcher, watch } from "chokidar";
-import type { StateEntry } from "../core/editor-entry.ts";
+import type { StateFileEntry } from "../core/editor.ts";
 import { classifyFileName } from "../core/parse-state-file.ts";
 import type { EditorState } from "../core/state-schema.ts";
 import { resolveEditorPaths } from "./path-evidence.ts";
@@ -48,7 +48,7 @@ interface FileTrack {
 
 /** Keeps `entries` equal to what the state dir holds: pid files read, validated and resolved. */
 export class StateWatcher {
-	readonly entries = new Map<string, StateEntry>();
+	readonly entries = new Map<string, StateFileEntry>();
 	/** The watched dir itself was removed: this watcher sees nothing more and must be replaced. */
 	lost = false;
 	private readonly tracks = new Map<string, FileTrack>();
@@ -208,11 +208,16 @@ export class StateWatcher {
 		}
 		const outcome = await readStateFile(this.dir, fileName, this.options.uid, track.signature);
 		if (this.closed || outcome.kind === "unchanged") return;
+		// Not a rejection: the entry keeps the previous state, and the read goes round once more for the newest.
+		if (outcome.kind === "replaced") {
+			track.dirty = true;
+			return;
+		}
 		if (outcome.kind === "gone") return this.drop(fileName);
 		track.signature = outcome.signature;
 		const { result } = outcome;
 		if (!result.ok) return this.update(fileName, { fileName, rejection: result.reason });
-		const before = this.entries.get(fileName)?.valid;
+		const before = this.entries.get(fileName)?.reading;
 		// Most writes are cursor moves: the paths the tiers look at are unchanged, so skip the realpath calls.
 		const paths =
 			before && samePathInputs(before.state, result.state) ? before.paths : await resolveEditorPaths(result.state);
@@ -224,7 +229,7 @@ export class StateWatcher {
 			before.state.active_buffer?.selection?.selected_at === selectedAt;
 		this.update(fileName, {
 			fileName,
-			valid: {
+			reading: {
 				pid: result.pid,
 				state: result.state,
 				paths,
@@ -233,7 +238,7 @@ export class StateWatcher {
 		});
 	}
 
-	private update(fileName: string, entry: StateEntry): void {
+	private update(fileName: string, entry: StateFileEntry): void {
 		if (this.closed) return;
 		this.entries.set(fileName, entry);
 		this.options.onChange();

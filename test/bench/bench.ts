@@ -1,13 +1,15 @@
 /**
  * `npm run bench`: how fast pi follows the editor, what a prompt costs, how it scales, beside a polling
  * baseline measured in the same run on the same inputs. `--json` prints machine-readable results;
- * `--quick` runs smaller samples (for trying the harness, not for reporting).
+ * `--markdown docs/benchmarks.md` writes the report and its plot; `--quick` runs smaller samples (for trying
+ * the harness, not for reporting).
  */
 import { execFileSync } from "node:child_process";
 import { cpus } from "node:os";
 import { join } from "node:path";
 import { PACKAGE_ROOT } from "../support/pi-cli.ts";
 import { heapAfterGc, promptCost, promptPaths, startupTime } from "./in-process-scenarios.ts";
+import { type ReportRow, writeMarkdownReport } from "./report.ts";
 import {
 	conversationBytes,
 	deathLatency,
@@ -19,7 +21,10 @@ import {
 } from "./rpc-scenarios.ts";
 import { max, median, percentile, slope } from "./stats.ts";
 
-const args = new Set(process.argv.slice(2));
+const argv = process.argv.slice(2);
+const args = new Set(argv);
+/** `--markdown docs/benchmarks.md` writes the report and its plot there (beside the table on stdout). */
+const markdownPath = argv[argv.indexOf("--markdown") + 1];
 const quick = args.has("--quick");
 /** `--only=1,6` runs just those measurements (for working on one of them). */
 const only = new Set(
@@ -54,15 +59,7 @@ const floor: Implementation = {
 	extension: join(import.meta.dirname, "timer-floor.ts"),
 };
 
-interface Row {
-	measure: string;
-	ours: string;
-	baseline: string;
-	ratio: string;
-	target: string;
-	met: boolean | undefined;
-	raw: Record<string, unknown>;
-}
+type Row = ReportRow;
 
 const rows: Row[] = [];
 const ms = (value: number) =>
@@ -84,6 +81,7 @@ async function main(): Promise<void> {
 			const f = { p50: median(o), p95: percentile(o, 95), max: max(o) };
 			const fb = { p50: median(b), p95: percentile(b, 95), max: max(b) };
 			rows.push({
+				short: kind === "single" ? "follow latency p50 / p95 / max" : "follow latency in bursts p50 / p95 / max",
 				measure:
 					kind === "single"
 						? `1. follow latency, from just before a write to the widget (${o.length} writes 50-250 ms apart) p50 / p95 / max`
@@ -93,7 +91,7 @@ async function main(): Promise<void> {
 				ratio: ratioOf(fb.p50, f.p50),
 				target: kind === "single" ? "p50 <= 15 ms, p95 <= 40 ms, >= 20x" : "p95 <= 100 ms (the trailing re-read)",
 				met: kind === "single" ? f.p50 <= 15 && f.p95 <= 40 && fb.p50 / f.p50 >= 20 : f.p95 <= 100,
-				raw: { ours: f, baseline: fb },
+				raw: { ours: f, baseline: fb, samples: { ours: o, baseline: b } },
 			});
 		}
 	}
@@ -104,6 +102,7 @@ async function main(): Promise<void> {
 			freshnessFlipLag(baseline, size.flips),
 		]);
 		rows.push({
+			short: "freshness flip lag p50 / max",
 			measure: `2. freshness flip, lag after expiry at a phase of chance (${size.flips} runs) p50 / max`,
 			ours: `${ms(median(flipOurs))} / ${ms(max(flipOurs))}`,
 			baseline: `${ms(median(flipBase))} / ${ms(max(flipBase))}`,
@@ -120,6 +119,7 @@ async function main(): Promise<void> {
 			deathLatency(baseline, size.deaths),
 		]);
 		rows.push({
+			short: "kill -9 to widget cleared p50 / max",
 			measure: `3. kill -9 at a moment of chance -> widget cleared (${size.deaths} runs) p50 / max (a 500 ms check: ~250 ms expected)`,
 			ours: `${ms(median(deathOurs))} / ${ms(max(deathOurs))}`,
 			baseline: `${ms(median(deathBase))} / ${ms(max(deathBase))}`,
@@ -137,6 +137,7 @@ async function main(): Promise<void> {
 			const b = await promptCost(baseline, files, size.prompts);
 			promptP50s.push(median(o));
 			rows.push({
+				short: `prompt cost, ${files} state files, p50 / p99`,
 				measure: `4. before_agent_start per prompt, ${files} files, p50 / p99`,
 				ours: `${ms(median(o))} / ${ms(percentile(o, 99))}`,
 				baseline: `${ms(median(b))} / ${ms(percentile(b, 99))}`,
@@ -152,6 +153,7 @@ async function main(): Promise<void> {
 		}
 		const flat = Math.max(...promptP50s) <= 2 * Math.min(...promptP50s) + 0.05;
 		rows.push({
+			short: "prompt cost flat in files (p50s)",
 			measure: "4. prompt cost flat from 1 to 5 000 files",
 			ours: promptP50s.map((v) => ms(v)).join(" -> "),
 			baseline: "",
@@ -162,6 +164,7 @@ async function main(): Promise<void> {
 		});
 		const paths = await promptPaths(ours, { prompts: size.selectionPrompts, entries: 1000 });
 		rows.push({
+			short: "prompt with a new 64 KiB selection p50 / p95",
 			measure: `4. prompt with a new 64 KiB selection: cut, redaction scan, hash (${paths.newSelection.length} prompts) p50 / p95`,
 			ours: `${ms(median(paths.newSelection))} / ${ms(percentile(paths.newSelection, 95))}`,
 			baseline: "(sends it unscanned)",
@@ -171,6 +174,7 @@ async function main(): Promise<void> {
 			raw: { samples: paths.newSelection },
 		});
 		rows.push({
+			short: "prompt in a 1 000-entry session p50 / p95",
 			measure: `4. prompt in a session of 1 000 entries whose context holds the same 64 KiB selection (${paths.sentSelection.length} prompts) p50 / p95`,
 			ours: `${ms(median(paths.sentSelection))} / ${ms(percentile(paths.sentSelection, 95))}`,
 			baseline: "",
@@ -180,6 +184,7 @@ async function main(): Promise<void> {
 			raw: { samples: paths.sentSelection },
 		});
 		rows.push({
+			short: "prompt during an editor write p50 / p95 / max",
 			measure: `4. prompt landing while the connected editor's write is read (${paths.duringWrite.length} prompts; ${paths.duringWriteSeen} saw that write) p50 / p95 / max`,
 			ours: `${ms(median(paths.duringWrite))} / ${ms(percentile(paths.duringWrite, 95))} / ${ms(max(paths.duringWrite))}`,
 			baseline: "",
@@ -201,6 +206,7 @@ async function main(): Promise<void> {
 			}
 			startups.push({ files, ours: median(o), baseline: median(b) });
 			rows.push({
+				short: `start-up, ${files} state files`,
 				measure: `5. session_start -> connected, ${files} files (median of ${size.startupRepeats})`,
 				ours: ms(median(o)),
 				baseline: ms(median(b)),
@@ -235,6 +241,7 @@ async function main(): Promise<void> {
 			number,
 		];
 		rows.push({
+			short: "idle CPU per 60 s",
 			measure: `6. idle CPU of the pi process over ${size.idleSeconds} s, 5 editors + 1 000 dead files, median of ${size.idleRepeats} (pi alone: ${idleBare} ms; pi with only an empty 500 ms timer: ${idleFloor} ms)`,
 			ours: `${idleOurs} ms (${idleOurs - idleBare} ms above pi alone; samples ${samples[0]?.join(", ")})`,
 			baseline: `${idleBase} ms (${idleBase - idleBare} ms above pi alone; samples ${samples[1]?.join(", ")})`,
@@ -260,6 +267,7 @@ async function main(): Promise<void> {
 		const heapSlope = (heaps: number[]) => slope(heaps.slice(1));
 		const kib = (value: number) => `${value.toFixed(0)} KiB`;
 		rows.push({
+			short: "heap slope per round",
 			measure: `7. pi session heap after GC over ${rounds} rounds of ${size.memoryWrites} writes + ${size.appearances} editors (in-process, after a warm-up round): slope per round (heaps)`,
 			ours: `${kib(heapSlope(heapOurs))} (${heapOurs.slice(1).join(", ")} KiB)`,
 			baseline: `${kib(heapSlope(heapBase))} (${heapBase.slice(1).join(", ")} KiB)`,
@@ -270,6 +278,7 @@ async function main(): Promise<void> {
 		});
 		const rssSlope = (m: Awaited<ReturnType<typeof memoryGrowth>>) => slope(m.afterRoundsKiB);
 		rows.push({
+			short: "RSS slope per round",
 			measure: `7. pi process RSS after GC over ${rounds} rounds of ${size.memoryWrites} writes + ${size.appearances} editors coming and going (after a warm-up round): slope per round (RSS)`,
 			ours: `${kib(rssSlope(memOurs))} (${memOurs.afterRoundsKiB.join(", ")} KiB; without GC ${memOurs.rawAfterRoundsKiB.join(", ")})`,
 			baseline: `${kib(rssSlope(memBase))} (${memBase.afterRoundsKiB.join(", ")} KiB; without GC ${memBase.rawAfterRoundsKiB.join(", ")})`,
@@ -284,6 +293,7 @@ async function main(): Promise<void> {
 		const once = await conversationBytes(ours, false);
 		const every = await conversationBytes(ours, true);
 		rows.push({
+			short: "editor context after 20 prompts",
 			measure:
 				"8. editor context in the final request of a 20-prompt conversation (16 KiB selection fresh for prompts 1-3, cursor moves before 4, 8, 12, 16, 20): send-once vs the same code sending every prompt",
 			ours: `${once} bytes (${((100 * once) / every).toFixed(0)} %)`,
@@ -302,6 +312,10 @@ async function main(): Promise<void> {
 		seconds: Math.round(seconds),
 		quick,
 	};
+	if (args.has("--markdown") && markdownPath) {
+		writeMarkdownReport(markdownPath, machine, rows);
+		log(`wrote ${markdownPath}`);
+	}
 	if (args.has("--json")) {
 		process.stdout.write(`${JSON.stringify({ machine, rows }, null, 2)}\n`);
 		return;

@@ -1,22 +1,116 @@
 import { describe, expect, test } from "vitest";
-import { autoConnectTarget, bestTier } from "../../src/core/connection-rules.ts";
+import {
+	autoConnectTarget,
+	bestTier,
+	CONNECTION_END_TEXT,
+	connectionEnd,
+	promptGoneReason,
+} from "../../src/core/connection-rules.ts";
+import type { EditorReading, KeyFacts } from "../../src/core/editor.ts";
+import { connectReason, noticeText } from "../../src/core/notice-texts.ts";
+import { classifyFileName, pidOfStateFileKey, stateFileKey, stateFileName } from "../../src/core/parse-state-file.ts";
 import type { Tier } from "../../src/core/path-match.ts";
+import { editorState } from "../support/fixtures.ts";
 
-const editor = (pid: number, tier: Tier | undefined) => ({ pid, tier: { tier } });
+const editor = (pid: number, tier: Tier | undefined) => ({ key: `pid:${pid}`, tier: { tier } });
 
 describe("bestTier and autoConnectTarget", () => {
 	test.each([
 		["nobody", [], undefined, [], undefined],
-		["one exact match", [editor(1, 0)], 0, [1], 1],
-		["exact match beats weaker matches", [editor(1, 1), editor(2, 0), editor(3, 1)], 0, [2], 2],
-		["two exact matches tie: wait for /ide", [editor(1, 0), editor(2, 0), editor(3, 1)], 0, [1, 2], undefined],
-		["one tier-1 match", [editor(1, 1), editor(2, undefined)], 1, [1], 1],
-		["two tier-1 matches tie", [editor(1, 1), editor(2, 1)], 1, [1, 2], undefined],
+		["one exact match", [editor(1, 0)], 0, ["pid:1"], "pid:1"],
+		["exact match beats weaker matches", [editor(1, 1), editor(2, 0), editor(3, 1)], 0, ["pid:2"], "pid:2"],
+		[
+			"two exact matches tie: wait for /ide",
+			[editor(1, 0), editor(2, 0), editor(3, 1)],
+			0,
+			["pid:1", "pid:2"],
+			undefined,
+		],
+		["one tier-1 match", [editor(1, 1), editor(2, undefined)], 1, ["pid:1"], "pid:1"],
+		["two tier-1 matches tie", [editor(1, 1), editor(2, 1)], 1, ["pid:1", "pid:2"], undefined],
 		["only unrelated editors", [editor(1, undefined), editor(2, undefined)], undefined, [], undefined],
-	])("%s", (_name, editors, tier, pids, target) => {
+	])("%s", (_name, editors, tier, keys, target) => {
 		const best = bestTier(editors);
 		expect(best.tier).toBe(tier);
-		expect(best.editors.map((e) => e.pid)).toEqual(pids);
-		expect(autoConnectTarget(editors)?.pid).toBe(target);
+		expect(best.editors.map((e) => e.key)).toEqual(keys);
+		expect(autoConnectTarget(editors)?.key).toBe(target);
+	});
+});
+
+const reading = (file: string | null): EditorReading => ({
+	pid: 7,
+	state: editorState({ pid: 7, cwd: "/p", buffer: { file, name: file ?? "[No Name]" } }),
+	paths: { cwd: "/p", argvDirs: [] },
+	selectionFirstSeenSeconds: 0,
+});
+
+describe("why a connection ends, and what a prompt gets", () => {
+	test.each<
+		[string, KeyFacts | undefined, ReturnType<typeof connectionEnd> | "n/a", ReturnType<typeof promptGoneReason>]
+	>([
+		["nothing under the key any more", undefined, "n/a", "disconnected"],
+		["file removed", { listed: false, alive: true }, "file-removed", "disconnected"],
+		[
+			"process gone, file left",
+			{ listed: true, alive: false, reading: reading("/p/a.ts") },
+			"process-gone",
+			"disconnected",
+		],
+		["a dead pid's file, never read", { listed: true, alive: false }, "process-gone", "disconnected"],
+		["latest write rejected: still connected", { listed: true, alive: true, rejection: "torn" }, undefined, "rejected"],
+		["no named buffer", { listed: true, alive: true, reading: reading(null) }, undefined, "no-file"],
+		["a named file", { listed: true, alive: true, reading: reading("/p/a.ts") }, undefined, undefined],
+	])("%s", (_name, facts, end, gone) => {
+		if (facts) expect(connectionEnd(facts)).toBe(end);
+		expect(promptGoneReason(facts)).toBe(gone);
+	});
+
+	test("each end has its own words", () => {
+		expect(CONNECTION_END_TEXT).toEqual({
+			"process-gone": "process gone, its file left behind",
+			"file-removed": "file removed (editor quit)",
+		});
+	});
+});
+
+describe("state file name and key from a pid and back", () => {
+	test.each([1, 42, 4_194_304])("pid %i", (pid) => {
+		expect(stateFileName(pid)).toBe(`${pid}.json`);
+		expect(classifyFileName(stateFileName(pid))).toEqual({ kind: "state", pid });
+		expect(pidOfStateFileKey(stateFileKey(pid))).toBe(pid);
+	});
+	test.each(["pid:0", "pid:-1", "pid:1.5", "pid:01", "zed:/db#1", "pid:", "1", "pid:99999999999"])(
+		"%s is not a state-file key",
+		(key) => {
+			expect(pidOfStateFileKey(key)).toBeUndefined();
+		},
+	);
+});
+
+describe("notice texts", () => {
+	test.each([
+		[
+			noticeText.notReading("/s has mode 0755; run: chmod 700 /s"),
+			"pi-ide: not reading editor state: /s has mode 0755; run: chmod 700 /s",
+		],
+		[noticeText.stoppedReading("gone"), "pi-ide: stopped reading editor state: gone"],
+		[noticeText.gone("nvim 12"), "pi-ide: nvim 12 is gone; disconnected"],
+		[
+			noticeText.rejectedWrite("nvim 12", "not valid JSON\u001b[2J"),
+			"pi-ide: nvim 12 wrote a state pi cannot use (not valid JSON); no editor context until its next valid write",
+		],
+		[noticeText.connected("nvim 12  ~/p"), "pi-ide: connected to nvim 12  ~/p"],
+		[
+			noticeText.unknownArgument("x".repeat(50)),
+			`pi-ide: unknown argument "${"x".repeat(40)}"; use /ide, /ide all, /ide off or /ide status`,
+		],
+		[
+			connectReason.auto({ tier: 0, evidence: "cwd equals the project" }),
+			"auto-connected: the only live editor in tier 0 (cwd equals the project)",
+		],
+		[connectReason.picked(true), "picked with /ide all"],
+		[connectReason.picked(false), "picked with /ide"],
+	])("%s", (text, expected) => {
+		expect(text).toBe(expected);
 	});
 });

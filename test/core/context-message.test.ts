@@ -1,6 +1,7 @@
 import { describe, expect, test } from "vitest";
-import { contextMessage, type EditorNow } from "../../src/core/context-message.ts";
+import { contextMessage } from "../../src/core/context-message.ts";
 import { type EditorFields, goneLine, unchangedLine } from "../../src/core/editor-block.ts";
+import type { EditorNow } from "../../src/core/editor-now.ts";
 import { type ModelKnowledge, NO_KNOWLEDGE } from "../../src/core/model-knowledge.ts";
 import { cutForPrompt, sentSelection, withheldSelection } from "../../src/core/selection-payload.ts";
 import { selection } from "../support/fixtures.ts";

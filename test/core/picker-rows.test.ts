@@ -34,33 +34,35 @@ describe("launchText", () => {
 });
 
 describe("pickerRows", () => {
-	const older = { pid: 100, state: editorState({ pid: 100, timestamp: NOW - 185, argv: ["pi/"] }) };
+	const older = { key: "pid:100", pid: 100, state: editorState({ pid: 100, timestamp: NOW - 185, argv: ["pi/"] }) };
 	const newer = {
+		key: "pid:200",
 		pid: 200,
 		state: editorState({ pid: 200, timestamp: NOW - 12, argv: ["pi-ide-context/"], buffer: { name: "index.ts" } }),
 	};
 	const unnamed = {
+		key: "pid:300",
 		pid: 300,
 		state: editorState({ pid: 300, timestamp: NOW, argv: [], buffer: { file: null, name: "[No Name]" } }),
 	};
 
 	test("newest first, connected marked, Disconnect last", () => {
-		expect(pickerRows([older, newer, unnamed], 100, NOW)).toEqual([
-			{ value: "300", label: "  nvim 300  /home/dev/proj", description: "no file, active just now" },
-			{ value: "200", label: "  nvim 200  pi-ide-context/", description: "index.ts, active 12s ago" },
-			{ value: "100", label: "* nvim 100  pi/", description: "main.ts, active 3m ago  (connected)" },
+		expect(pickerRows([older, newer, unnamed], "pid:100", NOW)).toEqual([
+			{ value: "pid:300", label: "  nvim 300  /home/dev/proj", description: "no file, active just now" },
+			{ value: "pid:200", label: "  nvim 200  pi-ide-context/", description: "index.ts, active 12s ago" },
+			{ value: "pid:100", label: "* nvim 100  pi/", description: "main.ts, active 3m ago  (connected)" },
 			{ value: "disconnect", label: "  Disconnect", description: "stop sending editor context" },
 		]);
 	});
 
 	test("not connected: no marker, no Disconnect row", () => {
 		const rows = pickerRows([older, newer], undefined, NOW);
-		expect(rows.map((row) => row.value)).toEqual(["200", "100"]);
+		expect(rows.map((row) => row.value)).toEqual(["pid:200", "pid:100"]);
 		expect(rows.every((row) => row.label.startsWith("  "))).toBe(true);
 	});
 
 	test("select fallback strings are unique and carry the description", () => {
-		const texts = pickerRows([older, newer], 200, NOW).map(pickerRowText);
+		const texts = pickerRows([older, newer], "pid:200", NOW).map(pickerRowText);
 		expect(texts).toEqual([
 			"* nvim 200  pi-ide-context/ - index.ts, active 12s ago  (connected)",
 			"nvim 100  pi/ - main.ts, active 3m ago",
@@ -70,6 +72,7 @@ describe("pickerRows", () => {
 
 	test("hostile app and name are stripped", () => {
 		const evil = {
+			key: "pid:9",
 			pid: 9,
 			state: editorState({ pid: 9, timestamp: NOW, app: "\u001b]0;x\u0007vim", buffer: { name: "a\u202Eb.ts" } }),
 		};

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import type { EditorFacts, StateEntry } from "../../src/core/editor-entry.ts";
+import type { Editor, StateFileEntry } from "../../src/core/editor.ts";
 import { DEFAULT_SECRET_FILE_PATTERNS } from "../../src/core/secret-files.ts";
 import { resolveSettings } from "../../src/core/settings.ts";
 import { formatNoMatch, formatStatus, MAX_STATUS_FILES } from "../../src/core/status-report.ts";
@@ -16,8 +16,9 @@ const BASE = {
 	nowSeconds: NOW,
 };
 
-function live(pid: number, overrides: Partial<EditorFacts> = {}): { entry: StateEntry; facts: EditorFacts } {
-	const facts: EditorFacts = {
+function live(pid: number, overrides: Partial<Editor> = {}): { entry: StateFileEntry; editor: Editor } {
+	const editor: Editor = {
+		key: `pid:${pid}`,
 		pid,
 		state: editorState({ pid, buffer: { selection: selection(1, 2, "x", NOW - 12) } }),
 		paths: { cwd: "/home/dev/proj", argvDirs: [] },
@@ -26,7 +27,7 @@ function live(pid: number, overrides: Partial<EditorFacts> = {}): { entry: State
 		tier: { tier: 0, evidence: "cwd equals the project" },
 		...overrides,
 	};
-	return { entry: { fileName: `${pid}.json`, valid: facts }, facts };
+	return { entry: { fileName: `${pid}.json`, reading: editor }, editor };
 }
 
 describe("formatStatus", () => {
@@ -37,7 +38,7 @@ describe("formatStatus", () => {
 			projectDir: "/home/dev/proj",
 			autoconnect: true,
 			suppressed: false,
-			connected: { pid: 1, why: "nvim 1: auto-connected: the only live editor in tier 0 (cwd equals the project)" },
+			connected: { why: "nvim 1: auto-connected: the only live editor in tier 0 (cwd equals the project)" },
 			entries: [
 				live(1),
 				{ entry: { fileName: "0.json", rejection: "file name is not <pid>.json with a positive integer pid" } },
@@ -76,7 +77,7 @@ describe("formatStatus", () => {
 			projectDir: "/home/dev/proj",
 			autoconnect: true,
 			suppressed: false,
-			connected: { pid: 4, why: "vscode 4: picked with /ide" },
+			connected: { why: "vscode 4: picked with /ide" },
 			connectedRejection: "writable by group or others (mode 0666); chmod 600 it",
 			entries: [
 				noFile,
@@ -176,7 +177,7 @@ describe("formatStatus", () => {
 
 describe("formatNoMatch", () => {
 	test("names the cwd, the state dir and the editors elsewhere", () => {
-		const elsewhere = [live(7, { state: editorState({ pid: 7, cwd: "/other/project" }) }).facts];
+		const elsewhere = [live(7, { state: editorState({ pid: 7, cwd: "/other/project" }) }).editor];
 		expect(formatNoMatch("/home/dev/proj", "/run/user/1000/pi-ide", elsewhere)).toBe(
 			[
 				"No editor found for /home/dev/proj (state dir /run/user/1000/pi-ide).",

@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import { E2eWorkspace } from "../support/e2e-workspace.ts";
+import { describe, expect, test } from "vitest";
+import { useE2eWorkspace } from "../support/e2e-workspace.ts";
 import { type ChatRequest, messageText } from "../support/fake-model-server.ts";
 import { nvimFixtureText } from "../support/fixtures.ts";
 import { PACKAGE_ROOT, piLines, spawnPi, writeAgentDir } from "../support/pi-cli.ts";
@@ -9,13 +9,7 @@ import { PACKAGE_ROOT, piLines, spawnPi, writeAgentDir } from "../support/pi-cli
 const now = () => Math.floor(Date.now() / 1000);
 
 describe.each(piLines())("print mode (-p) through the real $name CLI", (line) => {
-	let ws: E2eWorkspace;
-	beforeEach(async () => {
-		ws = await E2eWorkspace.create();
-	});
-	afterEach(async () => {
-		await ws?.cleanup();
-	});
+	const ws = useE2eWorkspace();
 
 	async function ask(prompt: string): Promise<ChatRequest> {
 		const run = spawnPi(line, { cwd: ws.project, agentDir: ws.agentDir, stateDir: ws.stateDir, args: ["-p", prompt] });
@@ -79,13 +73,7 @@ describe.each(piLines())("print mode (-p) through the real $name CLI", (line) =>
 });
 
 describe.each(piLines())("as a pi package through the real $name CLI", (line) => {
-	let ws: E2eWorkspace;
-	beforeEach(async () => {
-		ws = await E2eWorkspace.create();
-	});
-	afterEach(async () => {
-		await ws?.cleanup();
-	});
+	const ws = useE2eWorkspace();
 
 	test.skipIf(!line.node)("`pi install <checkout>` loads it from the package manifest, no -e needed", async () => {
 		const install = spawnPi(line, {
@@ -114,13 +102,7 @@ describe.each(piLines())("as a pi package through the real $name CLI", (line) =>
 });
 
 describe.each(piLines())("settings through the real $name CLI", (line) => {
-	let ws: E2eWorkspace;
-	beforeEach(async () => {
-		ws = await E2eWorkspace.create();
-	});
-	afterEach(async () => {
-		await ws?.cleanup();
-	});
+	const ws = useE2eWorkspace();
 
 	async function injected(): Promise<boolean> {
 		const run = spawnPi(line, { cwd: ws.project, agentDir: ws.agentDir, stateDir: ws.stateDir, args: ["-p", "hi"] });

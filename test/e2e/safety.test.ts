@@ -1,7 +1,7 @@
 import { readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, test } from "vitest";
-import { E2eWorkspace } from "../support/e2e-workspace.ts";
+import { describe, expect, test } from "vitest";
+import { useE2eWorkspace } from "../support/e2e-workspace.ts";
 import { type ChatRequest, messageText, type ToolCallReply } from "../support/fake-model-server.ts";
 import { projectState, type StateOverrides, selection } from "../support/fixtures.ts";
 import { piLines, spawnPi } from "../support/pi-cli.ts";
@@ -23,10 +23,7 @@ function writer(path: string, content: string) {
 }
 
 describe.each(piLines())("editor safety through the real $name CLI (print mode)", (line) => {
-	let ws: E2eWorkspace;
-	afterEach(async () => {
-		await ws?.cleanup();
-	});
+	const ws = useE2eWorkspace();
 
 	async function ask(prompt: string) {
 		const run = spawnPi(line, { cwd: ws.project, agentDir: ws.agentDir, stateDir: ws.stateDir, args: ["-p", prompt] });
@@ -44,7 +41,6 @@ describe.each(piLines())("editor safety through the real $name CLI (print mode)"
 	test.skipIf(!line.node)(
 		"a selection in .env is withheld: the block names file and range, never the text",
 		async () => {
-			ws = await E2eWorkspace.create();
 			writeFileSync(join(ws.project, ".env"), "API_KEY=hunter2-not-for-the-model\n");
 			editorWith(
 				{
@@ -66,7 +62,6 @@ describe.each(piLines())("editor safety through the real $name CLI (print mode)"
 	);
 
 	test.skipIf(!line.node)("a config.txt that is a symlink to .env is a secret file too", async () => {
-		ws = await E2eWorkspace.create();
 		writeFileSync(join(ws.project, ".env"), "TOKEN=abc\n");
 		symlinkSync(join(ws.project, ".env"), join(ws.project, "config.txt"));
 		editorWith(
@@ -87,7 +82,6 @@ describe.each(piLines())("editor safety through the real $name CLI (print mode)"
 	test.skipIf(!line.node)(
 		"tokens inside an ordinary selection are redacted in the request the model receives",
 		async () => {
-			ws = await E2eWorkspace.create();
 			const code = `const gh = "${GITHUB_TOKEN}";\nconst stripe = "${STRIPE_KEY}";\nconst password = readPassword();`;
 			editorWith({ buffer: { selection: selection(1, 3, code, now()) } });
 			const all = sent(await ask("review this"));
@@ -102,7 +96,7 @@ describe.each(piLines())("editor safety through the real $name CLI (print mode)"
 	test.skipIf(!line.node)(
 		"the model's write to the file with unsaved changes is blocked; the file is unchanged",
 		async () => {
-			ws = await E2eWorkspace.create(writer("src/main.ts", "overwritten by the model\n"));
+			ws.server.reply = writer("src/main.ts", "overwritten by the model\n");
 			const file = join(ws.project, "src", "main.ts");
 			const before = readFileSync(file, "utf8");
 			editorWith({ buffer: { modified: true } });
@@ -121,7 +115,7 @@ describe.each(piLines())("editor safety through the real $name CLI (print mode)"
 	test.skipIf(!line.node)(
 		"RPC: blocked with a notice naming the file; after the editor saves, the same call goes through",
 		async () => {
-			ws = await E2eWorkspace.create(writer("src/main.ts", "after the save\n"));
+			ws.server.reply = writer("src/main.ts", "after the save\n");
 			const file = join(ws.project, "src", "main.ts");
 			const nvim = editorWith({ buffer: { modified: true } });
 			const rpc = RpcPi.start(line, { cwd: ws.project, agentDir: ws.agentDir, stateDir: ws.stateDir });
@@ -142,7 +136,7 @@ describe.each(piLines())("editor safety through the real $name CLI (print mode)"
 	);
 
 	test.skipIf(!line.node)("once the editor reports the file saved, the same write goes through", async () => {
-		ws = await E2eWorkspace.create(writer("@src/main.ts", "written by the model\n"));
+		ws.server.reply = writer("@src/main.ts", "written by the model\n");
 		editorWith({ buffer: { modified: false } });
 		await ask("overwrite it");
 		expect(readFileSync(join(ws.project, "src", "main.ts"), "utf8")).toBe("written by the model\n");

@@ -1,8 +1,8 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { goneLine, unchangedLine } from "../../src/core/editor-block.ts";
-import { E2eWorkspace } from "../support/e2e-workspace.ts";
+import { useE2eWorkspace } from "../support/e2e-workspace.ts";
 import { messageText } from "../support/fake-model-server.ts";
 import { projectState, selection } from "../support/fixtures.ts";
 import { piLines } from "../support/pi-cli.ts";
@@ -14,16 +14,7 @@ const MARKER = "const marker = 'the selected text';";
 const BIG_SELECTION = [MARKER, ...Array.from({ length: 560 }, (_, i) => `const line${i} = ${i} * 2;`)].join("\n");
 
 describe.each(piLines())("send once through the real $name CLI (RPC, sessions on disk)", (line) => {
-	let ws: E2eWorkspace;
-	let pi: RpcPi | undefined;
-	beforeEach(async () => {
-		ws = await E2eWorkspace.create();
-	});
-	afterEach(async () => {
-		await pi?.stop();
-		pi = undefined;
-		await ws?.cleanup();
-	});
+	const ws = useE2eWorkspace();
 
 	const texts = () => ws.server.requests.at(-1)?.messages.map(messageText) ?? [];
 	const copies = () => texts().join("\n").split(MARKER).length - 1;
@@ -35,13 +26,14 @@ describe.each(piLines())("send once through the real $name CLI (RPC, sessions on
 			...projectState(ws.project, { buffer: { selection: selection(1, 561, BIG_SELECTION, now()) } }),
 			pid: nvim.pid,
 		});
-		pi = RpcPi.start(line, {
-			cwd: ws.project,
-			agentDir: ws.agentDir,
-			stateDir: ws.stateDir,
-			sessionDir: join(ws.root, "sessions"),
-		});
-		const rpc = pi;
+		const rpc = ws.stopLater(
+			RpcPi.start(line, {
+				cwd: ws.project,
+				agentDir: ws.agentDir,
+				stateDir: ws.stateDir,
+				sessionDir: join(ws.root, "sessions"),
+			}),
+		);
 		await waitFor("connected", () => rpc.lastWidget() === "561 lines selected in main.ts", 15_000);
 		return { nvim, rpc };
 	}

@@ -1,6 +1,6 @@
 import { visibleWidth } from "@mariozechner/pi-tui";
-import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import { E2eWorkspace } from "../support/e2e-workspace.ts";
+import { describe, expect, test } from "vitest";
+import { useE2eWorkspace } from "../support/e2e-workspace.ts";
 import { projectState, type StateOverrides } from "../support/fixtures.ts";
 import { piLines } from "../support/pi-cli.ts";
 import { hasTmux, TmuxPi } from "../support/tmux-pi.ts";
@@ -11,21 +11,11 @@ const now = () => Date.now() / 1000;
 
 describe.skipIf(!tmux)("interactive TUI in tmux (skipped without tmux)", () => {
 	describe.each(piLines())("the real $name", (line) => {
-		let ws: E2eWorkspace;
-		let pi: TmuxPi | undefined;
-		beforeEach(async () => {
-			ws = await E2eWorkspace.create();
-		});
-		afterEach(async () => {
-			pi?.stop();
-			pi = undefined;
-			await ws?.cleanup();
-		});
-
-		const start = (width = 80, height = 24) => {
-			pi = TmuxPi.start(line, { cwd: ws.project, agentDir: ws.agentDir, stateDir: ws.stateDir, width, height });
-			return pi;
-		};
+		const ws = useE2eWorkspace();
+		const start = (width = 80, height = 24) =>
+			ws.stopLater(
+				TmuxPi.start(line, { cwd: ws.project, agentDir: ws.agentDir, stateDir: ws.stateDir, width, height }),
+			);
 		const state = (name: string, overrides: StateOverrides = {}) => projectState(ws.project, overrides, name);
 
 		test.skipIf(!line.node)("the widget shows below the editor and follows the editor", async () => {

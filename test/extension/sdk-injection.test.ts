@@ -1,5 +1,6 @@
+// Imported the way another extension would: through the package's own `exports` entry.
+import { EDITOR_EVENT_CHANNEL, type EditorEvent } from "pi-ide-context/events";
 import { describe, expect, test } from "vitest";
-import { EDITOR_EVENT_CHANNEL } from "../../src/index.ts";
 import { firstBlockFor } from "../support/blocks.ts";
 import { nvimFixture, nvimFixtureText } from "../support/fixtures.ts";
 import { contentText } from "../support/sdk-session.ts";
@@ -104,14 +105,15 @@ describe("the event bus", () => {
 	test("announces the connected editor with exactly its fields, and undefined once it is gone", async () => {
 		const nvim = editor();
 		const { events } = await session();
-		const announced: unknown[] = [];
-		events.on(EDITOR_EVENT_CHANNEL, (payload) => announced.push(payload));
+		const announced: (EditorEvent | undefined)[] = [];
+		events.on(EDITOR_EVENT_CHANNEL, (payload) => announced.push(payload as EditorEvent | undefined));
 		const timestamp = now();
 		nvim.write(
 			nvimFixtureText("charwise-selection", { project: ws.project, pid: nvim.pid, selectedAt: now(), timestamp }),
 		);
 		await waitFor("announced", () => announced.length > 0);
 		expect(announced.at(-1)).toEqual({
+			key: `pid:${nvim.pid}`,
 			pid: nvim.pid,
 			app: "nvim",
 			file: `${ws.project}/src/main.ts`,

@@ -4,8 +4,8 @@
 import { execFileSync } from "node:child_process";
 import { chmodSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import { E2eWorkspace } from "../support/e2e-workspace.ts";
+import { afterEach, describe, expect, test } from "vitest";
+import { useE2eWorkspace } from "../support/e2e-workspace.ts";
 import { messageText } from "../support/fake-model-server.ts";
 import { DEAD_PID_BASE, projectState, type StateOverrides, selection } from "../support/fixtures.ts";
 import { piLines, spawnPi } from "../support/pi-cli.ts";
@@ -17,15 +17,10 @@ const UNSAFE_FOR_TERMINAL =
 const now = () => Date.now() / 1000;
 
 describe.each(piLines())("hostile input through the real $name CLI", (line) => {
-	let ws: E2eWorkspace;
+	const ws = useE2eWorkspace();
 	let rpc: RpcPi | undefined;
-	beforeEach(async () => {
-		ws = await E2eWorkspace.create();
-	});
-	afterEach(async () => {
-		await rpc?.stop();
+	afterEach(() => {
 		rpc = undefined;
-		await ws?.cleanup();
 	});
 
 	const state = (pid: number, overrides: StateOverrides = {}) => projectState(ws.project, { pid, ...overrides });
@@ -46,7 +41,8 @@ describe.each(piLines())("hostile input through the real $name CLI", (line) => {
 	}
 
 	async function status(): Promise<string> {
-		const pi = rpc ?? RpcPi.start(line, { cwd: ws.project, agentDir: ws.agentDir, stateDir: ws.stateDir });
+		const pi =
+			rpc ?? ws.stopLater(RpcPi.start(line, { cwd: ws.project, agentDir: ws.agentDir, stateDir: ws.stateDir }));
 		rpc = pi;
 		const before = pi.notices().length;
 		await pi.command({ type: "prompt", message: "/ide status" });

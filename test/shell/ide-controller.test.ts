@@ -1,127 +1,81 @@
 import { chmodSync, mkdirSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
-import { resolveSettings } from "../../src/core/settings.ts";
-import { IdeController } from "../../src/shell/ide-controller.ts";
-import { resourceCount } from "../../src/shell/resource-count.ts";
-import type { ConnectionMemory } from "../../src/shell/session-memory.ts";
-import { TRAILING_READ_MS } from "../../src/shell/state-watcher.ts";
+import { resourceCount } from "../../src/shell/session-memory.ts";
 import { controllerBlock } from "../support/blocks.ts";
-import { FakeEditor } from "../support/fake-editor.ts";
+import { ControllerHarness, type HarnessOptions } from "../support/controller-harness.ts";
 import { clientFixtureText, projectState, type StateOverrides, selection } from "../support/fixtures.ts";
-import { tempDir } from "../support/temp-dir.ts";
 import { waitFor } from "../support/wait-for.ts";
 
-let cleanups: (() => Promise<void> | void)[] = [];
+const harnesses: ControllerHarness[] = [];
 afterEach(async () => {
-	for (const cleanup of cleanups.reverse()) await cleanup();
-	cleanups = [];
+	for (const h of harnesses.splice(0).reverse()) await h.cleanup();
 });
 
-function workspace() {
-	const tmp = tempDir("controller");
-	cleanups.push(tmp.cleanup);
-	const project = join(tmp.path, "proj");
-	const stateDir = join(tmp.path, "state");
-	mkdirSync(join(project, "src"), { recursive: true });
-	mkdirSync(stateDir, { mode: 0o700 });
-	return { root: tmp.path, project, stateDir };
-}
-
-function harness(options: {
-	project: string;
-	stateDir: string;
-	memory?: ConnectionMemory;
-	autoconnect?: boolean;
-	nowSeconds?: () => number;
-}) {
-	const widgets: (string | undefined)[] = [];
-	const notices: string[] = [];
-	const memory = options.memory ?? { suppressed: false };
-	const controller = new IdeController({
-		stateDir: options.stateDir,
-		cwd: options.project,
-		uid: process.getuid?.() ?? 0,
-		memory,
-		settings: { ...resolveSettings(undefined, undefined), autoconnect: options.autoconnect ?? true },
-		showWidget: (text) => widgets.push(text),
-		notify: (message) => notices.push(message),
-		nowSeconds: options.nowSeconds,
-	});
-	cleanups.push(() => controller.stop());
-	return { controller, widgets, notices, memory, widget: () => widgets.at(-1) };
-}
-
-function editor(stateDir: string): FakeEditor {
-	const fake = FakeEditor.spawn(stateDir);
-	cleanups.push(() => fake.kill());
-	return fake;
+function harness(options: HarnessOptions = {}): ControllerHarness {
+	const h = new ControllerHarness(options);
+	harnesses.push(h);
+	return h;
 }
 
 const now = () => Date.now() / 1000;
-
-function live(controller: IdeController, pid: number) {
-	const found = controller.liveEditors().find((editor) => editor.pid === pid);
-	if (!found) throw new Error(`editor ${pid} is not live`);
-	return found;
-}
 const at = (project: string, overrides: StateOverrides = {}) => projectState(project, overrides);
 
 describe("IdeController with real editors and a real state dir", () => {
 	test("auto-connects to the only editor in the best tier and shows what it sees", async () => {
-		const { project, stateDir } = workspace();
-		const nvim = editor(stateDir);
+		const pi = harness();
+		const { project } = pi;
+		const nvim = pi.editor();
 		nvim.write(at(project));
-		const other = editor(stateDir);
+		const other = pi.editor();
 		other.write(at(`${project}/src`)); // tier 1 only: must not cause a tie with the tier-0 editor
-		const pi = harness({ project, stateDir });
 		await pi.controller.start();
-		expect(pi.memory.connected?.pid).toBe(nvim.pid);
+		expect(pi.connectedPid()).toBe(nvim.pid);
 		expect(pi.widget()).toBe("in main.ts");
 		nvim.write(at(project, { buffer: { name: "b.ts", selection: selection(1, 5, "x", now()) } }));
 		await waitFor("widget follows the write", () => pi.widget() === "5 lines selected in b.ts");
 	});
 
 	test("a tie waits for /ide; a pick is kept when a better editor appears", async () => {
-		const { project, stateDir } = workspace();
-		const first = editor(stateDir);
-		const second = editor(stateDir);
+		const pi = harness();
+		const { project } = pi;
+		const first = pi.editor();
+		const second = pi.editor();
 		first.write(at(`${project}/src`));
 		second.write(at(`${project}/src`));
-		const pi = harness({ project, stateDir });
 		await pi.controller.start();
 		expect(pi.memory.connected).toBeUndefined();
 		const picked = pi.controller.pickable(false).find((e) => e.pid === second.pid);
 		if (!picked) throw new Error("second editor not offered");
 		pi.controller.connect(picked, "picked with /ide");
-		const exact = editor(stateDir);
+		const exact = pi.editor();
 		exact.write(at(project));
 		await waitFor("the exact editor is seen", () => pi.controller.liveEditors().some((e) => e.pid === exact.pid));
-		expect(pi.memory.connected?.pid).toBe(second.pid);
+		expect(pi.connectedPid()).toBe(second.pid);
 		expect(pi.controller.pickable(false).map((e) => e.pid)).toEqual([exact.pid]);
 	});
 
 	test("kill -9 of the connected editor: pi says so and auto-connects the remaining one", async () => {
-		const { project, stateDir } = workspace();
-		const a = editor(stateDir);
-		const b = editor(stateDir);
+		const pi = harness();
+		const { project } = pi;
+		const a = pi.editor();
+		const b = pi.editor();
 		a.write(at(project));
 		b.write(at(project, { buffer: { name: "other.ts" } }));
-		const pi = harness({ project, stateDir });
 		await pi.controller.start();
-		pi.controller.connect(live(pi.controller, a.pid), "picked");
+		pi.controller.connect(pi.live(a.pid), "picked");
 		await waitFor("widget", () => pi.widget() === "in main.ts");
 		await a.kill("SIGKILL");
 		await waitFor("widget switches to the remaining editor", () => pi.widget() === "in other.ts", 3000);
 		expect(pi.notices.some((n) => n.includes(`nvim ${a.pid} is gone`))).toBe(true);
-		expect(pi.memory.connected?.pid).toBe(b.pid);
+		expect(pi.connectedPid()).toBe(b.pid);
 	});
 
 	test("the editor deleting its file disconnects", async () => {
-		const { project, stateDir } = workspace();
-		const nvim = editor(stateDir);
+		const pi = harness();
+		const { project } = pi;
+		const nvim = pi.editor();
 		nvim.write(at(project));
-		const pi = harness({ project, stateDir });
 		await pi.controller.start();
 		expect(pi.widget()).toBe("in main.ts");
 		nvim.removeFile();
@@ -130,13 +84,13 @@ describe("IdeController with real editors and a real state dir", () => {
 	});
 
 	test("the widget drops 'selected' when the selection turns stale, with no write", async () => {
-		const { project, stateDir } = workspace();
-		const nvim = editor(stateDir);
 		// The injected clock stands still until the test moves it: "fresh" holds however slow the machine is.
 		let clock = now();
+		const pi = harness({ nowSeconds: () => clock });
+		const { project } = pi;
+		const nvim = pi.editor();
 		const selectedAt = clock - 59.7;
 		nvim.write(at(project, { buffer: { selection: selection(3, 4, "x", selectedAt) } }));
-		const pi = harness({ project, stateDir, nowSeconds: () => clock });
 		await pi.controller.start();
 		expect(pi.widget()).toBe("2 lines selected in main.ts");
 		clock = selectedAt + 60.5;
@@ -145,56 +99,52 @@ describe("IdeController with real editors and a real state dir", () => {
 	});
 
 	test("the connection survives a session replacement through the shared memory, even with a tie", async () => {
-		const { project, stateDir } = workspace();
-		const a = editor(stateDir);
-		const b = editor(stateDir);
+		const first = harness();
+		const { project } = first;
+		const a = first.editor();
+		const b = first.editor();
 		a.write(at(project));
 		b.write(at(project));
-		const memory: ConnectionMemory = { suppressed: false };
-		const first = harness({ project, stateDir, memory });
 		await first.controller.start();
-		const pick = first.controller.liveEditors().find((e) => e.pid === b.pid);
-		if (!pick) throw new Error("b not live");
-		first.controller.connect(pick, "picked");
-		await first.controller.stop();
-		const second = harness({ project, stateDir, memory });
+		first.controller.connect(first.live(b.pid), "picked");
+		const second = await first.replaced();
 		await second.controller.start();
-		expect(second.memory.connected?.pid).toBe(b.pid);
+		expect(second.connectedPid()).toBe(b.pid);
 		expect(second.widget()).toBe("in main.ts");
 	});
 
 	test("autoconnect off: nothing connects on its own, /ide still can", async () => {
-		const { project, stateDir } = workspace();
-		const nvim = editor(stateDir);
+		const pi = harness({ autoconnect: false });
+		const { project } = pi;
+		const nvim = pi.editor();
 		nvim.write(at(project));
-		const pi = harness({ project, stateDir, autoconnect: false });
 		await pi.controller.start();
 		expect(pi.memory.connected).toBeUndefined();
 		expect(await controllerBlock(pi.controller)).toBeUndefined();
-		pi.controller.connect(live(pi.controller, nvim.pid), "picked");
+		pi.controller.connect(pi.live(nvim.pid), "picked");
 		expect(await controllerBlock(pi.controller)).toContain(`File: ${project}/src/main.ts`);
 	});
 
 	test("/ide off pauses auto-connect until a pick", async () => {
-		const { project, stateDir } = workspace();
-		const nvim = editor(stateDir);
+		const pi = harness();
+		const { project } = pi;
+		const nvim = pi.editor();
 		nvim.write(at(project));
-		const pi = harness({ project, stateDir });
 		await pi.controller.start();
-		pi.controller.disconnect(true);
+		pi.controller.disconnect({ pauseAutoConnect: true });
 		nvim.write(at(project, { buffer: { name: "again.ts" } }));
+		// Seeing the write means the reconcile it queued has run (it runs before the next timer fires).
 		await waitFor("write seen", () => pi.controller.liveEditors()[0]?.state.active_buffer?.name === "again.ts");
-		pi.controller.reconcile();
 		expect(pi.memory.connected).toBeUndefined();
 		expect(pi.widget()).toBeUndefined();
 	});
 
 	test("an untrusted dir is not read and the warning names path and fix", async () => {
-		const { project, stateDir } = workspace();
-		const nvim = editor(stateDir);
+		const pi = harness();
+		const { project, stateDir } = pi;
+		const nvim = pi.editor();
 		nvim.write(at(project));
 		chmodSync(stateDir, 0o755);
-		const pi = harness({ project, stateDir });
 		await pi.controller.start();
 		expect(pi.memory.connected).toBeUndefined();
 		expect(pi.notices).toEqual([
@@ -202,18 +152,17 @@ describe("IdeController with real editors and a real state dir", () => {
 		]);
 		expect(pi.controller.statusText()).toContain("NOT trusted");
 		chmodSync(stateDir, 0o700);
-		await waitFor("trusted again and connected", () => pi.memory.connected?.pid === nvim.pid, 3000);
+		await waitFor("trusted again and connected", () => pi.connectedPid() === nvim.pid, 3000);
 	});
 
 	test("a missing state dir is created 0700 so editors can start later", async () => {
-		const { root, project } = workspace();
-		const stateDir = join(root, "not-yet", "pi-ide");
-		const pi = harness({ project, stateDir });
+		const pi = harness({ createStateDir: false, stateDirName: "not-yet/pi-ide" });
+		const { project, stateDir } = pi;
 		await pi.controller.start();
 		expect(statSync(stateDir).mode & 0o777).toBe(0o700);
-		const nvim = editor(stateDir);
+		const nvim = pi.editor();
 		nvim.write(at(project));
-		await waitFor("late editor connects", () => pi.memory.connected?.pid === nvim.pid);
+		await waitFor("late editor connects", () => pi.connectedPid() === nvim.pid);
 	});
 
 	test.each([
@@ -238,11 +187,11 @@ describe("IdeController with real editors and a real state dir", () => {
 			".env",
 		],
 	])("%s: the widget says the selection is not sent; /ide status names the pattern", async (_name, setup, shown) => {
-		const { project, stateDir } = workspace();
+		const pi = harness();
+		const { project } = pi;
 		const buffer = setup(project);
-		const nvim = editor(stateDir);
+		const nvim = pi.editor();
 		nvim.write(at(project, { buffer: { ...buffer, selection: selection(1, 5, "A=1", now()) } }));
-		const pi = harness({ project, stateDir });
 		await pi.controller.start();
 		expect(pi.widget()).toBe(`5 lines selected in ${shown} (not sent)`);
 		expect(pi.controller.statusText()).toMatch(
@@ -254,8 +203,7 @@ describe("IdeController with real editors and a real state dir", () => {
 	});
 
 	test("stop is idempotent and start twice is one start", async () => {
-		const { project, stateDir } = workspace();
-		const pi = harness({ project, stateDir });
+		const pi = harness();
 		const before = { ...resourceCount() };
 		await Promise.all([pi.controller.start(), pi.controller.start()]);
 		expect(resourceCount()).toEqual({ watchers: before.watchers + 1, timers: before.timers + 1 });
@@ -265,16 +213,16 @@ describe("IdeController with real editors and a real state dir", () => {
 	});
 
 	test("a rejected write of the connected editor: widget and block gone at once, still connected, one notice per reason", async () => {
-		const { project, stateDir } = workspace();
-		const nvim = editor(stateDir);
+		const pi = harness();
+		const { project } = pi;
+		const nvim = pi.editor();
 		nvim.write(at(project));
-		const pi = harness({ project, stateDir });
 		await pi.controller.start();
 		expect(pi.widget()).toBe("in main.ts");
 		chmodSync(nvim.file, 0o666);
 		await waitFor("widget cleared", () => pi.widget() === undefined);
 		expect(await controllerBlock(pi.controller)).toBeUndefined();
-		expect(pi.memory.connected?.pid).toBe(nvim.pid);
+		expect(pi.connectedPid()).toBe(nvim.pid);
 		const notice = `pi-ide: nvim ${nvim.pid} wrote a state pi cannot use (writable by group or others (mode 0666); chmod 600 it); no editor context until its next valid write`;
 		await waitFor("notice after the trailing re-read", () => pi.notices.includes(notice));
 		expect(pi.controller.statusText()).toContain(
@@ -294,10 +242,10 @@ describe("IdeController with real editors and a real state dir", () => {
 	});
 
 	test("a torn write followed at once by the completed one is no news", async () => {
-		const { project, stateDir } = workspace();
-		const nvim = editor(stateDir);
+		const pi = harness();
+		const { project } = pi;
+		const nvim = pi.editor();
 		nvim.write(at(project));
-		const pi = harness({ project, stateDir });
 		await pi.controller.start();
 		for (let round = 1; round <= 5; round++) {
 			const complete = JSON.stringify({ ...at(project, { buffer: { name: `r${round}.ts` } }), pid: nvim.pid });
@@ -305,8 +253,9 @@ describe("IdeController with real editors and a real state dir", () => {
 			writeFileSync(nvim.file, complete);
 			await waitFor(`round ${round}`, () => pi.widget() === `in r${round}.ts`);
 		}
-		// Past the last trailing re-read: a notice, if any were due, would have been given by now.
-		await new Promise((done) => setTimeout(done, TRAILING_READ_MS * 3));
+		// A notice is given when a file's reads settle; the view waits for every read still pending or due, so
+		// once it returns every settle of these writes has happened.
+		await pi.controller.connectedView();
 		expect(pi.notices).toEqual([]);
 	});
 
@@ -317,17 +266,16 @@ describe("IdeController with real editors and a real state dir", () => {
 	] as const)(
 		"%s: the previous file is gone at once, no block, status says no named buffer",
 		async (_name, fixture) => {
-			const { root, project, stateDir } = workspace();
+			const obsidian = fixture.startsWith("obsidian");
+			const pi = harness({ projectDirName: obsidian ? "vault" : "proj" });
+			const { root, project } = pi;
 			const home = root;
 			const vault = join(root, "vault");
-			const obsidian = fixture.startsWith("obsidian");
-			const cwd = obsidian ? vault : project;
 			mkdirSync(join(vault, "Notes"), { recursive: true });
-			const ed = editor(stateDir);
+			const ed = pi.editor();
 			ed.write(
 				clientFixtureText(obsidian ? "obsidian-client/note" : "vscode-client/named-file", { home, pid: ed.pid }),
 			);
-			const pi = harness({ project: cwd, stateDir });
 			await pi.controller.start();
 			expect(pi.widget()).toBe(obsidian ? "in foo.md" : "in main.ts");
 			expect(await controllerBlock(pi.controller)).toContain(
@@ -336,7 +284,7 @@ describe("IdeController with real editors and a real state dir", () => {
 			ed.write(clientFixtureText(fixture, { home, pid: ed.pid }));
 			await waitFor("widget cleared", () => pi.widget() === undefined);
 			expect(await controllerBlock(pi.controller)).toBeUndefined();
-			expect(pi.memory.connected?.pid).toBe(ed.pid);
+			expect(pi.connectedPid()).toBe(ed.pid);
 			const row = pi.controller
 				.statusText()
 				.split("\n")

@@ -1,10 +1,10 @@
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { chmodSync, chownSync, mkdirSync, renameSync, rmSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
-import type { StateEntry } from "../../src/core/editor-entry.ts";
+import type { StateFileEntry } from "../../src/core/editor.ts";
 import { MAX_STATE_FILE_BYTES } from "../../src/core/file-trust.ts";
-import { StateWatcher } from "../../src/shell/state-watcher.ts";
+import { StateWatcher, type StateWatcherOptions } from "../../src/shell/state-watcher.ts";
 import { writeAtomic } from "../support/fake-editor.ts";
 import { editorState } from "../support/fixtures.ts";
 import { tempDir } from "../support/temp-dir.ts";
@@ -21,8 +21,8 @@ afterEach(async () => {
 
 async function startWatcher(
 	setup: (dir: string) => void = () => {},
-	options: { rawEvents?: boolean } = {},
-	onSettled?: (entry: StateEntry | undefined, fileName: string) => void,
+	options: Partial<Pick<StateWatcherOptions, "rawEvents" | "onChange">> = {},
+	onSettled?: (entry: StateFileEntry | undefined, fileName: string) => void,
 ) {
 	const tmp = tempDir("watcher");
 	const dir = join(tmp.path, "state");
@@ -34,11 +34,12 @@ async function startWatcher(
 		uid: process.getuid?.() ?? 0,
 		isAlive: (pid) => ALIVE.has(pid),
 		nowSeconds: () => Date.now() / 1000,
+		rawEvents: options.rawEvents,
 		onChange: () => {
 			changes++;
+			options.onChange?.();
 		},
 		onSettled: (fileName) => onSettled?.(watcher.entries.get(fileName), fileName),
-		...options,
 	});
 	cleanups.push(tmp.cleanup, () => watcher.close());
 	await watcher.start();
@@ -48,20 +49,20 @@ async function startWatcher(
 const write = (dir: string, pid: number, overrides: Parameters<typeof editorState>[0] = {}) =>
 	writeAtomic(join(dir, `${pid}.json`), JSON.stringify(editorState({ pid, ...overrides })));
 
-const entryOf = (watcher: StateWatcher, name: string): StateEntry | undefined => watcher.entries.get(name);
+const entryOf = (watcher: StateWatcher, name: string): StateFileEntry | undefined => watcher.entries.get(name);
 
 describe("StateWatcher on a real directory", () => {
 	test("files present at start are read before start resolves", async () => {
 		const { watcher } = await startWatcher((dir) => write(dir, 101, { app: "vscode" }));
-		expect(entryOf(watcher, "101.json")?.valid?.state.app).toBe("vscode");
+		expect(entryOf(watcher, "101.json")?.reading?.state.app).toBe("vscode");
 	});
 
 	test("add, atomic rename and unlink keep the map equal to the dir", async () => {
 		const { dir, watcher } = await startWatcher();
 		write(dir, 102, { buffer: { name: "a.ts" } });
-		await waitFor("add", () => entryOf(watcher, "102.json")?.valid?.state.active_buffer?.name === "a.ts");
+		await waitFor("add", () => entryOf(watcher, "102.json")?.reading?.state.active_buffer?.name === "a.ts");
 		write(dir, 102, { buffer: { name: "b.ts" } });
-		await waitFor("rename update", () => entryOf(watcher, "102.json")?.valid?.state.active_buffer?.name === "b.ts");
+		await waitFor("rename update", () => entryOf(watcher, "102.json")?.reading?.state.active_buffer?.name === "b.ts");
 		execFileSync("rm", [join(dir, "102.json")]);
 		await waitFor("unlink", () => !watcher.entries.has("102.json"));
 	});
@@ -72,7 +73,7 @@ describe("StateWatcher on a real directory", () => {
 	])("converges on the last of three writes 10 ms apart, burst after burst, %s", async (_name, rawEvents) => {
 		const { dir, watcher } = await startWatcher(() => {}, { rawEvents });
 		write(dir, 103, { timestamp: 0 });
-		await waitFor("first write", () => entryOf(watcher, "103.json")?.valid?.state.timestamp === 0);
+		await waitFor("first write", () => entryOf(watcher, "103.json")?.reading?.state.timestamp === 0);
 		for (let burst = 1; burst <= 30; burst++) {
 			for (let step = 1; step <= 3; step++) {
 				write(dir, 103, { timestamp: burst * 10 + step });
@@ -81,7 +82,7 @@ describe("StateWatcher on a real directory", () => {
 			// chokidar raises no event for the last write; without a mechanism for it this never holds.
 			await waitFor(
 				`burst ${burst} final state`,
-				() => entryOf(watcher, "103.json")?.valid?.state.timestamp === burst * 10 + 3,
+				() => entryOf(watcher, "103.json")?.reading?.state.timestamp === burst * 10 + 3,
 				1000,
 				2,
 			);
@@ -100,7 +101,7 @@ describe("StateWatcher on a real directory", () => {
 	test("garbage is rejected with a reason and the last valid state is dropped, until a valid write", async () => {
 		const { dir, watcher } = await startWatcher();
 		write(dir, 104, { buffer: { name: "good.ts" } });
-		await waitFor("valid", () => entryOf(watcher, "104.json")?.valid);
+		await waitFor("valid", () => entryOf(watcher, "104.json")?.reading);
 		writeAtomic(join(dir, "104.json"), '{"pid": 104, "cwd": ');
 		await waitFor("rejection", () => entryOf(watcher, "104.json")?.rejection);
 		expect(entryOf(watcher, "104.json")).toEqual({
@@ -108,19 +109,19 @@ describe("StateWatcher on a real directory", () => {
 			rejection: "not valid JSON (truncated or corrupt)",
 		});
 		write(dir, 104, { buffer: { name: "better.ts" } });
-		await waitFor("recovery", () => entryOf(watcher, "104.json")?.valid?.state.active_buffer?.name === "better.ts");
+		await waitFor("recovery", () => entryOf(watcher, "104.json")?.reading?.state.active_buffer?.name === "better.ts");
 		expect(entryOf(watcher, "104.json")?.rejection).toBeUndefined();
 	});
 
 	// Trust lost while pi runs: from the moment a check fails, nothing of the file is used.
 	async function expectDroppedAfter(change: (file: string) => void, reason: string) {
-		const settled: (StateEntry | undefined)[] = [];
+		const settled: (StateFileEntry | undefined)[] = [];
 		const { dir, watcher } = await startWatcher(
 			(d) => write(d, 101, { buffer: { name: "trusted.ts" } }),
 			{},
 			(entry, fileName) => settled.push(fileName === "101.json" ? entry : undefined),
 		);
-		expect(entryOf(watcher, "101.json")?.valid?.state.active_buffer?.name).toBe("trusted.ts");
+		expect(entryOf(watcher, "101.json")?.reading?.state.active_buffer?.name).toBe("trusted.ts");
 		change(join(dir, "101.json"));
 		await waitFor("rejection", () => entryOf(watcher, "101.json")?.rejection);
 		expect(entryOf(watcher, "101.json")).toEqual({ fileName: "101.json", rejection: reason });
@@ -176,7 +177,7 @@ describe("StateWatcher on a real directory", () => {
 	])(
 		"a torn write followed at once by the completed one ends on the completed one and never settles rejected, %s",
 		async (_name, rawEvents) => {
-			const settled: (StateEntry | undefined)[] = [];
+			const settled: (StateFileEntry | undefined)[] = [];
 			const { dir } = await startWatcher(
 				(d) => write(d, 103, { timestamp: 0 }),
 				{ rawEvents },
@@ -189,7 +190,7 @@ describe("StateWatcher on a real directory", () => {
 				writeFileSync(file, complete);
 				await waitFor(
 					`round ${round} settled on the completed write`,
-					() => settled.at(-1)?.valid?.state.timestamp === round,
+					() => settled.at(-1)?.reading?.state.timestamp === round,
 				);
 			}
 			expect(settled.filter((entry) => entry?.rejection)).toEqual([]);
@@ -254,7 +255,7 @@ describe("StateWatcher on a real directory", () => {
 		write(dir, 101, { timestamp: 1 });
 		await waitFor("event", () => watcher.isPending("101.json") || entryOf(watcher, "101.json"));
 		await watcher.flush("101.json");
-		expect(entryOf(watcher, "101.json")?.valid?.state.timestamp).toBe(1);
+		expect(entryOf(watcher, "101.json")?.reading?.state.timestamp).toBe(1);
 		await Promise.all([watcher.close(), watcher.close()]);
 		const before = changes();
 		// A second watcher on the same dir is the witness: once it has seen the writes, a live one would have too.
@@ -271,10 +272,70 @@ describe("StateWatcher on a real directory", () => {
 		write(dir, 102, { timestamp: 2 });
 		await waitFor(
 			"witness sees both writes",
-			() => witness.entries.get("101.json")?.valid?.state.timestamp === 2 && witness.entries.has("102.json"),
+			() => witness.entries.get("101.json")?.reading?.state.timestamp === 2 && witness.entries.has("102.json"),
 		);
 		await waitFor("witness settled", () => !witness.isPending("101.json") && !witness.isPending("102.json"));
 		expect(changes()).toBe(before);
-		expect(entryOf(watcher, "101.json")?.valid?.state.timestamp).toBe(1);
+		expect(entryOf(watcher, "101.json")?.reading?.state.timestamp).toBe(1);
+	});
+});
+
+describe("a file replaced while it is being read", () => {
+	test("an editor rewriting its file as fast as it can: never a rejection, every flush sees a state, the last write wins", async () => {
+		const seen: string[] = [];
+		let watcher: StateWatcher | undefined;
+		const started = await startWatcher((dir) => write(dir, 101, { buffer: { cursor: { line: 1, column: 1 } } }), {
+			onChange: () => {
+				const entry = watcher?.entries.get("101.json");
+				if (entry && !entry.reading) seen.push(entry.rejection ?? "no state");
+			},
+		});
+		watcher = started.watcher;
+		const template = JSON.stringify(editorState({ pid: 101, buffer: { cursor: { line: 999_999, column: 1 } } }));
+		// Another process renames a new file over the state file in a tight loop: each rename lands between some
+		// lstat and its open. It prints how many writes it made; the last one holds that number as its line.
+		const writer = spawn(
+			process.execPath,
+			[
+				"-e",
+				`const fs = require("node:fs");
+				const [file, template] = process.argv.slice(1);
+				const end = Date.now() + 1500;
+				let n = 1;
+				while (Date.now() < end) {
+					n++;
+					fs.writeFileSync(file + ".tmp", template.replace("999999", String(n)));
+					fs.renameSync(file + ".tmp", file);
+				}
+				process.stdout.write(String(n));`,
+				join(started.dir, "101.json"),
+				template,
+			],
+			{ stdio: ["ignore", "pipe", "inherit"] },
+		);
+		let output = "";
+		writer.stdout.on("data", (chunk: Buffer) => {
+			output += chunk.toString();
+		});
+		const exited = new Promise<void>((done) => writer.once("exit", () => done()));
+		let flushes = 0;
+		let running = true;
+		void exited.then(() => {
+			running = false;
+		});
+		while (running) {
+			await watcher.flush("101.json");
+			flushes++;
+			expect(watcher.entries.get("101.json")?.reading).toBeDefined();
+			await new Promise((done) => setImmediate(done));
+		}
+		const last = Number(output);
+		await waitFor(
+			"the last write",
+			() => watcher?.entries.get("101.json")?.reading?.state.active_buffer?.cursor?.line === last,
+			3000,
+		);
+		expect(seen).toEqual([]);
+		expect(flushes).toBeGreaterThan(10);
 	});
 });

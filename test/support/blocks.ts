@@ -1,5 +1,5 @@
 import { contextMessage } from "../../src/core/context-message.ts";
-import { describeEditor, editorNow } from "../../src/core/editor-now.ts";
+import { editorNow, freshSelectionSource } from "../../src/core/editor-now.ts";
 import { NO_KNOWLEDGE } from "../../src/core/model-knowledge.ts";
 import { cutForPrompt, sentSelection } from "../../src/core/selection-payload.ts";
 import type { EditorState } from "../../src/core/state-schema.ts";
@@ -13,10 +13,9 @@ export function firstBlockFor(
 	nowSeconds: number,
 	projectDir = "/nonexistent-project",
 ): string | undefined {
-	const editor = describeEditor(state, selectionFirstSeenSeconds, nowSeconds, projectDir);
-	if (!editor) return undefined;
-	const selection = editor.fresh && sentSelection(editor.fresh, cutForPrompt(editor.fresh.selection), 0);
-	return contextMessage(editorNow(editor, selection), NO_KNOWLEDGE)?.content;
+	const fresh = freshSelectionSource(state, selectionFirstSeenSeconds, nowSeconds);
+	const selection = fresh && sentSelection(fresh, cutForPrompt(fresh.selection), 0);
+	return contextMessage(editorNow(state, projectDir, selection), NO_KNOWLEDGE)?.content;
 }
 
 /** What the controller's connected editor would put in a first prompt right now, through the real prompt path. */

@@ -1,5 +1,6 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { afterEach, beforeEach } from "vitest";
 import { FakeEditor } from "./fake-editor.ts";
 import { type FakeModelServer, startFakeModelServer } from "./fake-model-server.ts";
 import { writeAgentDir } from "./pi-cli.ts";
@@ -7,13 +8,15 @@ import { tempDir } from "./temp-dir.ts";
 
 /**
  * Everything one end-to-end test needs, all under one temp dir: a project with a real source file, a
- * 0700 state dir, an agent dir pointing at a fake model server. `cleanup` stops editors and the server.
+ * 0700 state dir, an agent dir pointing at a fake model server. `cleanup` stops the pi processes the test
+ * handed to `stopLater`, then editors and the server.
  */
 export class E2eWorkspace {
 	readonly project: string;
 	readonly stateDir: string;
 	readonly agentDir: string;
 	private readonly editors: FakeEditor[] = [];
+	private readonly stops: (() => unknown)[] = [];
 
 	private constructor(
 		readonly root: string,
@@ -29,9 +32,9 @@ export class E2eWorkspace {
 		writeAgentDir(this.agentDir, server.baseUrl);
 	}
 
-	static async create(reply?: Parameters<typeof startFakeModelServer>[0]): Promise<E2eWorkspace> {
+	static async create(): Promise<E2eWorkspace> {
 		const tmp = tempDir("e2e");
-		const server = await startFakeModelServer(reply);
+		const server = await startFakeModelServer();
 		return new E2eWorkspace(tmp.path, server, tmp.cleanup);
 	}
 
@@ -41,9 +44,39 @@ export class E2eWorkspace {
 		return editor;
 	}
 
+	/** A pi process (RPC, tmux) the test started: stopped first at cleanup, whatever the test did. */
+	stopLater<T extends { stop(): unknown }>(process: T): T {
+		this.stops.push(() => process.stop());
+		return process;
+	}
+
 	async cleanup(): Promise<void> {
+		for (const stop of this.stops.splice(0).reverse()) await stop();
 		await Promise.all(this.editors.map((editor) => editor.kill()));
 		await this.server.close();
 		this.removeRoot();
 	}
+}
+
+/**
+ * A fresh workspace for each test of the calling `describe`, cleaned up after it. The returned object always
+ * stands for the current test's workspace.
+ */
+export function useE2eWorkspace(): E2eWorkspace {
+	let current: E2eWorkspace | undefined;
+	beforeEach(async () => {
+		current = await E2eWorkspace.create();
+	});
+	afterEach(async () => {
+		const done = current;
+		current = undefined;
+		await done?.cleanup();
+	});
+	return new Proxy({} as E2eWorkspace, {
+		get(_target, property) {
+			if (!current) throw new Error("the e2e workspace exists only while a test runs");
+			const value = Reflect.get(current, property, current);
+			return typeof value === "function" ? value.bind(current) : value;
+		},
+	});
 }

@@ -7,9 +7,13 @@ export interface ChatRequest {
 	[key: string]: unknown;
 }
 
+export type Reply = (request: ChatRequest) => string | ToolCallReply;
+
 export interface FakeModelServer {
 	baseUrl: string;
 	requests: ChatRequest[];
+	/** What the next requests are answered with; a test may change it before it starts pi. */
+	reply: Reply;
 	close(): Promise<void>;
 }
 
@@ -37,10 +41,9 @@ export interface ToolCallReply {
 	toolCall: { name: string; arguments: Record<string, unknown> };
 }
 
-export async function startFakeModelServer(
-	reply: (request: ChatRequest) => string | ToolCallReply = () => "ok",
-): Promise<FakeModelServer> {
+export async function startFakeModelServer(reply: Reply = () => "ok"): Promise<FakeModelServer> {
 	const requests: ChatRequest[] = [];
+	let fake: FakeModelServer | undefined;
 	const server: Server = createServer(async (request, response) => {
 		const body = await readBody(request);
 		if (request.method !== "POST" || !request.url?.endsWith("/chat/completions")) {
@@ -58,7 +61,7 @@ export async function startFakeModelServer(
 				choices: [{ index: 0, delta, finish_reason: finish }],
 			})}\n\n`;
 		response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
-		const answer = reply(parsed);
+		const answer = (fake?.reply ?? reply)(parsed);
 		if (typeof answer === "string") {
 			response.write(chunk({ role: "assistant", content: answer }, null));
 			response.write(chunk({}, "stop"));
@@ -79,13 +82,15 @@ export async function startFakeModelServer(
 	});
 	await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
 	const { port } = server.address() as AddressInfo;
-	return {
+	fake = {
 		baseUrl: `http://127.0.0.1:${port}/v1`,
 		requests,
+		reply,
 		close: () =>
 			new Promise<void>((done) => {
 				server.closeAllConnections();
 				server.close(() => done());
 			}),
 	};
+	return fake;
 }

@@ -38,16 +38,33 @@ export class TmuxPi {
 	/** Any command (pi itself, or the demo that starts it) in a fresh tmux server of its own. */
 	static run(
 		command: string[],
-		options: { cwd: string; width: number; height: number; env?: Record<string, string> },
+		options: {
+			cwd: string;
+			width: number;
+			height: number;
+			env?: Record<string, string>;
+			/** Server options set before the command starts (`["extended-keys", "on"]`). */
+			serverOptions?: [string, string][];
+		},
 	): TmuxPi {
 		const socket = `pi-ide-test-${process.pid}-${++sessions}`;
 		const env = { PI_OFFLINE: "1", PI_SKIP_VERSION_CHECK: "1", TERM: "xterm-256color", ...options.env };
 		const quote = (arg: string) => `'${arg.replaceAll("'", "'\\''")}'`;
+		const serverOptions = (options.serverOptions ?? []).flatMap(([name, value]) => [
+			";",
+			"set-option",
+			"-g",
+			name,
+			value,
+		]);
 		execFileSync("tmux", [
 			"-L",
 			socket,
 			"-f",
 			"/dev/null",
+			"start-server",
+			...serverOptions,
+			";",
 			"new-session",
 			"-d",
 			"-s",
@@ -72,6 +89,11 @@ export class TmuxPi {
 
 	screen(): string {
 		return this.tmux("capture-pane", "-p", "-t", "pi");
+	}
+
+	/** The screen with its SGR escapes (colours, bold, dim), as the terminal shows it. */
+	screenWithStyles(): string {
+		return this.tmux("capture-pane", "-p", "-e", "-t", "pi");
 	}
 
 	lines(): string[] {
