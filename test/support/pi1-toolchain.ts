@@ -78,11 +78,23 @@ export function installPi1Toolchain(log: (message: string) => void = () => {}): 
 			log(`installing the pi 1.x test toolchain into ${root} (once per lock file)`);
 			const npm = process.env.npm_execpath;
 			const [command, args] = npm?.endsWith(".js") ? [process.execPath, [npm]] : ["npm", []];
-			execFileSync(
-				command,
-				[...args, "ci", "--no-audit", "--no-fund", "--loglevel=error", "--engine-strict=false", "--ignore-scripts"],
-				{ cwd: staging, stdio: ["ignore", "ignore", "inherit"] },
-			);
+			try {
+				execFileSync(
+					command,
+					[...args, "ci", "--no-audit", "--no-fund", "--loglevel=error", "--engine-strict=false", "--ignore-scripts"],
+					{ cwd: staging, stdio: ["ignore", "ignore", "pipe"] },
+				);
+			} catch (error) {
+				// npm's own first error line says why (no registry, a missing version): that is the reason to show.
+				const stderr = String((error as { stderr?: unknown }).stderr ?? "");
+				const why = stderr
+					.split("\n")
+					.filter((line) => line.startsWith("npm error") && !line.includes("complete log"))
+					.slice(0, 2)
+					.map((line) => line.replace(/^npm error\s*/, ""))
+					.join("; ");
+				throw new Error(`npm ci of the pinned pi 1.x toolchain failed: ${why || String(error)}`);
+			}
 			writeFileSync(join(staging, READY_MARKER), new Date().toISOString());
 			rmSync(root, { recursive: true, force: true });
 			renameSync(staging, root);
