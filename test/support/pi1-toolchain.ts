@@ -87,12 +87,12 @@ export function installPi1Toolchain(log: (message: string) => void = () => {}): 
 			} catch (error) {
 				// npm's own first error line says why (no registry, a missing version): that is the reason to show.
 				const stderr = String((error as { stderr?: unknown }).stderr ?? "");
-				const why = stderr
+				const lines = stderr
 					.split("\n")
-					.filter((line) => line.startsWith("npm error") && !line.includes("complete log"))
-					.slice(0, 2)
-					.map((line) => line.replace(/^npm error\s*/, ""))
-					.join("; ");
+					.filter((line) => line.startsWith("npm error"))
+					.map((line) => line.replace(/^npm error\s*/, ""));
+				// "code ECONNREFUSED" alone says little; the line with a colon names the request that failed.
+				const why = lines.find((line) => /^\w*Error: /.test(line)) ?? lines[0];
 				throw new Error(`npm ci of the pinned pi 1.x toolchain failed: ${why || String(error)}`);
 			}
 			writeFileSync(join(staging, READY_MARKER), new Date().toISOString());
