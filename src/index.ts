@@ -1,5 +1,4 @@
 import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
-import { stateDirFromEnv } from "./core/file-trust.ts";
 import { CONTEXT_MESSAGE_TYPE, NO_KNOWLEDGE } from "./core/model-knowledge.ts";
 import { EDITOR_EVENT_CHANNEL } from "./events.ts";
 import { IDE_SUBCOMMANDS, runIdeCommand } from "./shell/ide-command.ts";
@@ -8,6 +7,7 @@ import { KnowledgeCache } from "./shell/knowledge-cache.ts";
 import { PromptContext, prepareSelection } from "./shell/prompt-context.ts";
 import { connectionMemory } from "./shell/session-memory.ts";
 import { readSettings, settingsFiles } from "./shell/settings-source.ts";
+import { plannedStateDirs } from "./shell/state-dir.ts";
 import { registerTranscriptLine } from "./shell/transcript-line.ts";
 import { guardUnsavedWrite } from "./shell/unsaved-guard.ts";
 import { WidgetSurface } from "./shell/widget-surface.ts";
@@ -32,17 +32,23 @@ export default function piIdeContext(pi: ExtensionAPI): void {
 
 	async function start(ctx: ExtensionContext): Promise<void> {
 		if (controller) return;
-		const stateDir = stateDirFromEnv(process.env);
+		const uid = process.getuid?.() ?? 0;
+		const stateDirs = plannedStateDirs(process.env, uid);
 		const surface = new WidgetSurface(ctx.hasUI ? ctx.ui : undefined);
 		widget = surface;
 		const files = settingsFiles(ctx.cwd);
 		const settings = readSettings(files);
 		controller = new IdeController(
 			{
-				stateDir,
+				stateDirs,
 				cwd: ctx.cwd,
-				uid: process.getuid?.() ?? 0,
-				memory: connectionMemory(stateDir, ctx.cwd),
+				uid,
+				environment: {
+					XDG_RUNTIME_DIR: process.env.XDG_RUNTIME_DIR,
+					TMPDIR: process.env.TMPDIR,
+					PI_IDE_STATE_DIR: process.env.PI_IDE_STATE_DIR,
+				},
+				memory: connectionMemory(stateDirs.map((dir) => dir.path).join("\u0000"), ctx.cwd),
 				settings,
 				settingsFiles: files,
 			},

@@ -41,6 +41,19 @@ export function connectionEnd(facts: KeyFacts): ConnectionEnd | undefined {
 	return undefined;
 }
 
+/**
+ * One editor seen by several sources (the same pid in two state dirs): what was written last counts, a valid
+ * state before a rejection only when it is newer.
+ */
+export function newestFacts(facts: readonly KeyFacts[]): KeyFacts | undefined {
+	let newest: KeyFacts | undefined;
+	for (const candidate of facts) {
+		if (!candidate.listed) continue;
+		if (!newest || (candidate.writtenAtSeconds ?? -1) > (newest.writtenAtSeconds ?? -1)) newest = candidate;
+	}
+	return newest ?? facts[0];
+}
+
 /** What a prompt says instead of the editor block, or undefined when the connected editor can be described. */
 export function promptGoneReason(facts: KeyFacts | undefined): GoneReason | undefined {
 	if (!facts || connectionEnd(facts)) return "disconnected";

@@ -1,4 +1,6 @@
+import type { GoneReason } from "./editor-block.ts";
 import type { EditorPaths, TierVerdict } from "./path-match.ts";
+import type { SecretFileMatch } from "./secret-files.ts";
 import type { EditorState } from "./state-schema.ts";
 
 /** One valid state of an editor as pi read it. */
@@ -8,6 +10,8 @@ export interface EditorReading {
 	paths: EditorPaths;
 	/** When pi first saw this selection's `selected_at` (unix seconds); bounds future timestamps. */
 	selectionFirstSeenSeconds: number;
+	/** When the source last wrote it (a state file's mtime, unix seconds): the newest of two copies wins. */
+	writtenAtSeconds: number;
 }
 
 /**
@@ -32,6 +36,8 @@ export interface StateFileEntry {
 	rejection?: string;
 	/** The file names a pid that is not running, so it was not read. */
 	deadPid?: number;
+	/** The file's mtime (unix seconds) when it could be stat-ed. */
+	writtenAtSeconds?: number;
 }
 
 /** What a source knows of one key right now: the facts the connection rules decide on. */
@@ -42,4 +48,20 @@ export interface KeyFacts {
 	alive: boolean;
 	reading?: EditorReading;
 	rejection?: string;
+	/** When the source last wrote what it holds under the key (unix seconds), when known. */
+	writtenAtSeconds?: number;
 }
+
+/** The connected editor's state for a prompt, or why there is none. */
+export type ConnectedView =
+	| {
+			kind: "editor";
+			state: EditorState;
+			selectionFirstSeenSeconds: number;
+			nowSeconds: number;
+			/** Real path of the active file. */
+			realFile?: string;
+			/** Set when the active file is a secret file: its selection text stays on the machine. */
+			secret?: SecretFileMatch;
+	  }
+	| { kind: "gone"; reason: GoneReason };

@@ -16,12 +16,6 @@ export type TrustVerdict = { ok: true } | { ok: false; reason: string };
 const GROUP_OTHER_BITS = 0o077;
 const GROUP_OTHER_WRITE_BITS = 0o022;
 
-export function stateDirFromEnv(env: Readonly<Record<string, string | undefined>>): string {
-	if (env.PI_IDE_STATE_DIR) return env.PI_IDE_STATE_DIR;
-	if (env.XDG_RUNTIME_DIR) return `${env.XDG_RUNTIME_DIR.replace(/\/+$/, "")}/pi-ide`;
-	return "/tmp/pi-ide";
-}
-
 const octal = (mode: number) => `0${(mode & 0o777).toString(8).padStart(3, "0")}`;
 
 /**

@@ -1,28 +1,45 @@
 import { clip, sanitizeForDisplay } from "./display-text.ts";
 import type { Editor, StateFileEntry } from "./editor.ts";
-import type { TrustVerdict } from "./file-trust.ts";
 import { selectionFreshness } from "./freshness.ts";
 import { editorLabel } from "./picker-rows.ts";
 import { DEFAULT_SECRET_FILE_PATTERNS, type SecretFileMatch } from "./secret-files.ts";
 import type { GuardSetting, IdeSettings } from "./settings.ts";
+import { DIR_ROLE_TEXT, type DirRole, SIDE_DIR_LOOK_SECONDS } from "./state-dirs.ts";
 
-/** `/ide status` lists this many files; the rest are counted, so 5 000 stale files stay one screen. */
+/** `/ide status` lists this many files per dir; the rest are counted, so 5 000 stale files stay one screen. */
 export const MAX_STATUS_FILES = 40;
 
+/** The variables that decide where pi looks, and whose files it trusts. */
+export interface StatusEnvironment {
+	uid: number;
+	XDG_RUNTIME_DIR?: string;
+	TMPDIR?: string;
+	PI_IDE_STATE_DIR?: string;
+}
+
+/** One dir read or looked for: its verdict and what it holds. */
+export interface DirReport {
+	path: string;
+	role: DirRole;
+	verdict: { kind: "trusted" } | { kind: "missing" } | { kind: "untrusted"; reason: string };
+	watcherError?: string;
+	files: readonly { entry: StateFileEntry; editor?: Editor; reusedPid?: number }[];
+}
+
 export interface StatusInput {
-	stateDir: string;
-	trust: TrustVerdict;
+	environment: StatusEnvironment;
+	dirs: readonly DirReport[];
 	projectDir: string;
 	autoconnect: boolean;
 	suppressed: boolean;
 	connected?: { why: string };
 	/** The connected editor's latest write was rejected: connected, but nothing is sent. */
 	connectedRejection?: string;
-	entries: readonly { entry: StateFileEntry; editor?: Editor }[];
 	nowSeconds: number;
-	/** Watchers and liveness timers open in this pi process (all sessions); 1 and 1 while one session runs. */
+	/** Watchers and liveness timers open in this pi process (all sessions); one timer while one session runs. */
 	resources?: { watchers: number; timers: number };
-	watcherError?: string;
+	/** This pi process's recent events, oldest first, each starting with its time. */
+	events?: readonly string[];
 	settings?: IdeSettings;
 	/** Shown as where each setting came from. */
 	settingsFiles?: { global: string; project: string };
@@ -64,11 +81,15 @@ function settingsLines(input: StatusInput): string[] {
 const show = (text: string, max = 120) => clip(sanitizeForDisplay(text), max);
 
 function describeEntry(
-	entry: StateFileEntry,
-	facts: Editor | undefined,
+	{ entry, editor: facts, reusedPid }: DirReport["files"][number],
 	nowSeconds: number,
 ): { rank: number; text: string } {
 	const name = show(entry.fileName, 40);
+	if (reusedPid !== undefined)
+		return {
+			rank: 2,
+			text: `${name}: dead: pid ${reusedPid} now belongs to a process started after this file was written`,
+		};
 	if (!facts && entry.deadPid !== undefined)
 		return { rank: 2, text: `${name}: dead: pid ${entry.deadPid} is not running (not read)` };
 	if (!facts) return { rank: 1, text: `${name}: rejected: ${show(entry.rejection ?? "unknown reason")}` };
@@ -99,25 +120,52 @@ function connectedLine(input: StatusInput): string {
 		: `${why}; sending nothing: its latest write was rejected (${show(input.connectedRejection)})`;
 }
 
-export function formatStatus(input: StatusInput): string {
-	const lines = [
-		`State dir: ${show(input.stateDir, 200)} (${input.trust.ok ? "trusted" : `NOT trusted: ${show(input.trust.reason, 200)}`})`,
-		`Project: ${show(input.projectDir, 200)}`,
-		`Auto-connect: ${!input.autoconnect ? "off (settings)" : input.suppressed ? "paused by /ide off until you pick with /ide" : "on"}`,
-		`Connected: ${connectedLine(input)}`,
-	];
-	lines.push(...settingsLines(input));
-	if (input.watcherError) lines.push(`Watcher: ${show(input.watcherError, 200)}`);
-	const described = input.entries
-		.map(({ entry, editor }) => describeEntry(entry, editor, input.nowSeconds))
+const envValue = (name: string, value: string | undefined) =>
+	value === undefined ? `${name} not set` : `${name}=${show(value, 120)}`;
+
+function environmentLine({ uid, XDG_RUNTIME_DIR, TMPDIR, PI_IDE_STATE_DIR }: StatusEnvironment): string {
+	const vars = [envValue("XDG_RUNTIME_DIR", XDG_RUNTIME_DIR), envValue("TMPDIR", TMPDIR)];
+	return `Environment: ${vars.join(", ")}, uid ${uid}, ${envValue("PI_IDE_STATE_DIR", PI_IDE_STATE_DIR)}`;
+}
+
+/** `State dir /run/user/1000/pi-ide (the protocol's dir): trusted, 2 state files`. */
+export function dirLine(dir: Pick<DirReport, "path" | "role" | "verdict" | "files">): string {
+	const head = `State dir ${show(dir.path, 200)} (${DIR_ROLE_TEXT[dir.role]})`;
+	const { verdict } = dir;
+	if (verdict.kind === "missing") return `${head}: not there; looked for every ${SIDE_DIR_LOOK_SECONDS} s`;
+	if (verdict.kind === "untrusted") return `${head}: NOT trusted: ${show(verdict.reason, 200)}`;
+	return `${head}: trusted, ${dir.files.length} state ${dir.files.length === 1 ? "file" : "files"}`;
+}
+
+function dirLines(dir: DirReport, nowSeconds: number): string[] {
+	const lines = [dirLine(dir)];
+	if (dir.watcherError) lines.push(`  Watcher: ${show(dir.watcherError, 200)}`);
+	const described = dir.files
+		.map((file) => describeEntry(file, nowSeconds))
 		.sort((a, b) => a.rank - b.rank || a.text.localeCompare(b.text));
-	lines.push(`State files: ${described.length}`);
 	for (const row of described.slice(0, MAX_STATUS_FILES)) lines.push(`  ${row.text}`);
 	const hidden = described.slice(MAX_STATUS_FILES);
 	if (hidden.length > 0) {
 		const dead = hidden.filter((row) => row.rank === 2).length;
 		lines.push(`  ... and ${hidden.length} more (${dead} dead, ${hidden.length - dead} other)`);
 	}
+	return lines;
+}
+
+/** `/ide status`: the doctor. Where pi looks and why, what each file is, what is connected, what happened. */
+export function formatStatus(input: StatusInput): string {
+	const lines = [
+		"pi-ide status",
+		environmentLine(input.environment),
+		`Project: ${show(input.projectDir, 200)}`,
+		`Auto-connect: ${!input.autoconnect ? "off (settings)" : input.suppressed ? "paused by /ide off until you pick with /ide" : "on"}`,
+		`Connected: ${connectedLine(input)}`,
+		...settingsLines(input),
+		...input.dirs.flatMap((dir) => dirLines(dir, input.nowSeconds)),
+	];
+	const events = input.events ?? [];
+	lines.push(events.length === 0 ? "Recent events: none yet" : "Recent events:");
+	for (const event of events) lines.push(`  ${show(event, 240)}`);
 	if (input.resources) {
 		lines.push(
 			`Open in this process: ${input.resources.watchers} watcher(s), ${input.resources.timers} liveness timer(s)`,
@@ -126,9 +174,14 @@ export function formatStatus(input: StatusInput): string {
 	return lines.join("\n");
 }
 
-/** Said when `/ide` finds nothing for this project: where it looked and what runs elsewhere. */
-export function formatNoMatch(projectDir: string, stateDir: string, elsewhere: readonly Editor[]): string {
-	const lines = [`No editor found for ${show(projectDir, 200)} (state dir ${show(stateDir, 200)}).`];
+/** Said when `/ide` finds nothing for this project: every dir it read and what runs elsewhere. */
+export function formatNoMatch(
+	projectDir: string,
+	dirs: readonly Pick<DirReport, "path" | "role" | "verdict" | "files">[],
+	elsewhere: readonly Editor[],
+): string {
+	const lines = [`No editor found for ${show(projectDir, 200)}.`, "Looked in:"];
+	for (const dir of dirs) lines.push(`  ${dirLine(dir)}`);
 	if (elsewhere.length === 0) {
 		lines.push("No editor is running with a protocol v0.2 client.");
 	} else {

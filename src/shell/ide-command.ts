@@ -6,7 +6,11 @@ import { formatNoMatch } from "../core/status-report.ts";
 import type { IdeController } from "./ide-controller.ts";
 
 export const IDE_SUBCOMMANDS = [
-	{ value: "status", label: "status", description: "state dir, every state file and its verdict, the connection" },
+	{
+		value: "status",
+		label: "status",
+		description: "where pi looks and why, every state file and its verdict, recent events",
+	},
 	{ value: "all", label: "all", description: "pick from every live editor, whatever its project" },
 	{ value: "off", label: "off", description: "disconnect and pause auto-connect until you pick again" },
 ] as const;
@@ -27,13 +31,11 @@ export async function runIdeCommand(
 	}
 	if (sub !== "" && sub !== "all") return ctx.ui.notify(noticeText.unknownArgument(sub), "warning");
 
-	const problem = controller.trustProblem;
-	if (problem) return ctx.ui.notify(noticeText.notReading(problem), "warning");
 	const all = sub === "all";
 	const editors = controller.pickable(all);
 	if (editors.length === 0) {
 		const elsewhere = controller.liveEditors();
-		return ctx.ui.notify(formatNoMatch(controller.project, controller.stateDirPath, elsewhere), "info");
+		return ctx.ui.notify(formatNoMatch(controller.project, controller.dirReports(), elsewhere), "info");
 	}
 	const connectedKey = controller.connectedEditor()?.key;
 	const rows = pickerRows(editors, connectedKey, Date.now() / 1000);

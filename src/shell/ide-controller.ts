@@ -1,49 +1,36 @@
 import { autoConnectTarget, bestTier, connectionEnd, promptGoneReason } from "../core/connection-rules.ts";
-import type { Editor, EditorReading, StateFileEntry } from "../core/editor.ts";
-import type { GoneReason } from "../core/editor-block.ts";
+import type { ConnectedView, Editor, EditorReading } from "../core/editor.ts";
+import { appendEvent, eventLine, type IdeEvent } from "../core/event-log.ts";
 import { connectReason, noticeText } from "../core/notice-texts.ts";
 import { scoreTier } from "../core/path-match.ts";
 import { editorLabel } from "../core/picker-rows.ts";
-import type { SecretFileMatch } from "../core/secret-files.ts";
 import type { IdeSettings } from "../core/settings.ts";
-import type { EditorState } from "../core/state-schema.ts";
-import { formatStatus } from "../core/status-report.ts";
+import type { DirPlan } from "../core/state-dirs.ts";
+import { type DirReport, formatStatus, type StatusEnvironment } from "../core/status-report.ts";
 import type { EditorEvent } from "../events.ts";
+import { EditorList } from "./editor-list.ts";
 import { EditorPresenter } from "./editor-presenter.ts";
 import { realOrNormal } from "./path-evidence.ts";
 import { SecretVerdicts } from "./secret-verdicts.ts";
-import { type ConnectionMemory, resourceCount } from "./session-memory.ts";
+import { type ConnectionMemory, recentEvents, resourceCount } from "./session-memory.ts";
 import type { SettingsFiles } from "./settings-source.ts";
 import { type NoticeLevel, StateDir } from "./state-dir.ts";
 
 /** How often the pids we rely on are re-checked: an editor killed with -9 writes nothing more. */
 export const LIVENESS_CHECK_MS = 500;
-/** The dirs' own trust is re-checked every this many ticks (a thread-pool lstat each), so idle pi stays idle. */
-const DIR_RECHECK_EVERY_TICKS = 4;
 /** The prompt waits at most this long for a write that is being read right now. */
 const PROMPT_FLUSH_TIMEOUT_MS = 250;
 
 export type { NoticeLevel };
 
-/** The connected editor's state for a prompt, or why there is none. */
-export type ConnectedView =
-	| {
-			kind: "editor";
-			state: EditorState;
-			selectionFirstSeenSeconds: number;
-			nowSeconds: number;
-			/** Real path of the active file. */
-			realFile?: string;
-			/** Set when the active file is a secret file: its selection text stays on the machine. */
-			secret?: SecretFileMatch;
-	  }
-	| { kind: "gone"; reason: GoneReason };
-
 /** What the controller works from: where editors are read, for which project, with which settings. */
 export interface ControllerConfig {
-	stateDir: string;
+	/** The dirs to read, the protocol's (or `PI_IDE_STATE_DIR`) first. */
+	stateDirs: readonly DirPlan[];
 	cwd: string;
 	uid: number;
+	/** The environment `/ide status` reports (which variables decided where pi looks). */
+	environment?: Omit<StatusEnvironment, "uid">;
 	memory: ConnectionMemory;
 	settings: IdeSettings;
 	/** Where the settings came from, for `/ide status`. */
@@ -64,13 +51,13 @@ export interface ControllerOutputs {
  * what a prompt sees, what `/ide status` says. The sources own dirs, watchers and liveness.
  */
 export class IdeController {
-	private readonly stateDir: StateDir;
+	private readonly dirs: StateDir[];
+	private readonly sources: EditorList;
 	private readonly presenter: EditorPresenter;
 	private readonly secrets: SecretVerdicts;
 	private readonly now: () => number;
 	private projectDir: string;
 	private tick?: NodeJS.Timeout;
-	private ticks = 0;
 	private reconcileQueued = false;
 	private starting?: Promise<void>;
 	private stopped = false;
@@ -86,21 +73,25 @@ export class IdeController {
 		this.projectDir = config.cwd;
 		this.now = config.nowSeconds ?? (() => Date.now() / 1000);
 		this.secrets = new SecretVerdicts(config.settings.secretFiles.patterns);
-		this.stateDir = new StateDir({
-			dir: config.stateDir,
-			uid: config.uid,
-			create: true,
-			nowSeconds: this.now,
-			onChange: () => this.queueReconcile(),
-			onSettled: (key) => this.noticeRejection(key),
-			notify: outputs.notify,
-		});
+		this.dirs = config.stateDirs.map(
+			(plan) =>
+				new StateDir({
+					plan,
+					uid: config.uid,
+					nowSeconds: this.now,
+					onChange: () => this.queueReconcile(),
+					onSettled: (key) => this.noticeRejection(key),
+					notify: outputs.notify,
+					onEvent: (event) => this.record(event),
+				}),
+		);
+		this.sources = new EditorList(this.dirs);
 		this.presenter = new EditorPresenter(
 			{
 				showWidget: outputs.showWidget,
 				announce: outputs.announce,
 				nowSeconds: this.now,
-				isSecret: (editor) => this.secretMatch(editor) !== undefined,
+				isSecret: (editor) => this.secrets.of(editor) !== undefined,
 			},
 			() => this.connectedEditor(),
 		);
@@ -123,12 +114,7 @@ export class IdeController {
 			resourceCount().timers--;
 		}
 		this.presenter.stop();
-		await this.stateDir.close();
-	}
-
-	/** Every valid editor with its liveness and tier right now. */
-	private editors(): Editor[] {
-		return this.stateDir.editors().map((editor) => ({ ...editor, tier: scoreTier(editor.paths, this.projectDir) }));
+		await this.sources.close();
 	}
 
 	liveEditors(): Editor[] {
@@ -151,28 +137,15 @@ export class IdeController {
 		const label = editorLabel(editor);
 		this.config.memory.connected = { key: editor.key, label, why: `${label}: ${why}` };
 		this.config.memory.suppressed = false;
+		this.record({ kind: "connected", label, why });
 		this.presenter.render();
 	}
 
 	disconnect(options: { pauseAutoConnect: boolean }): void {
+		const connected = this.config.memory.connected;
+		if (connected) this.record({ kind: "disconnected", label: connected.label, why: "ide-off" });
 		this.config.memory.connected = undefined;
 		if (options.pauseAutoConnect) this.config.memory.suppressed = true;
-		this.presenter.render();
-	}
-
-	/** Apply the connection rules to the current facts, then bring widget and expiry timer in line. */
-	private reconcile(): void {
-		if (this.stopped || !this.scanned) return;
-		const memory = this.config.memory;
-		const facts = memory.connected && this.stateDir.facts(memory.connected.key);
-		if (memory.connected && (!facts || connectionEnd(facts))) {
-			this.outputs.notify(noticeText.gone(memory.connected.label), "info");
-			memory.connected = undefined;
-		}
-		if (!memory.connected && this.config.settings.autoconnect && !memory.suppressed && this.stateDir.trust.ok) {
-			const target = autoConnectTarget(this.liveEditors());
-			if (target) this.connect(target, connectReason.auto(target.tier));
-		}
 		this.presenter.render();
 	}
 
@@ -184,8 +157,8 @@ export class IdeController {
 		await this.starting;
 		const key = this.config.memory.connected?.key;
 		if (key === undefined) return { kind: "gone", reason: "disconnected" };
-		if (this.stateDir.isPending(key)) await withDeadline(this.stateDir.flush(key), PROMPT_FLUSH_TIMEOUT_MS);
-		const facts = this.stateDir.facts(key);
+		await this.sources.settle(key, PROMPT_FLUSH_TIMEOUT_MS);
+		const facts = this.sources.facts(key);
 		const gone = promptGoneReason(facts);
 		if (gone === "disconnected") this.reconcile();
 		if (gone || !facts?.reading) return { kind: "gone", reason: gone ?? "rejected" };
@@ -194,45 +167,42 @@ export class IdeController {
 
 	statusText(): string {
 		const connected = this.connectedEditor();
-		const byPid = new Map(this.editors().map((editor) => [editor.pid, editor]));
-		const entries = this.stateDir.entries.map((entry: StateFileEntry) => ({
-			entry,
-			editor: entry.reading && byPid.get(entry.reading.pid),
-		}));
+		const key = this.config.memory.connected?.key;
+		const facts = key === undefined ? undefined : this.sources.facts(key);
 		return formatStatus({
-			stateDir: this.stateDir.dir,
-			trust: this.stateDir.trust,
+			environment: { ...this.config.environment, uid: this.config.uid },
+			dirs: this.dirReports(),
 			projectDir: this.projectDir,
 			autoconnect: this.config.settings.autoconnect,
 			settings: this.config.settings,
 			settingsFiles: this.config.settingsFiles,
-			connectedSecret: connected && this.secretMatch(connected),
+			connectedSecret: connected && this.secrets.of(connected),
 			suppressed: this.config.memory.suppressed,
 			connected: this.config.memory.connected,
-			connectedRejection: this.connectedRejection(),
-			entries,
+			connectedRejection: facts && !facts.reading ? facts.rejection : undefined,
 			nowSeconds: this.now(),
 			resources: resourceCount(),
-			watcherError: this.stateDir.problem,
+			events: recentEvents(),
 		});
 	}
 
-	private secretMatch(editor: Pick<EditorReading, "state" | "paths">): SecretFileMatch | undefined {
-		return this.secrets.of(editor);
-	}
-
-	/** Why the state dir is not read, or undefined while it is trusted. */
-	get trustProblem(): string | undefined {
-		const trust = this.stateDir.trust;
-		return trust.ok ? undefined : trust.reason;
+	/** Every dir read or looked for, with its verdict: what `/ide` names when it finds nothing. */
+	dirReports(): DirReport[] {
+		return this.dirs.map((dir) => ({
+			path: dir.dir,
+			role: dir.role,
+			verdict: dir.verdict,
+			watcherError: dir.problem,
+			files: dir.files().map(({ entry, editor, reusedPid }) => ({
+				entry,
+				...(editor && { editor: this.withTier(editor) }),
+				...(reusedPid !== undefined && { reusedPid }),
+			})),
+		}));
 	}
 
 	get settings(): IdeSettings {
 		return this.config.settings;
-	}
-
-	get stateDirPath(): string {
-		return this.stateDir.dir;
 	}
 
 	get project(): string {
@@ -241,7 +211,7 @@ export class IdeController {
 
 	private async startOnce(): Promise<void> {
 		this.projectDir = await realOrNormal(this.config.cwd);
-		await this.stateDir.start();
+		await this.sources.start();
 		this.tick = setInterval(() => this.onTick(), LIVENESS_CHECK_MS);
 		this.tick.unref?.();
 		resourceCount().timers++;
@@ -251,8 +221,17 @@ export class IdeController {
 
 	private onTick(): void {
 		if (this.stopped) return;
-		if (this.stateDir.checkLiveness()) this.reconcile();
-		if (++this.ticks % DIR_RECHECK_EVERY_TICKS === 0 || this.stateDir.lost) void this.stateDir.recheck();
+		if (this.sources.checkLiveness()) this.reconcile();
+		void this.sources.recheck();
+	}
+
+	/** Every valid editor with its liveness and tier right now. */
+	private editors(): Editor[] {
+		return this.sources.editors().map((editor) => this.withTier(editor));
+	}
+
+	private withTier(editor: Omit<Editor, "tier">): Editor {
+		return { ...editor, tier: scoreTier(editor.paths, this.projectDir) };
 	}
 
 	private queueReconcile(): void {
@@ -264,25 +243,45 @@ export class IdeController {
 		});
 	}
 
-	/** Why the connected editor's latest write was not used, while it is still running. */
-	private connectedRejection(): string | undefined {
-		const key = this.config.memory.connected?.key;
-		const facts = key === undefined ? undefined : this.stateDir.facts(key);
-		return facts && !facts.reading ? facts.rejection : undefined;
+	/** Apply the connection rules to the current facts, then bring widget and expiry timer in line. */
+	private reconcile(): void {
+		if (this.stopped || !this.scanned) return;
+		const memory = this.config.memory;
+		if (memory.connected) {
+			const facts = this.sources.facts(memory.connected.key);
+			const end = facts ? connectionEnd(facts) : "file-removed";
+			if (end) {
+				this.outputs.notify(noticeText.gone(memory.connected.label), "info");
+				this.record({ kind: "disconnected", label: memory.connected.label, why: end });
+				memory.connected = undefined;
+			}
+		}
+		if (!memory.connected && this.config.settings.autoconnect && !memory.suppressed) {
+			const target = autoConnectTarget(this.liveEditors());
+			if (target) this.connect(target, connectReason.auto(target.tier));
+		}
+		this.presenter.render();
 	}
 
 	private noticeRejection(key: string): void {
 		const connected = this.config.memory.connected;
-		const facts = connected?.key === key ? this.stateDir.facts(key) : undefined;
+		const facts = connected?.key === key ? this.sources.facts(key) : undefined;
 		if (!connected || !facts || connectionEnd(facts) || facts.reading || facts.rejection === undefined) return;
 		const noticed = `${key}:${facts.rejection}`;
 		if (this.noticedRejections.has(noticed)) return;
 		this.noticedRejections.add(noticed);
+		this.record({ kind: "rejected", label: connected.label, reason: facts.rejection });
 		this.outputs.notify(noticeText.rejectedWrite(connected.label, facts.rejection), "warning");
 	}
 
+	private record(event: IdeEvent): void {
+		const log = recentEvents();
+		const clock = new Date(this.now() * 1000).toTimeString().slice(0, 8);
+		log.splice(0, log.length, ...appendEvent(log, eventLine(clock, event)));
+	}
+
 	private viewOf(reading: EditorReading): ConnectedView {
-		const secret = this.secretMatch(reading);
+		const secret = this.secrets.of(reading);
 		return {
 			kind: "editor",
 			state: reading.state,
@@ -292,13 +291,4 @@ export class IdeController {
 			...(secret && { secret }),
 		};
 	}
-}
-
-async function withDeadline(work: Promise<void>, deadlineMs: number): Promise<void> {
-	let timer: NodeJS.Timeout | undefined;
-	const deadline = new Promise<void>((done) => {
-		timer = setTimeout(done, deadlineMs);
-	});
-	await Promise.race([work, deadline]);
-	clearTimeout(timer);
 }

@@ -1,4 +1,5 @@
 import { type ContextMessage, contextMessage } from "../core/context-message.ts";
+import type { ConnectedView } from "../core/editor.ts";
 import { editorNow, freshSelectionSource } from "../core/editor-now.ts";
 import type { ModelKnowledge } from "../core/model-knowledge.ts";
 import { redact } from "../core/redaction.ts";
@@ -10,7 +11,6 @@ import {
 	sentSelection,
 	withheldSelection,
 } from "../core/selection-payload.ts";
-import type { ConnectedView } from "./ide-controller.ts";
 import { findSecrets } from "./secret-scanner.ts";
 
 /** Turns a selection into what may be sent. */

@@ -20,10 +20,12 @@ export interface ResourceCount {
 
 const MEMORY_KEY = Symbol.for("pi-ide-context.connection-memory");
 const COUNT_KEY = Symbol.for("pi-ide-context.resource-count");
+const EVENTS_KEY = Symbol.for("pi-ide-context.recent-events");
 
 interface ProcessHolder {
 	[MEMORY_KEY]?: Map<string, ConnectionMemory>;
 	[COUNT_KEY]?: ResourceCount;
+	[EVENTS_KEY]?: string[];
 }
 
 const holder = () => globalThis as ProcessHolder;
@@ -46,4 +48,11 @@ export function resourceCount(): ResourceCount {
 	const store = holder();
 	store[COUNT_KEY] ??= { watchers: 0, timers: 0 };
 	return store[COUNT_KEY];
+}
+
+/** This pi process's recent events for `/ide status`, oldest first, in memory only. */
+export function recentEvents(): string[] {
+	const store = holder();
+	store[EVENTS_KEY] ??= [];
+	return store[EVENTS_KEY];
 }

@@ -1,55 +1,80 @@
+import { existsSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
+import { join } from "node:path";
 import type { Editor, KeyFacts, StateFileEntry } from "../core/editor.ts";
-import { checkDirTrust, type TrustVerdict } from "../core/file-trust.ts";
+import type { IdeEvent } from "../core/event-log.ts";
+import { checkDirTrust } from "../core/file-trust.ts";
 import { noticeText } from "../core/notice-texts.ts";
-import {
-	classifyFileName,
-	pidOfStateFileKey as pidOfKey,
-	stateFileKey,
-	stateFileName,
-} from "../core/parse-state-file.ts";
+import { classifyFileName, pidOfStateFileKey, stateFileKey, stateFileName } from "../core/parse-state-file.ts";
+import { pidReused } from "../core/pid-reuse.ts";
+import { type DirEnv, type DirPlan, type DirRole, REAL_ROOTS, stateDirPlan } from "../core/state-dirs.ts";
 import type { EditorSource } from "./editor-source.ts";
 import { lstatFacts } from "./fs-facts.ts";
-import { isProcessAlive } from "./liveness.ts";
+import { isProcessAlive, processStartSeconds } from "./liveness.ts";
 import { resourceCount } from "./session-memory.ts";
 import { StateWatcher } from "./state-watcher.ts";
 
 export type NoticeLevel = "info" | "warning" | "error";
 
+/** Trusted and watched; not there (a side dir pi only looks for); or not read, and why. */
+export type DirVerdict = { kind: "trusted" } | { kind: "missing" } | { kind: "untrusted"; reason: string };
+
+/** A file of the dir as `/ide status` shows it: the entry, the editor it makes, and a reused pid. */
+export interface DirFile {
+	entry: StateFileEntry;
+	editor?: Omit<Editor, "tier">;
+	/** The pid now belongs to a process started after the file was last written. */
+	reusedPid?: number;
+}
+
 export interface StateDirOptions {
-	dir: string;
+	plan: DirPlan;
 	uid: number;
-	/** Create the dir (0700) when it is missing, so the watcher can start before any editor does. */
-	create: boolean;
 	nowSeconds: () => number;
 	/** Something in the dir changed; called often, so the receiver coalesces. */
 	onChange: () => void;
 	/** A file's reads are done for now (see `StateWatcher`): the moment a rejection is news. */
 	onSettled: (key: string) => void;
 	notify: (message: string, level: NoticeLevel) => void;
+	/** Dirs appearing, disappearing or turning untrusted, for the event log. */
+	onEvent: (event: IdeEvent) => void;
+}
+
+/** Where editors may write, for this environment: `/tmp` and `/run/user` may stand in a test's temp dir. */
+export function plannedStateDirs(env: DirEnv & { PI_IDE_TEST_FS_ROOT?: string }, uid: number): DirPlan[] {
+	const root = env.PI_IDE_TEST_FS_ROOT;
+	const roots = root ? { tmp: join(root, "tmp"), runUser: join(root, "run", "user") } : REAL_ROOTS;
+	return stateDirPlan(env, uid, existsSync(join(roots.runUser, String(uid))), roots);
 }
 
 /**
  * One state dir as a source of editors: trusted only while owned by this user, 0700 and a real dir; its
- * watcher, re-checked by inode (replaced, chmod-ed or removed while pi runs); the liveness of its pids.
+ * watcher, re-checked by inode (replaced, chmod-ed or removed while pi runs); the liveness of its pids. The
+ * protocol's dir is created when missing; a side dir is only looked for, one lstat per re-check.
  */
 export class StateDir implements EditorSource {
-	private trustVerdict: TrustVerdict = { ok: false, reason: "not started" };
+	private dirVerdict: DirVerdict = { kind: "untrusted", reason: "not started" };
 	private watcher?: StateWatcher;
 	private watchedIno?: bigint;
 	private watcherError?: string;
 	private readonly alive = new Map<number, boolean>();
+	/** Per pid, the file write its start time was compared with: read once per pid and write, not per tick. */
+	private readonly reuse = new Map<number, { writtenAtSeconds: number; reused: boolean }>();
 	private checking = false;
 	private closed = false;
 
 	constructor(private readonly options: StateDirOptions) {}
 
 	get dir(): string {
-		return this.options.dir;
+		return this.options.plan.path;
 	}
 
-	get trust(): TrustVerdict {
-		return this.trustVerdict;
+	get role(): DirRole {
+		return this.options.plan.role;
+	}
+
+	get verdict(): DirVerdict {
+		return this.dirVerdict;
 	}
 
 	/** The watcher's last error, kept for `/ide status`. */
@@ -57,13 +82,29 @@ export class StateDir implements EditorSource {
 		return this.watcherError;
 	}
 
-	get entries(): readonly StateFileEntry[] {
-		return [...(this.watcher?.entries.values() ?? [])];
+	/** True when the watcher saw its dir go: the next tick re-checks at once. */
+	get lost(): boolean {
+		return this.watcher?.lost === true;
+	}
+
+	files(): DirFile[] {
+		return [...(this.watcher?.entries.values() ?? [])].map((entry) => {
+			const reading = entry.reading;
+			if (!reading) return { entry };
+			const reused = this.isReused(reading.pid, reading.writtenAtSeconds);
+			const editor = { ...reading, key: stateFileKey(reading.pid), alive: this.isAlive(reading.pid) && !reused };
+			return { entry, editor, ...(reused && { reusedPid: reading.pid }) };
+		});
 	}
 
 	async start(): Promise<void> {
 		await this.open();
-		if (!this.trustVerdict.ok) this.options.notify(noticeText.notReading(this.trustVerdict.reason), "warning");
+		const verdict = this.dirVerdict;
+		if (verdict.kind === "untrusted" && this.role !== "side") {
+			this.options.notify(noticeText.notReading(verdict.reason), "warning");
+		}
+		if (verdict.kind === "untrusted")
+			this.options.onEvent({ kind: "dir-untrusted", dir: this.dir, reason: verdict.reason });
 	}
 
 	async close(): Promise<void> {
@@ -72,22 +113,20 @@ export class StateDir implements EditorSource {
 	}
 
 	editors(): Omit<Editor, "tier">[] {
-		const editors: Omit<Editor, "tier">[] = [];
-		for (const { reading } of this.watcher?.entries.values() ?? []) {
-			if (reading) editors.push({ ...reading, key: stateFileKey(reading.pid), alive: this.isAlive(reading.pid) });
-		}
-		return editors;
+		return this.files().flatMap((file) => (file.editor ? [file.editor] : []));
 	}
 
 	facts(key: string): KeyFacts | undefined {
-		const pid = pidOfKey(key);
+		const pid = pidOfStateFileKey(key);
 		const entry = pid === undefined ? undefined : this.watcher?.entries.get(stateFileName(pid));
 		if (!entry || pid === undefined) return undefined;
+		const reused = entry.reading !== undefined && this.isReused(pid, entry.reading.writtenAtSeconds);
 		return {
 			listed: true,
-			alive: entry.deadPid === undefined && this.checkAlive(pid),
+			alive: entry.deadPid === undefined && this.checkAlive(pid) && !reused,
 			...(entry.reading && { reading: entry.reading }),
 			...(entry.rejection !== undefined && { rejection: entry.rejection }),
+			...(entry.writtenAtSeconds !== undefined && { writtenAtSeconds: entry.writtenAtSeconds }),
 		};
 	}
 
@@ -99,58 +138,71 @@ export class StateDir implements EditorSource {
 	}
 
 	isPending(key: string): boolean {
-		const pid = pidOfKey(key);
+		const pid = pidOfStateFileKey(key);
 		return pid !== undefined && this.watcher?.isPending(stateFileName(pid)) === true;
 	}
 
 	async flush(key: string): Promise<void> {
-		const pid = pidOfKey(key);
+		const pid = pidOfStateFileKey(key);
 		if (pid !== undefined) await this.watcher?.flush(stateFileName(pid));
 	}
 
-	/** The dir's own trust (chmod, chown, replacement, removal) and pids no file names any more. */
+	/** The dir's own standing (created, removed, chmod-ed, replaced) and pids no file names any more. */
 	async recheck(): Promise<void> {
 		this.forgetVanishedPids();
 		if (this.checking || this.closed) return;
 		this.checking = true;
 		try {
-			const { facts, ino } = await lstatFacts(this.options.dir);
-			const trust = checkDirTrust(this.options.dir, facts, this.options.uid);
-			// Trusted and unchanged, or untrusted for the same reason: nothing to redo until something changes.
-			const same = trust.ok
-				? this.trustVerdict.ok && ino === this.watchedIno && !this.watcher?.lost
-				: !this.trustVerdict.ok && trust.reason === this.trustVerdict.reason;
+			const { facts, ino } = await lstatFacts(this.dir);
+			const next = this.judge(facts);
+			const before = this.dirVerdict;
+			// Trusted and unchanged, or not read for the same reason: nothing to redo until something changes.
+			const same =
+				next.kind === "trusted"
+					? before.kind === "trusted" && ino === this.watchedIno && !this.watcher?.lost
+					: next.kind === before.kind && (next.kind !== "untrusted" || next.reason === verdictReason(before));
 			if (same || this.closed) return;
 			await this.closeWatcher();
 			if (this.closed) return;
-			const wasTrusted = this.trustVerdict.ok;
 			await this.open();
-			const now = this.trustVerdict;
-			if (wasTrusted && !now.ok) this.options.notify(noticeText.stoppedReading(now.reason), "warning");
+			this.tellChange(before, this.dirVerdict);
 			this.options.onChange();
 		} catch (error) {
-			this.trustVerdict = { ok: false, reason: `cannot check ${this.options.dir}: ${String(error)}` };
+			this.dirVerdict = { kind: "untrusted", reason: `cannot check ${this.dir}: ${String(error)}` };
 		} finally {
 			this.checking = false;
 		}
 	}
 
-	/** True when the watcher saw its dir go: the next tick re-checks at once rather than in two seconds. */
-	get lost(): boolean {
-		return this.watcher?.lost === true;
+	private tellChange(before: DirVerdict, now: DirVerdict): void {
+		if (now.kind !== "untrusted") {
+			this.options.onEvent({ kind: now.kind === "trusted" ? "dir-appeared" : "dir-gone", dir: this.dir });
+			return;
+		}
+		this.options.onEvent({ kind: "dir-untrusted", dir: this.dir, reason: now.reason });
+		// Someone else's /tmp/pi-ide is no news to pop up; losing the dir pi reads by default is.
+		if (before.kind === "trusted" && this.role !== "side") {
+			this.options.notify(noticeText.stoppedReading(now.reason), "warning");
+		}
 	}
 
-	/** Never throws: whatever goes wrong becomes an untrusted dir with a reason, and pi carries on. */
+	private judge(facts: Awaited<ReturnType<typeof lstatFacts>>["facts"]): DirVerdict {
+		if (facts.kind === "missing" && this.role === "side") return { kind: "missing" };
+		const trust = checkDirTrust(this.dir, facts, this.options.uid);
+		return trust.ok ? { kind: "trusted" } : { kind: "untrusted", reason: trust.reason };
+	}
+
+	/** Never throws: whatever goes wrong becomes a dir not read, with a reason, and pi carries on. */
 	private async open(): Promise<void> {
-		const dir = this.options.dir;
+		const dir = this.dir;
 		try {
 			let { facts, ino } = await lstatFacts(dir);
-			if (facts.kind === "missing" && this.options.create) {
+			if (facts.kind === "missing" && this.role !== "side") {
 				await mkdir(dir, { recursive: true, mode: 0o700 }).catch(() => {});
 				({ facts, ino } = await lstatFacts(dir));
 			}
-			this.trustVerdict = checkDirTrust(dir, facts, this.options.uid);
-			if (!this.trustVerdict.ok || this.closed) return;
+			this.dirVerdict = this.judge(facts);
+			if (this.dirVerdict.kind !== "trusted" || this.closed) return;
 			const watcher = new StateWatcher({
 				dir,
 				uid: this.options.uid,
@@ -168,7 +220,7 @@ export class StateDir implements EditorSource {
 			resourceCount().watchers++;
 			await watcher.start();
 		} catch (error) {
-			this.trustVerdict = { ok: false, reason: `cannot watch ${dir}: ${String(error)}` };
+			this.dirVerdict = { kind: "untrusted", reason: `cannot watch ${dir}: ${String(error)}` };
 			await this.closeWatcher();
 		}
 	}
@@ -177,7 +229,7 @@ export class StateDir implements EditorSource {
 	private reportWatcherError(message: string): void {
 		const first = this.watcherError === undefined;
 		this.watcherError = message;
-		if (first) this.options.notify(noticeText.watcherProblem(message), "warning");
+		if (first && this.role !== "side") this.options.notify(noticeText.watcherProblem(message), "warning");
 	}
 
 	private async closeWatcher(): Promise<void> {
@@ -200,14 +252,25 @@ export class StateDir implements EditorSource {
 		return alive;
 	}
 
+	private isReused(pid: number, writtenAtSeconds: number): boolean {
+		const known = this.reuse.get(pid);
+		if (known?.writtenAtSeconds === writtenAtSeconds) return known.reused;
+		const reused = pidReused(processStartSeconds(pid), writtenAtSeconds);
+		this.reuse.set(pid, { writtenAtSeconds, reused });
+		return reused;
+	}
+
 	private forgetVanishedPids(): void {
 		const entries = this.watcher?.entries;
-		if (!entries || this.alive.size <= entries.size) return;
+		if (!entries || this.alive.size + this.reuse.size <= 2 * entries.size) return;
 		const known = new Set<number>();
 		for (const entry of entries.values()) {
 			const pid = entry.reading?.pid ?? entry.deadPid;
 			if (pid !== undefined) known.add(pid);
 		}
 		for (const pid of this.alive.keys()) if (!known.has(pid)) this.alive.delete(pid);
+		for (const pid of this.reuse.keys()) if (!known.has(pid)) this.reuse.delete(pid);
 	}
 }
+
+const verdictReason = (verdict: DirVerdict) => (verdict.kind === "untrusted" ? verdict.reason : undefined);

@@ -11,7 +11,7 @@ export type ReadOutcome =
 	/** Replaced between lstat and open on every try: a newer write is landing, and its event reads it. */
 	| { kind: "replaced" }
 	/** `signature` is absent when the file could not even be stat-ed: the next event reads it again. */
-	| { kind: "read"; signature?: string; result: ParseResult };
+	| { kind: "read"; signature?: string; writtenAtSeconds?: number; result: ParseResult };
 
 /**
  * Writes landing between lstat and open are normal under a fast editor. After this many tries in a row the
@@ -57,8 +57,9 @@ async function readStateFileOnce(
 	}
 	const signature = `${stats.ino}:${stats.size}:${stats.mtimeNs}:${stats.ctimeNs}:${stats.mode}:${stats.uid}`;
 	if (signature === previousSignature) return { kind: "unchanged" };
+	const writtenAtSeconds = Number(stats.mtimeNs) / 1e9;
 	const trust = checkFileTrust(factsOf(stats), uid);
-	if (!trust.ok) return rejected(signature, trust.reason);
+	if (!trust.ok) return rejected(signature, trust.reason, writtenAtSeconds);
 
 	let handle: Awaited<ReturnType<typeof open>> | undefined;
 	try {
@@ -67,13 +68,18 @@ async function readStateFileOnce(
 		if (opened.ino !== stats.ino || !opened.isFile()) return "replaced";
 		const bytes = await readCapped(handle, Number(opened.size));
 		if (bytes === undefined) {
-			return rejected(signature, `grew past the ${MAX_STATE_FILE_BYTES}-byte limit for a state file while being read`);
+			return rejected(
+				signature,
+				`grew past the ${MAX_STATE_FILE_BYTES}-byte limit for a state file while being read`,
+				writtenAtSeconds,
+			);
 		}
-		return { kind: "read", signature, result: parseStateFile(fileName, bytes) };
+		return { kind: "read", signature, writtenAtSeconds, result: parseStateFile(fileName, bytes) };
 	} catch (error) {
 		const code = errorCode(error);
 		if (code === "ENOENT") return { kind: "gone" };
-		return rejected(signature, code === "ELOOP" ? "a symlink, not a regular file" : `cannot read: ${code}`);
+		const reason = code === "ELOOP" ? "a symlink, not a regular file" : `cannot read: ${code}`;
+		return rejected(signature, reason, writtenAtSeconds);
 	} finally {
 		await handle?.close().catch(() => {});
 	}
@@ -100,9 +106,10 @@ async function readCapped(
 	return length > MAX_STATE_FILE_BYTES ? undefined : buffer.subarray(0, length);
 }
 
-const rejected = (signature: string | undefined, reason: string): ReadOutcome => ({
+const rejected = (signature: string | undefined, reason: string, writtenAtSeconds?: number): ReadOutcome => ({
 	kind: "read",
 	signature,
+	...(writtenAtSeconds !== undefined && { writtenAtSeconds }),
 	result: { ok: false, reason },
 });
 

@@ -215,8 +215,9 @@ export class StateWatcher {
 		}
 		if (outcome.kind === "gone") return this.drop(fileName);
 		track.signature = outcome.signature;
-		const { result } = outcome;
-		if (!result.ok) return this.update(fileName, { fileName, rejection: result.reason });
+		const { result, writtenAtSeconds } = outcome;
+		const written = writtenAtSeconds === undefined ? {} : { writtenAtSeconds };
+		if (!result.ok) return this.update(fileName, { fileName, rejection: result.reason, ...written });
 		const before = this.entries.get(fileName)?.reading;
 		// Most writes are cursor moves: the paths the tiers look at are unchanged, so skip the realpath calls.
 		const paths =
@@ -229,7 +230,9 @@ export class StateWatcher {
 			before.state.active_buffer?.selection?.selected_at === selectedAt;
 		this.update(fileName, {
 			fileName,
+			...written,
 			reading: {
+				writtenAtSeconds: writtenAtSeconds ?? this.options.nowSeconds(),
 				pid: result.pid,
 				state: result.state,
 				paths,

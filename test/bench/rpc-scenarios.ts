@@ -3,10 +3,10 @@
  * processes writing real state files. Arrival times are taken when the RPC record reaches this process.
  */
 import { randomInt } from "node:crypto";
-import { readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { E2eWorkspace } from "../support/e2e-workspace.ts";
-import { FakeEditor } from "../support/fake-editor.ts";
+import { FakeEditor, StateFileWriter } from "../support/fake-editor.ts";
 import { projectState, type StateOverrides, selection } from "../support/fixtures.ts";
 import { piLines } from "../support/pi-cli.ts";
 import { RpcPi } from "../support/rpc-pi.ts";
@@ -37,7 +37,12 @@ const GC_COMMAND = join(import.meta.dirname, "gc-command.ts");
 async function withPi<T>(
 	impl: Implementation,
 	work: (ws: E2eWorkspace, start: () => RpcPi) => Promise<T>,
-	options: { gc?: boolean; env?: Record<string, string> } = {},
+	options: {
+		gc?: boolean;
+		/** More environment for pi, given the workspace. */
+		env?: (ws: E2eWorkspace) => Record<string, string>;
+		withoutStateDirVariable?: boolean;
+	} = {},
 ): Promise<T> {
 	if (!PI?.node) throw new Error("pi 0.73 is not runnable here");
 	const ws = await E2eWorkspace.create();
@@ -47,9 +52,9 @@ async function withPi<T>(
 			pi = RpcPi.start(PI, {
 				cwd: ws.project,
 				agentDir: ws.agentDir,
-				stateDir: ws.stateDir,
+				stateDir: options.withoutStateDirVariable ? null : ws.stateDir,
 				extension: impl.extension,
-				env: { ...options.env, ...(options.gc && { NODE_OPTIONS: "--expose-gc" }) },
+				env: { ...options.env?.(ws), ...(options.gc && { NODE_OPTIONS: "--expose-gc" }) },
 				...(options.gc && { extraExtensions: [GC_COMMAND] }),
 			});
 			return pi;
@@ -221,7 +226,7 @@ export async function conversationBytes(impl: Implementation, sendEveryPrompt: b
 				.filter((text) => text.includes("<editor-context>"))
 				.reduce((sum, text) => sum + Buffer.byteLength(text), 0);
 		},
-		{ env: sendEveryPrompt ? { PI_IDE_BENCH_SEND_EVERY_PROMPT: "1" } : {} },
+		{ env: (): Record<string, string> => (sendEveryPrompt ? { PI_IDE_BENCH_SEND_EVERY_PROMPT: "1" } : {}) },
 	);
 }
 
@@ -246,24 +251,49 @@ function rssKiB(pid: number): number {
 }
 
 /** 6. CPU time of the whole pi process over `seconds` with 5 idle editors and 1 000 dead files. */
-export async function idleCpu(impl: Implementation, seconds: number): Promise<number> {
-	return withPi(impl, async (ws, start) => {
-		for (let i = 0; i < 1000; i++)
-			writeFileSync(
-				join(ws.stateDir, `${DEAD_PID_BASE + i}.json`),
-				JSON.stringify(stateIn(ws, DEAD_PID_BASE + i, "dead.ts")),
-			);
-		for (let i = 0; i < 5; i++) {
-			const editor = ws.editor();
-			editor.write(stateIn(ws, editor.pid, `idle${i}.ts`, i === 0 ? {} : { cwd: `/elsewhere/${i}` }));
-		}
-		const pi = start();
-		await pi.command({ type: "get_state" }, 30_000);
-		await sleep(3000);
-		const before = cpuMs(pi.pid);
-		await sleep(seconds * 1000);
-		return cpuMs(pi.pid) - before;
-	});
+export async function idleCpu(
+	impl: Implementation,
+	seconds: number,
+	layout: "one dir" | "side dirs" = "one dir",
+): Promise<number> {
+	const roots = (ws: E2eWorkspace) => ({ fs: join(ws.root, "fs"), xdg: join(ws.root, "xdg") });
+	return withPi(
+		impl,
+		async (ws, start) => {
+			// "side dirs": no PI_IDE_STATE_DIR; the files in $XDG_RUNTIME_DIR/pi-ide, an empty /tmp/pi-ide and a
+			// /run/user/<uid> without pi-ide, looked for every 2 s (both under the workspace, not the machine's).
+			const { fs, xdg } = roots(ws);
+			const dir = layout === "one dir" ? ws.stateDir : join(xdg, "pi-ide");
+			if (layout === "side dirs") {
+				mkdirSync(dir, { recursive: true, mode: 0o700 });
+				mkdirSync(join(fs, "tmp", "pi-ide"), { recursive: true, mode: 0o700 });
+				mkdirSync(join(fs, "run", "user", String(process.getuid?.() ?? 0)), { recursive: true, mode: 0o700 });
+			}
+			for (let i = 0; i < 1000; i++)
+				writeFileSync(
+					join(dir, `${DEAD_PID_BASE + i}.json`),
+					JSON.stringify(stateIn(ws, DEAD_PID_BASE + i, "dead.ts")),
+				);
+			for (let i = 0; i < 5; i++) {
+				const editor = ws.editor();
+				new StateFileWriter(dir, editor.pid).write(
+					stateIn(ws, editor.pid, `idle${i}.ts`, i === 0 ? {} : { cwd: `/elsewhere/${i}` }),
+				);
+			}
+			const pi = start();
+			await pi.command({ type: "get_state" }, 30_000);
+			await sleep(3000);
+			const before = cpuMs(pi.pid);
+			await sleep(seconds * 1000);
+			return cpuMs(pi.pid) - before;
+		},
+		layout === "one dir"
+			? {}
+			: {
+					withoutStateDirVariable: true,
+					env: (ws) => ({ XDG_RUNTIME_DIR: roots(ws).xdg, PI_IDE_TEST_FS_ROOT: roots(ws).fs }),
+				},
+	);
 }
 
 /**

@@ -4,6 +4,7 @@ import {
 	bestTier,
 	CONNECTION_END_TEXT,
 	connectionEnd,
+	newestFacts,
 	promptGoneReason,
 } from "../../src/core/connection-rules.ts";
 import type { EditorReading, KeyFacts } from "../../src/core/editor.ts";
@@ -42,6 +43,7 @@ const reading = (file: string | null): EditorReading => ({
 	state: editorState({ pid: 7, cwd: "/p", buffer: { file, name: file ?? "[No Name]" } }),
 	paths: { cwd: "/p", argvDirs: [] },
 	selectionFirstSeenSeconds: 0,
+	writtenAtSeconds: 0,
 });
 
 describe("why a connection ends, and what a prompt gets", () => {
@@ -70,6 +72,31 @@ describe("why a connection ends, and what a prompt gets", () => {
 			"process-gone": "process gone, its file left behind",
 			"file-removed": "file removed (editor quit)",
 		});
+	});
+});
+
+describe("one editor in two state dirs: what was written last counts", () => {
+	const valid = (writtenAtSeconds?: number): KeyFacts => ({
+		listed: true,
+		alive: true,
+		reading: reading("/p/a.ts"),
+		...(writtenAtSeconds !== undefined && { writtenAtSeconds }),
+	});
+	const rejected = (writtenAtSeconds?: number): KeyFacts => ({
+		listed: true,
+		alive: true,
+		rejection: "torn",
+		...(writtenAtSeconds !== undefined && { writtenAtSeconds }),
+	});
+	test.each<[string, KeyFacts[], "valid" | "rejected" | undefined]>([
+		["nobody holds it", [], undefined],
+		["one dir", [valid(5)], "valid"],
+		["the newer file is valid", [rejected(5), valid(9)], "valid"],
+		["the newer file is rejected", [valid(5), rejected(9)], "rejected"],
+		["a rejection of unknown age loses to a dated write", [rejected(), valid(1)], "valid"],
+	])("%s", (_name, facts, expected) => {
+		const newest = newestFacts(facts);
+		expect(newest === undefined ? undefined : newest.reading ? "valid" : "rejected").toBe(expected);
 	});
 });
 

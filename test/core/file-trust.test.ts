@@ -1,11 +1,5 @@
 import { describe, expect, test } from "vitest";
-import {
-	checkDirTrust,
-	checkFileTrust,
-	type FsFacts,
-	MAX_STATE_FILE_BYTES,
-	stateDirFromEnv,
-} from "../../src/core/file-trust.ts";
+import { checkDirTrust, checkFileTrust, type FsFacts, MAX_STATE_FILE_BYTES } from "../../src/core/file-trust.ts";
 
 const ME = 1000;
 const facts = (overrides: Partial<FsFacts> = {}): FsFacts => ({
@@ -16,18 +10,6 @@ const facts = (overrides: Partial<FsFacts> = {}): FsFacts => ({
 	...overrides,
 });
 const dir = (overrides: Partial<FsFacts> = {}) => facts({ kind: "directory", mode: 0o40700, ...overrides });
-
-describe("stateDirFromEnv", () => {
-	test.each([
-		[{}, "/tmp/pi-ide"],
-		[{ XDG_RUNTIME_DIR: "/run/user/1000" }, "/run/user/1000/pi-ide"],
-		[{ XDG_RUNTIME_DIR: "/run/user/1000/" }, "/run/user/1000/pi-ide"],
-		[{ XDG_RUNTIME_DIR: "" }, "/tmp/pi-ide"],
-		[{ XDG_RUNTIME_DIR: "/run/user/1000", PI_IDE_STATE_DIR: "/custom" }, "/custom"],
-	])("%j -> %s", (env, expected) => {
-		expect(stateDirFromEnv(env)).toBe(expected);
-	});
-});
 
 describe("checkDirTrust", () => {
 	test.each([

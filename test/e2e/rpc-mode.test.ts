@@ -87,7 +87,7 @@ describe.each(piLines())("RPC mode through the real $name CLI", (line) => {
 			const afterPrompt = last.slice(last.findLastIndex((m) => messageText(m) === "after"));
 			expect(afterPrompt.map(messageText).join("\n")).not.toContain("main.ts");
 			await rpc.command({ type: "prompt", message: "/ide status" });
-			const status = await waitFor("status", () => rpc.notices().find((n) => n.startsWith("State dir:")));
+			const status = await waitFor("status", () => rpc.notices().find((n) => n.startsWith("pi-ide status")));
 			expect(status).toContain(`${code.pid}.json: live vscode ${code.pid}, tier 0 (cwd equals the project)`);
 			expect(status).toContain("no named buffer");
 		},
@@ -149,7 +149,7 @@ describe.each(piLines())("RPC mode through the real $name CLI", (line) => {
 		]);
 		rpc.respond(String(second.id), { cancelled: true });
 		await rpc.command({ type: "prompt", message: "/ide status" });
-		const status = await waitFor("status notice", () => rpc.notices().find((n) => n.startsWith("State dir:")));
+		const status = await waitFor("status notice", () => rpc.notices().find((n) => n.startsWith("pi-ide status")));
 		expect(status).toContain(`Connected: nvim ${a.pid}: picked with /ide`);
 		expect(status).toContain(`${a.pid}.json: live nvim ${a.pid}, tier 0 (cwd equals the project)`);
 
@@ -174,7 +174,9 @@ describe.each(piLines())("RPC mode through the real $name CLI", (line) => {
 			const notice = await waitFor("no-match notice", () => rpc.notices().find((n) => n.startsWith("No editor found")));
 			expect(notice).toBe(
 				[
-					`No editor found for ${ws.project} (state dir ${ws.stateDir}).`,
+					`No editor found for ${ws.project}.`,
+					"Looked in:",
+					`  State dir ${ws.stateDir} (PI_IDE_STATE_DIR, the only dir read): trusted, 1 state file`,
 					"Editors running elsewhere:",
 					`  nvim ${elsewhere.pid} in /somewhere/else`,
 					"Use /ide all to pick one anyway.",
@@ -193,7 +195,7 @@ describe.each(piLines())("RPC mode through the real $name CLI", (line) => {
 			await rpc.prompt("which file?");
 			expect(ws.server.requests.at(-1)?.messages.map(messageText).join("\n")).toContain("File: /somewhere/else/x.ts");
 			await rpc.command({ type: "prompt", message: "/ide status" });
-			const status = await waitFor("status", () => rpc.notices().find((n) => n.startsWith("State dir:")));
+			const status = await waitFor("status", () => rpc.notices().find((n) => n.startsWith("pi-ide status")));
 			expect(status).toContain(`Connected: nvim ${elsewhere.pid}: picked with /ide all`);
 		},
 	);
@@ -227,7 +229,7 @@ describe.each(piLines())("RPC mode through the real $name CLI", (line) => {
 			for (let cycle = 0; cycle < 100; cycle++) await rpc.command({ type: "new_session" });
 			await waitFor("widget after the last new session", () => rpc.lastWidget() === "in a.ts");
 			await rpc.command({ type: "prompt", message: "/ide status" });
-			const status = await waitFor("status", () => rpc.notices().find((n) => n.startsWith("State dir:")));
+			const status = await waitFor("status", () => rpc.notices().find((n) => n.startsWith("pi-ide status")));
 			expect(status).toContain(`Connected: nvim ${a.pid}: picked with /ide`);
 			expect(status).toContain("Open in this process: 1 watcher(s), 1 liveness timer(s)");
 			await waitFor(

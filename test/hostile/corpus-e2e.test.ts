@@ -50,7 +50,7 @@ describe.each(piLines())("hostile input through the real $name CLI", (line) => {
 			pi
 				.notices()
 				.slice(before)
-				.find((n) => n.startsWith("State dir:")),
+				.find((n) => n.startsWith("pi-ide status")),
 		);
 	}
 

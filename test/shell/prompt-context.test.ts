@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
+import type { ConnectedView } from "../../src/core/editor.ts";
 import { NO_KNOWLEDGE } from "../../src/core/model-knowledge.ts";
-import type { ConnectedView } from "../../src/shell/ide-controller.ts";
 import { PromptContext, prepareSelection } from "../../src/shell/prompt-context.ts";
 import { editorState, selection } from "../support/fixtures.ts";
 

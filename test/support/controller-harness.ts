@@ -2,6 +2,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { pidOfStateFileKey } from "../../src/core/parse-state-file.ts";
 import { resolveSettings } from "../../src/core/settings.ts";
+import type { DirPlan } from "../../src/core/state-dirs.ts";
 import type { EditorEvent } from "../../src/events.ts";
 import { IdeController } from "../../src/shell/ide-controller.ts";
 import type { ConnectionMemory } from "../../src/shell/session-memory.ts";
@@ -20,6 +21,8 @@ export interface HarnessOptions {
 	nowSeconds?: () => number;
 	/** Called with each event-bus payload, as it is recorded. */
 	onAnnounce?: (editor: EditorEvent | undefined) => void;
+	/** The dirs to read, given the harness root; default the one state dir as `PI_IDE_STATE_DIR` would make it. */
+	stateDirs?: (root: string, stateDir: string) => DirPlan[];
 }
 
 /**
@@ -66,7 +69,7 @@ export class ControllerHarness {
 	get controller(): IdeController {
 		this.controllerInstance ??= new IdeController(
 			{
-				stateDir: this.stateDir,
+				stateDirs: this.options.stateDirs?.(this.root, this.stateDir) ?? [{ path: this.stateDir, role: "override" }],
 				cwd: this.project,
 				uid: process.getuid?.() ?? 0,
 				memory: this.memory,

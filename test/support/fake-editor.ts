@@ -53,3 +53,19 @@ export function writeAtomic(path: string, text: string): void {
 	writeFileSync(`${path}.tmp`, text);
 	renameSync(`${path}.tmp`, path);
 }
+
+/** The state file of `pid` in `dir`, written as clients write it, for a process the test did not spawn as one. */
+export class StateFileWriter {
+	constructor(
+		readonly stateDir: string,
+		readonly pid: number,
+	) {}
+
+	get file(): string {
+		return join(this.stateDir, `${this.pid}.json`);
+	}
+
+	write(state: object): void {
+		writeAtomic(this.file, JSON.stringify({ ...state, pid: this.pid }));
+	}
+}

@@ -79,7 +79,8 @@ export function spawnPi(
 	options: {
 		cwd: string;
 		agentDir: string;
-		stateDir: string;
+		/** `null`: no `PI_IDE_STATE_DIR`, so pi looks where the environment says. */
+		stateDir: string | null;
 		args: string[];
 		env?: Record<string, string>;
 		/** The extension to load: this package by default, another file (the benchmark's baseline), or none. */
@@ -105,16 +106,18 @@ export function spawnPi(
 		...line.extraArgs,
 		...options.args,
 	];
+	const env: NodeJS.ProcessEnv = {
+		...process.env,
+		PI_CODING_AGENT_DIR: options.agentDir,
+		PI_SKIP_VERSION_CHECK: "1",
+		PI_OFFLINE: "1",
+		...(options.stateDir !== null && { PI_IDE_STATE_DIR: options.stateDir }),
+		...options.env,
+	};
+	if (options.stateDir === null) delete env.PI_IDE_STATE_DIR;
 	const child = spawn(line.node, [line.cli, ...(options.command ?? session)], {
 		cwd: options.cwd,
-		env: {
-			...process.env,
-			PI_CODING_AGENT_DIR: options.agentDir,
-			PI_IDE_STATE_DIR: options.stateDir,
-			PI_SKIP_VERSION_CHECK: "1",
-			PI_OFFLINE: "1",
-			...options.env,
-		},
+		env,
 		stdio: ["pipe", "pipe", "pipe"],
 	});
 	let out = "";

@@ -42,7 +42,8 @@ export class RpcPi {
 		options: {
 			cwd: string;
 			agentDir: string;
-			stateDir: string;
+			/** `null`: no `PI_IDE_STATE_DIR`, so pi looks where the environment says. */
+			stateDir: string | null;
 			env?: Record<string, string>;
 			extension?: string | null;
 			sessionDir?: string;

@@ -1,0 +1,41 @@
+/**
+ * A reused pid is a dead editor. A client killed with -9 leaves its file; another process may later get its
+ * pid, and `kill(pid, 0)` then says "alive" forever. A process that started after the file was last written
+ * cannot have written it. Linux tells when a process started: field 22 of `/proc/<pid>/stat`, clock ticks
+ * since boot, and the boot time `btime` in `/proc/stat`.
+ */
+
+/** Clock and mtime granularity, and a client's own write delay, fit well inside this. */
+export const PID_REUSE_TOLERANCE_SECONDS = 2;
+/** USER_HZ: what `/proc` counts in on every Linux architecture pi runs on. */
+export const PROC_TICKS_PER_SECOND = 100;
+
+/**
+ * True only when the start time is known and later than the file's last write by more than the tolerance. An
+ * idle editor (file written after its process started, then untouched for hours) is never taken for one.
+ */
+export function pidReused(processStartSeconds: number | undefined, fileWrittenSeconds: number): boolean {
+	return processStartSeconds !== undefined && processStartSeconds > fileWrittenSeconds + PID_REUSE_TOLERANCE_SECONDS;
+}
+
+/** `btime` of `/proc/stat`: the boot time in unix seconds. */
+export function bootTimeFromProcStat(text: string): number | undefined {
+	const match = /^btime (\d+)$/m.exec(text);
+	return match ? Number(match[1]) : undefined;
+}
+
+/**
+ * When the process of a `/proc/<pid>/stat` line started, in unix seconds. The command name (field 2) may hold
+ * spaces and parentheses, so the fields are counted after its last `)`: field 3 is the first one there.
+ */
+export function processStartFromStat(statLine: string, bootTimeSeconds: number): number | undefined {
+	const close = statLine.lastIndexOf(")");
+	if (close < 0) return undefined;
+	const fields = statLine
+		.slice(close + 1)
+		.trim()
+		.split(/\s+/);
+	const ticks = Number(fields[22 - 3]);
+	if (!Number.isSafeInteger(ticks) || ticks < 0) return undefined;
+	return bootTimeSeconds + ticks / PROC_TICKS_PER_SECOND;
+}
