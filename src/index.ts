@@ -1,10 +1,15 @@
+import { homedir } from "node:os";
 import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
 import { CONTEXT_MESSAGE_TYPE, NO_KNOWLEDGE } from "./core/model-knowledge.ts";
+import { secretFileMatcher } from "./core/secret-files.ts";
+import type { IdeSettings } from "./core/settings.ts";
 import { EDITOR_EVENT_CHANNEL } from "./events.ts";
 import { IDE_SUBCOMMANDS, runIdeCommand } from "./shell/ide-command.ts";
 import { IdeController } from "./shell/ide-controller.ts";
 import { KnowledgeCache } from "./shell/knowledge-cache.ts";
 import { PromptContext, prepareSelection } from "./shell/prompt-context.ts";
+import { withSelectionReference } from "./shell/reference-completion.ts";
+import { insertEditorReference, REFERENCE_SHORTCUT, selectionReference } from "./shell/reference-shortcut.ts";
 import { connectionMemory } from "./shell/session-memory.ts";
 import { readSettings, settingsFiles } from "./shell/settings-source.ts";
 import { plannedStateDirs } from "./shell/state-dir.ts";
@@ -28,7 +33,9 @@ export default function piIdeContext(pi: ExtensionAPI): void {
 	let controller: IdeController | undefined;
 	let widget: WidgetSurface | undefined;
 	let prompts: PromptContext | undefined;
+	let references: ReturnType<typeof referenceOptions> | undefined;
 	const knowledgeCache = new KnowledgeCache(CONTEXT_MESSAGE_TYPE);
+	const queuedTexts: string[] = [];
 
 	async function start(ctx: ExtensionContext): Promise<void> {
 		if (controller) return;
@@ -61,6 +68,7 @@ export default function piIdeContext(pi: ExtensionAPI): void {
 			},
 		);
 		const started = controller;
+		references = referenceOptions(ctx.cwd, settings);
 		prompts = new PromptContext(() => started.project, prepareSelection({ redactSecrets: settings.redactSecrets.on }));
 		await controller.start();
 	}
@@ -78,10 +86,20 @@ export default function piIdeContext(pi: ExtensionAPI): void {
 
 	pi.on("session_start", async (_event, ctx) => {
 		await start(ctx);
+		// Reads the controller of the moment: a provider left from an earlier session then offers nothing.
+		if (ctx.hasUI)
+			ctx.ui.addAutocompleteProvider((current) =>
+				withSelectionReference(current, () => (controller ? selectionReference(controller, ctx.cwd) : undefined)),
+			);
 	});
 
 	pi.on("session_shutdown", async () => {
 		await stop();
+	});
+
+	// Text typed while the agent works is queued by pi and starts no run: its references go with the next prompt.
+	pi.on("input", (event, ctx) => {
+		if (!ctx.isIdle()) queuedTexts.push(event.text);
 	});
 
 	pi.on("before_agent_start", async (event, ctx) => {
@@ -90,9 +108,21 @@ export default function piIdeContext(pi: ExtensionAPI): void {
 		const view = await controller.connectedView();
 		// What the model already holds, from the session itself: right after /new, /fork, /resume or a compaction.
 		const knowledge = SEND_EVERY_PROMPT ? NO_KNOWLEDGE : knowledgeCache.knowledge(ctx.sessionManager);
-		const message = await prompts.message(view, knowledge);
+		const texts = [event.prompt, ...queuedTexts.splice(0)];
+		const message = await prompts.forPrompt(view, knowledge, {
+			texts,
+			mode: controller.settings.context.mode,
+			references: references ?? referenceOptions(ctx.cwd, controller.settings),
+		});
 		if (!message) return;
 		return { message: { customType: CONTEXT_MESSAGE_TYPE, ...message, display: true } };
+	});
+
+	pi.registerShortcut(REFERENCE_SHORTCUT, {
+		description: "Insert a reference to the editor's selection (or cursor line) into the prompt",
+		handler: (ctx) => {
+			if (controller) insertEditorReference(ctx, controller);
+		},
 	});
 
 	pi.on("tool_call", async (event, ctx) => {
@@ -113,4 +143,14 @@ export default function piIdeContext(pi: ExtensionAPI): void {
 			if (controller) await runIdeCommand(args, ctx, controller);
 		},
 	});
+}
+
+/** How references are read this session: against pi's cwd and home, with the session's secret-file rules. */
+function referenceOptions(cwd: string, settings: IdeSettings) {
+	return {
+		cwd,
+		home: homedir(),
+		secretFile: secretFileMatcher(settings.secretFiles.patterns),
+		redactSecrets: settings.redactSecrets.on,
+	};
 }

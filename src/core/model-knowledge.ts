@@ -12,14 +12,25 @@ export const CONTEXT_MESSAGE_TYPE = "pi-ide-context";
  */
 export const ContextDetailsSchema = Type.Object({
 	v: Type.Literal(1),
-	/** full: every line; delta: the lines that changed; unchanged: one line; gone: the editor went away. */
-	kind: Type.Union([Type.Literal("full"), Type.Literal("delta"), Type.Literal("unchanged"), Type.Literal("gone")]),
+	/**
+	 * full: every line; delta: the lines that changed; unchanged: one line; gone: the editor went away;
+	 * references: only code the user referenced, nothing of the ambient block (it leaves that chain alone).
+	 */
+	kind: Type.Union([
+		Type.Literal("full"),
+		Type.Literal("delta"),
+		Type.Literal("unchanged"),
+		Type.Literal("gone"),
+		Type.Literal("references"),
+	]),
 	/** The buffer lines the model knows after this message (not for `gone`). */
 	fields: Type.Optional(Type.Record(Type.String(), Type.String())),
 	/** Identity of the selection the model knows about after this message (text sent, or withheld). */
 	selection: Type.Optional(Type.String()),
 	/** Set when this message carried the selection's text in full. */
 	sentSelection: Type.Optional(Type.String()),
+	/** The referenced texts this message carried in full (see `code-reference.ts`). */
+	sentReferences: Type.Optional(Type.Array(Type.String())),
 	/** The one transcript line. */
 	summary: Type.String(),
 	/** For whoever reads the session later (an export, another extension); nothing here reads them back. */
@@ -44,7 +55,7 @@ export interface BranchEntry {
 export interface ModelKnowledge {
 	/** What the model was last told about the editor, complete; undefined when it knows nothing usable. */
 	known?: { fields: EditorFields; selection?: string };
-	/** Selections whose text is in the model's context now. */
+	/** Selections and referenced code whose text is in the model's context now, by id. */
 	sentSelections: ReadonlySet<string>;
 }
 
@@ -93,7 +104,8 @@ export function modelKnowledge(branch: readonly BranchEntry[], customType: strin
 		if (!detailsCheck.Check(entry.details)) continue;
 		const details = entry.details;
 		if (details.sentSelection) sentSelections.add(details.sentSelection);
-		if (decided) continue;
+		for (const id of details.sentReferences ?? []) sentSelections.add(id);
+		if (decided || details.kind === "references") continue;
 		latest ??= details;
 		if (details.kind === "gone") decided = true;
 		else if (details.kind === "full") {
@@ -123,10 +135,12 @@ export function advanceKnowledge(
 			continue;
 		}
 		const details = entry.details;
-		if (details.sentSelection) {
+		const sent = [...(details.sentSelection ? [details.sentSelection] : []), ...(details.sentReferences ?? [])];
+		if (sent.length > 0) {
 			sentSelections ??= new Set(before.sentSelections);
-			sentSelections.add(details.sentSelection);
+			for (const id of sent) sentSelections.add(id);
 		}
+		if (details.kind === "references") continue;
 		if (details.kind === "gone") known = undefined;
 		else if (details.kind === "full" || known) {
 			const fields = fieldsOf(details.fields);

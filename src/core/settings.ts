@@ -11,8 +11,13 @@ export interface GuardSetting {
 	source: SettingSource;
 }
 
+/** `auto`: the ambient editor block plus references; `explicit`: only what the user references. */
+export type ContextMode = "auto" | "explicit";
+
 export interface IdeSettings {
 	autoconnect: boolean;
+	/** A project may choose `explicit` (it only sends less); its `auto` does not override a global `explicit`. */
+	context: { mode: ContextMode; source: SettingSource };
 	/** Defaults, then the global list, then the project list: every one counts (pi 1.x would replace arrays). */
 	secretFiles: { patterns: string[]; global: string[]; project: string[] };
 	redactSecrets: GuardSetting;
@@ -39,6 +44,13 @@ function guard(global: unknown, project: unknown): GuardSetting {
 	return { on: true, source: flag(global) === true ? "global" : "default" };
 }
 
+function contextMode(global: unknown, project: unknown): IdeSettings["context"] {
+	if (global === "explicit") return { mode: "explicit", source: "global" };
+	if (project === "explicit") return { mode: "explicit", source: "project" };
+	if (project === "auto") return { mode: "auto", source: "project" };
+	return { mode: "auto", source: global === "auto" ? "global" : "default" };
+}
+
 /** `autoconnect`: project wins over global, missing means on. */
 export function resolveSettings(globalSettings: unknown, projectSettings: unknown): IdeSettings {
 	const global = section(globalSettings);
@@ -47,6 +59,7 @@ export function resolveSettings(globalSettings: unknown, projectSettings: unknow
 	const fromProject = globs(project.secretFiles);
 	return {
 		autoconnect: flag(project.autoconnect) ?? flag(global.autoconnect) ?? true,
+		context: contextMode(global.context, project.context),
 		secretFiles: {
 			patterns: [...new Set([...DEFAULT_SECRET_FILE_PATTERNS, ...fromGlobal, ...fromProject])],
 			global: fromGlobal,

@@ -64,7 +64,11 @@ function settingsLines(input: StatusInput): string[] {
 		from.push(`${secretFiles.global.length} from ${files ? show(files.global, 200) : "global settings"}`);
 	if (secretFiles.project.length > 0)
 		from.push(`${secretFiles.project.length} from ${files ? show(files.project, 200) : "project settings"}`);
+	const context = settings.context;
+	const contextFrom =
+		context.source === "default" ? "default" : files ? show(files[context.source], 200) : `${context.source} settings`;
 	const lines = [
+		`Context: ${context.mode} (${contextFrom})${context.mode === "explicit" ? ": only code you reference with @file#L..., no ambient editor block" : ""}`,
 		`Secret files: ${secretFiles.patterns.length} patterns (${from.join(", ")}); their selections are never sent`,
 		`Credential redaction in selections: ${guardText(settings.redactSecrets, files)}`,
 		`Unsaved-buffer guard (write/edit): ${guardText(settings.guardUnsaved, files)}`,

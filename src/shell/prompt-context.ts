@@ -1,8 +1,10 @@
+import { parseReferences } from "../core/code-reference.ts";
 import { type ContextMessage, contextMessage } from "../core/context-message.ts";
 import type { ConnectedView } from "../core/editor.ts";
 import { editorNow, freshSelectionSource } from "../core/editor-now.ts";
 import type { ModelKnowledge } from "../core/model-knowledge.ts";
 import { redact } from "../core/redaction.ts";
+import { type ReferenceSections, referenceSections } from "../core/reference-block.ts";
 import { type SecretFileMatch, withheldReason } from "../core/secret-files.ts";
 import {
 	cutForPrompt,
@@ -11,6 +13,8 @@ import {
 	sentSelection,
 	withheldSelection,
 } from "../core/selection-payload.ts";
+import type { ContextMode } from "../core/settings.ts";
+import { type ReferenceContext, resolveReferences } from "./reference-reader.ts";
 import { findSecrets } from "./secret-scanner.ts";
 
 /** Turns a selection into what may be sent. */
@@ -74,11 +78,45 @@ export class PromptContext {
 		private readonly prepare: PrepareSelection,
 	) {}
 
+	/** The ambient editor block of one prompt (auto mode), or undefined when there is nothing to say. */
 	async message(view: ConnectedView, knowledge: ModelKnowledge): Promise<ContextMessage | undefined> {
-		if (view.kind === "gone") return contextMessage(view, knowledge);
+		return (await this.ambient(view, knowledge)).message;
+	}
+
+	/**
+	 * Everything one prompt carries: the ambient block (auto mode only) and the code the prompt references;
+	 * one message, or none when there is nothing to say.
+	 */
+	async forPrompt(
+		view: ConnectedView,
+		knowledge: ModelKnowledge,
+		input: { texts: readonly string[]; mode: ContextMode; references: Omit<ReferenceContext, "view" | "projectDir"> },
+	): Promise<ContextMessage | undefined> {
+		const ambient = input.mode === "auto" ? await this.ambient(view, knowledge) : {};
+		const parsed = parseReferences(input.texts.join("\n"));
+		if (parsed.references.length === 0 && parsed.notes.length === 0) return ambient.message;
+		const context = { ...input.references, view, projectDir: this.projectDir() };
+		const resolved = await resolveReferences(parsed.references, context);
+		const sections = referenceSections(resolved, parsed.notes, {
+			alreadySent: knowledge.sentSelections,
+			...(ambient.selection && { ambientSelection: ambient.selection }),
+		});
+		return withReferences(ambient.message, sections);
+	}
+
+	private async ambient(
+		view: ConnectedView,
+		knowledge: ModelKnowledge,
+	): Promise<{ message?: ContextMessage; selection?: { file: string; startLine: number; endLine: number } }> {
+		if (view.kind === "gone") return { message: contextMessage(view, knowledge) };
 		const fresh = freshSelectionSource(view.state, view.selectionFirstSeenSeconds, view.nowSeconds);
 		const selection = fresh && (await this.payload(fresh, view.secret));
-		return contextMessage(editorNow(view.state, this.projectDir(), selection), knowledge);
+		const message = contextMessage(editorNow(view.state, this.projectDir(), selection), knowledge);
+		const carried =
+			fresh && selection && !selection.withheld && message
+				? { file: fresh.file, startLine: fresh.selection.start.line, endLine: fresh.selection.end.line }
+				: undefined;
+		return { message, ...(carried && { selection: carried }) };
 	}
 
 	private payload(source: SelectionSource, secret: SecretFileMatch | undefined): Promise<SelectionPayload> {
@@ -93,4 +131,19 @@ export class PromptContext {
 		});
 		return payload;
 	}
+}
+
+/** The reference sections joined to the ambient message, or a message of their own (`kind: "references"`). */
+function withReferences(ambient: ContextMessage | undefined, references: ReferenceSections): ContextMessage {
+	const summary = references.summaries.join(", ");
+	const content = [...(ambient ? [ambient.content] : []), ...references.sections].join("\n\n");
+	const details = ambient?.details ?? { v: 1 as const, kind: "references" as const, summary: "" };
+	return {
+		content,
+		details: {
+			...details,
+			summary: ambient ? `${ambient.details.summary}; ${summary}` : `editor: ${summary}`,
+			...(references.sentIds.length > 0 && { sentReferences: references.sentIds }),
+		},
+	};
 }

@@ -8,7 +8,7 @@ import { execFileSync } from "node:child_process";
 import { cpus } from "node:os";
 import { join } from "node:path";
 import { PACKAGE_ROOT } from "../support/pi-cli.ts";
-import { heapAfterGc, promptCost, promptPaths, startupTime } from "./in-process-scenarios.ts";
+import { heapAfterGc, promptCost, promptPaths, referencePaths, startupTime } from "./in-process-scenarios.ts";
 import { type ReportRow, writeMarkdownReport } from "./report.ts";
 import {
 	conversationBytes,
@@ -182,6 +182,27 @@ async function main(): Promise<void> {
 			target: "p50 <= 0.2 ms",
 			met: median(paths.sentSelection) <= 0.2,
 			raw: { samples: paths.sentSelection },
+		});
+		const references = await referencePaths(ours, size.selectionPrompts);
+		rows.push({
+			short: "parsing a prompt with no reference p50 / p99",
+			measure: `4. parsing a 400-character prompt that holds no reference (an e-mail address and a bare @file), ${references.parseNoReference.length} prompts, p50 / p99`,
+			ours: `${ms(median(references.parseNoReference))} / ${ms(percentile(references.parseNoReference, 99))}`,
+			baseline: "",
+			ratio: "",
+			target: "p50 <= 0.05 ms",
+			met: median(references.parseNoReference) <= 0.05,
+			raw: { samples: references.parseNoReference },
+		});
+		rows.push({
+			short: "prompt with a new 64 KiB reference p50 / p95",
+			measure: `4. prompt naming a new 64 KiB range of a file on disk: read, cut, redaction scan, hash (${references.newReference.length} prompts) p50 / p95`,
+			ours: `${ms(median(references.newReference))} / ${ms(percentile(references.newReference, 95))}`,
+			baseline: "",
+			ratio: "",
+			target: "p95 <= 10 ms",
+			met: percentile(references.newReference, 95) <= 10,
+			raw: { samples: references.newReference },
 		});
 		rows.push({
 			short: "prompt during an editor write p50 / p95 / max",

@@ -4,6 +4,7 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { parseReferences } from "../../src/core/code-reference.ts";
 import { FakeEditor } from "../support/fake-editor.ts";
 import { editorState } from "../support/fixtures.ts";
 import { startSdkSession } from "../support/sdk-session.ts";
@@ -245,6 +246,51 @@ export async function heapAfterGc(
 		return heaps;
 	} finally {
 		await Promise.all(helpers.map((helper) => helper.kill()));
+		await pi.shutdown();
+		await fx.cleanup();
+	}
+}
+
+/**
+ * 4. The prompt path with references: parsing a prompt that has none (the cost every prompt pays), and a
+ * prompt naming a new 64 KiB range of a file on disk (read, cut, scanned for credentials, hashed).
+ */
+export async function referencePaths(
+	impl: Implementation,
+	prompts: number,
+): Promise<{ parseNoReference: number[]; newReference: number[] }> {
+	const typical = `please look at the function that totals the orders ${"and explain it step by step ".repeat(12)}`;
+	const parseNoReference: number[] = [];
+	for (let i = 0; i < prompts * 50; i++) {
+		const text = `${typical}${i} mail me@example.com or see @src/main.ts`;
+		const started = performance.now();
+		if (parseReferences(text).references.length !== 0) throw new Error("a reference where there is none");
+		parseNoReference.push(performance.now() - started);
+	}
+	const fx = fixture(1);
+	const pi = await startSdkSession({ cwd: fx.project, agentDir: fx.agentDir, extensionPath: extensionPath(impl) });
+	const runner = pi.session.extensionRunner;
+	try {
+		const newReference: number[] = [];
+		for (let i = 0; i < prompts; i++) {
+			const text = selectionText(i + 20_000);
+			writeFileSync(join(fx.project, "src", `big${i}.ts`), text);
+			const lines = text.split("\n").length;
+			const started = performance.now();
+			const result = await runner.emitBeforeAgentStart(
+				`explain @src/big${i}.ts#L1-${lines}`,
+				undefined,
+				"system",
+				{} as never,
+			);
+			newReference.push(performance.now() - started);
+			const content = (result as { messages?: { content?: unknown }[] } | undefined)?.messages?.[0]?.content;
+			if (typeof content !== "string" || !content.includes(text.slice(-40))) {
+				throw new Error(`${impl.name}: reference ${i} not sent: ${String(content).slice(0, 300)}`);
+			}
+		}
+		return { parseNoReference, newReference };
+	} finally {
 		await pi.shutdown();
 		await fx.cleanup();
 	}

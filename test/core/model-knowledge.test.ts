@@ -1,5 +1,6 @@
 import { describe, expect, test } from "vitest";
 import {
+	advanceKnowledge,
 	type BranchEntry,
 	CONTEXT_MESSAGE_TYPE,
 	type ContextDetails,
@@ -19,6 +20,34 @@ const compaction = (firstKeptEntryId: string): BranchEntry => ({
 	type: "compaction",
 	id: `c${++ids}`,
 	firstKeptEntryId,
+});
+
+describe("referenced code: its own bookkeeping beside the ambient chain", () => {
+	test("texts sent with references count as held; a references-only message leaves the ambient chain alone", () => {
+		const branch = [
+			user(),
+			ours({ kind: "full", selection: "s1" }),
+			user(),
+			ours({ kind: "references", sentReferences: ["r1", "r2"] }),
+			user(),
+			ours({ kind: "unchanged", selection: "s1", sentReferences: ["r3"] }),
+		];
+		const walked = modelKnowledge(branch, CONTEXT_MESSAGE_TYPE);
+		expect(walked).toEqual({ known: { fields: FIELDS, selection: "s1" }, sentSelections: new Set(["r1", "r2", "r3"]) });
+		const before = modelKnowledge(branch.slice(0, 2), CONTEXT_MESSAGE_TYPE);
+		expect(advanceKnowledge(before, branch.slice(2), CONTEXT_MESSAGE_TYPE)).toEqual(walked);
+	});
+
+	test("references alone (explicit mode) never make the model know an editor", () => {
+		const branch = [user(), ours({ kind: "references", sentReferences: ["r1"] })];
+		expect(modelKnowledge(branch, CONTEXT_MESSAGE_TYPE)).toEqual({ known: undefined, sentSelections: new Set(["r1"]) });
+	});
+
+	test("a reference compacted away is sent again", () => {
+		const kept = user();
+		const branch = [user(), ours({ kind: "references", sentReferences: ["r1"] }), kept, compaction(kept.id)];
+		expect(modelKnowledge(branch, CONTEXT_MESSAGE_TYPE).sentSelections).toEqual(new Set());
+	});
 });
 
 describe("modelKnowledge: what the model still has, from the branch", () => {

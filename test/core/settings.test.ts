@@ -20,6 +20,31 @@ describe("autoconnect: the project wins, missing means on", () => {
 	});
 });
 
+describe("context mode: a project may choose explicit; its auto does not override a global explicit", () => {
+	test.each([
+		["nothing set", undefined, undefined, { mode: "auto", source: "default" }],
+		["global explicit", ide({ context: "explicit" }), undefined, { mode: "explicit", source: "global" }],
+		["global auto", ide({ context: "auto" }), undefined, { mode: "auto", source: "global" }],
+		["project explicit", undefined, ide({ context: "explicit" }), { mode: "explicit", source: "project" }],
+		[
+			"project explicit over global auto",
+			ide({ context: "auto" }),
+			ide({ context: "explicit" }),
+			{ mode: "explicit", source: "project" },
+		],
+		[
+			"project auto cannot undo global explicit",
+			ide({ context: "explicit" }),
+			ide({ context: "auto" }),
+			{ mode: "explicit", source: "global" },
+		],
+		["project auto", undefined, ide({ context: "auto" }), { mode: "auto", source: "project" }],
+		["anything else is ignored", ide({ context: "none" }), ide({ context: true }), { mode: "auto", source: "default" }],
+	])("%s", (_name, global, project, expected) => {
+		expect(resolveSettings(global, project).context).toEqual(expected);
+	});
+});
+
 describe("guards: only the user's global settings turn one off; a project may turn one on", () => {
 	test.each([
 		["nothing set", undefined, undefined, { on: true, source: "default" }],

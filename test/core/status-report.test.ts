@@ -149,7 +149,8 @@ describe("formatStatus", () => {
 			settingsFiles: { global: "/home/u/.pi/agent/settings.json", project: "/p/.pi/settings.json" },
 			connectedSecret: { pattern: ".env", path: "/p/.env" },
 		});
-		expect(text.split("\n").slice(HEADER, HEADER + 4)).toEqual([
+		expect(text.split("\n").slice(HEADER, HEADER + 5)).toEqual([
+			"Context: auto (default)",
 			`Secret files: ${DEFAULT_SECRET_FILE_PATTERNS.length + 2} patterns (${DEFAULT_SECRET_FILE_PATTERNS.length} default, 2 from /home/u/.pi/agent/settings.json, 1 from /p/.pi/settings.json); their selections are never sent`,
 			"Credential redaction in selections: off (/home/u/.pi/agent/settings.json)",
 			"Unsaved-buffer guard (write/edit): on (turned on in /p/.pi/settings.json; the global settings turn it off)",
@@ -158,8 +159,18 @@ describe("formatStatus", () => {
 		expect(
 			formatStatus({ ...BASE, settings: resolveSettings(undefined, undefined) })
 				.split("\n")
-				.slice(HEADER + 1, HEADER + 3),
+				.slice(HEADER + 2, HEADER + 4),
 		).toEqual(["Credential redaction in selections: on (default)", "Unsaved-buffer guard (write/edit): on (default)"]);
+	});
+
+	test("the context mode and the file that set it", () => {
+		const files = { global: "/home/u/.pi/agent/settings.json", project: "/p/.pi/settings.json" };
+		const mode = (global: unknown, project: unknown) =>
+			formatStatus({ ...BASE, settings: resolveSettings(global, project), settingsFiles: files }).split("\n")[HEADER];
+		expect(mode({ "pi-ide": { context: "explicit" } }, undefined)).toBe(
+			"Context: explicit (/home/u/.pi/agent/settings.json): only code you reference with @file#L..., no ambient editor block",
+		);
+		expect(mode(undefined, { "pi-ide": { context: "auto" } })).toBe("Context: auto (/p/.pi/settings.json)");
 	});
 
 	test("an untrusted dir says why and how to fix it; paused auto-connect is explained", () => {

@@ -23,7 +23,15 @@ export class TmuxPi {
 
 	static start(
 		line: PiLine,
-		options: { cwd: string; agentDir: string; stateDir: string; width: number; height: number },
+		options: {
+			cwd: string;
+			agentDir: string;
+			stateDir: string;
+			width: number;
+			height: number;
+			/** tmux server options (`["extended-keys", "on"]`: modified keys arrive as CSI u, never split). */
+			serverOptions?: [string, string][];
+		},
 	): TmuxPi {
 		if (!line.node) throw new Error(line.skipReason);
 		return TmuxPi.run(

@@ -1,0 +1,141 @@
+import { constants } from "node:fs";
+import { open, realpath } from "node:fs/promises";
+import { extname } from "node:path";
+import { type CodeReference, referencePath } from "../core/code-reference.ts";
+import type { ConnectedView } from "../core/editor.ts";
+import { cutSelection } from "../core/editor-block.ts";
+import { absoluteFile } from "../core/editor-view.ts";
+import { isInside } from "../core/path-match.ts";
+import { redact } from "../core/redaction.ts";
+import type { ResolvedReference } from "../core/reference-block.ts";
+import { type SecretFileMatch, withheldReason } from "../core/secret-files.ts";
+import { findSecrets } from "./secret-scanner.ts";
+
+/** A referenced file larger than this is not read: no reference is worth holding pi up for. */
+const MAX_REFERENCED_FILE_BYTES = 16 * 1024 * 1024;
+/** Git's test for a binary file: a NUL byte among the first bytes. */
+const BINARY_SNIFF_BYTES = 8000;
+// O_NONBLOCK: a FIFO named in a prompt must never block pi.
+const OPEN_FLAGS = constants.O_RDONLY | constants.O_NONBLOCK;
+
+export interface ReferenceContext {
+	cwd: string;
+	home: string;
+	/** The project, for the transcript's relative names. */
+	projectDir: string;
+	/** What the connected editor shows now, if anything. */
+	view?: ConnectedView;
+	secretFile: (paths: readonly (string | undefined)[]) => SecretFileMatch | undefined;
+	redactSecrets: boolean;
+	/** The credential scanner (tests stand in a failing one). */
+	scan?: typeof findSecrets;
+}
+
+/** Each reference read and checked: the editor's selection when it spans exactly those lines, else the disk. */
+export async function resolveReferences(
+	references: readonly CodeReference[],
+	context: ReferenceContext,
+): Promise<ResolvedReference[]> {
+	return Promise.all(references.map((reference) => resolveOne(reference, context)));
+}
+
+async function resolveOne(reference: CodeReference, context: ReferenceContext): Promise<ResolvedReference> {
+	const file = referencePath(reference.path, context.cwd, context.home);
+	const shown = isInside(file, context.projectDir)
+		? file.slice(context.projectDir.replace(/\/+$/, "").length + 1)
+		: file;
+	const real = await realpath(file).catch(() => undefined);
+	const place = { file, shown, startLine: reference.startLine, endLine: reference.endLine };
+	const secret = context.secretFile([file, real]);
+	if (secret) return { kind: "withheld", ...place, ...withheldReason(secret) };
+	const editor = editorShowing(context.view, file, real);
+	const selection = editor?.state.active_buffer?.selection;
+	if (selection && selection.start.line === reference.startLine && selection.end.line === reference.endLine) {
+		return finish({ ...place, text: selection.text, from: "selection", unsavedInEditor: false }, context);
+	}
+	const read = await readLines(file);
+	if (typeof read === "string") return { kind: "problem", shown: reference.path, problem: read };
+	if (reference.startLine > read.length) {
+		return {
+			kind: "problem",
+			shown: reference.path,
+			problem: `line ${reference.startLine} is past the end (${read.length} lines)`,
+		};
+	}
+	const endLine = Math.min(reference.endLine, read.length);
+	return finish(
+		{
+			...place,
+			endLine,
+			text: read.slice(reference.startLine - 1, endLine).join("\n"),
+			from: "disk",
+			unsavedInEditor: editor?.state.active_buffer?.modified === true,
+			...(endLine < reference.endLine && { clippedFrom: { endLine: reference.endLine, lines: read.length } }),
+		},
+		context,
+	);
+}
+
+/** The connected editor's view when its active file is this file (by path or real path). */
+function editorShowing(view: ConnectedView | undefined, file: string, real: string | undefined) {
+	if (view?.kind !== "editor") return undefined;
+	const shows = absoluteFile(view.state);
+	return shows === file || (real !== undefined && (view.realFile === real || shows === real)) ? view : undefined;
+}
+
+/** Cut to the cap first, then credentials redacted in what will be sent; a failing scan withholds the text. */
+async function finish(
+	found: Omit<Extract<ResolvedReference, { kind: "text" }>, "kind" | "redactions" | "cutNote" | "language">,
+	context: ReferenceContext,
+): Promise<ResolvedReference> {
+	const cut = cutSelection(found.text, found.startLine, found.endLine);
+	const language = extname(found.file).slice(1);
+	const base = {
+		kind: "text" as const,
+		...found,
+		...(language && { language }),
+		...(cut.note && { cutNote: cut.note.replace("[selection cut", "[reference cut") }),
+	};
+	if (!context.redactSecrets) return { ...base, text: cut.text, redactions: 0 };
+	try {
+		const spans = await (context.scan ?? findSecrets)(cut.text);
+		const redacted = redact(cut.text, spans);
+		return { ...base, text: redacted.text, redactions: redacted.count };
+	} catch {
+		const { file, shown, startLine, endLine } = found;
+		return {
+			kind: "withheld",
+			file,
+			shown,
+			startLine,
+			endLine,
+			reason: "the credential scan failed, so the text stays on this machine",
+			label: "scan failed",
+		};
+	}
+}
+
+/** The file's lines (LF, a CR before it dropped), or why it cannot be referenced. */
+async function readLines(file: string): Promise<string[] | string> {
+	let handle: Awaited<ReturnType<typeof open>> | undefined;
+	try {
+		handle = await open(file, OPEN_FLAGS);
+		const stats = await handle.stat();
+		if (!stats.isFile()) return "not a regular file";
+		if (stats.size > MAX_REFERENCED_FILE_BYTES) return `larger than ${MAX_REFERENCED_FILE_BYTES / 1024 / 1024} MiB`;
+		const bytes = await handle.readFile();
+		if (bytes.subarray(0, BINARY_SNIFF_BYTES).includes(0)) return "binary";
+		const text = bytes.toString("utf8");
+		const lines = text.split("\n").map((line) => line.replace(/\r$/, ""));
+		if (lines.length > 1 && lines.at(-1) === "") lines.pop();
+		return lines;
+	} catch (error) {
+		const code = (error as NodeJS.ErrnoException).code;
+		if (code === "ENOENT" || code === "ENOTDIR") return "file not found";
+		if (code === "EACCES" || code === "EPERM") return "not readable";
+		if (code === "EISDIR") return "not a regular file";
+		return `not readable (${code ?? String(error)})`;
+	} finally {
+		await handle?.close().catch(() => {});
+	}
+}
