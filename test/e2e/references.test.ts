@@ -110,6 +110,24 @@ describe.each(piLines())("references through the real $name CLI", (line) => {
 		},
 	);
 
+	test.skipIf(!line.node)(
+		"a message queued while the agent runs keeps its references: they go with the next prompt",
+		async () => {
+			const rpc = ws.stopLater(RpcPi.start(line, { cwd: ws.project, agentDir: ws.agentDir, stateDir: ws.stateDir }));
+			ws.server.delayMs = 1500;
+			const before = rpc.messages.length;
+			rpc.send({ type: "prompt", message: "a long question" });
+			await waitFor("the agent runs", () => rpc.messages.slice(before).some((m) => m.type === "agent_start"), 15_000);
+			await rpc.command({ type: "prompt", message: "meanwhile see @src/main.ts#L6", streamingBehavior: "steer" });
+			await waitFor("the run ends", () => rpc.messages.slice(before).some((m) => m.type === "agent_end"), 20_000);
+			ws.server.delayMs = 0;
+			await rpc.prompt("next question");
+			expect(added(ws.server.requests.at(-1) as ChatRequest, "next question")).toContain(
+				`The user referenced ${ws.project}/src/main.ts line 6 (from the file on disk):\n\`\`\`ts\nline6\n\`\`\``,
+			);
+		},
+	);
+
 	test.skipIf(!line.node || !hasTmux())(
 		"ctrl+alt+k in the real TUI inserts a reference to the selection, then to the cursor line (needs tmux)",
 		async () => {

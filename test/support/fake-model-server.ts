@@ -14,6 +14,8 @@ export interface FakeModelServer {
 	requests: ChatRequest[];
 	/** What the next requests are answered with; a test may change it before it starts pi. */
 	reply: Reply;
+	/** Hold each answer this long (a model still thinking), so a test can type while the agent runs. */
+	delayMs: number;
 	close(): Promise<void>;
 }
 
@@ -61,6 +63,7 @@ export async function startFakeModelServer(reply: Reply = () => "ok"): Promise<F
 				choices: [{ index: 0, delta, finish_reason: finish }],
 			})}\n\n`;
 		response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+		if (fake?.delayMs) await new Promise((done) => setTimeout(done, fake?.delayMs));
 		const answer = (fake?.reply ?? reply)(parsed);
 		if (typeof answer === "string") {
 			response.write(chunk({ role: "assistant", content: answer }, null));
@@ -86,6 +89,7 @@ export async function startFakeModelServer(reply: Reply = () => "ok"): Promise<F
 		baseUrl: `http://127.0.0.1:${port}/v1`,
 		requests,
 		reply,
+		delayMs: 0,
 		close: () =>
 			new Promise<void>((done) => {
 				server.closeAllConnections();
