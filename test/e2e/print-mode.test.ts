@@ -11,16 +11,8 @@ const now = () => Math.floor(Date.now() / 1000);
 describe.each(piLines())("print mode (-p) through the real $name CLI", (line) => {
 	const ws = useE2eWorkspace();
 
-	async function ask(prompt: string): Promise<ChatRequest> {
-		const run = spawnPi(line, { cwd: ws.project, agentDir: ws.agentDir, stateDir: ws.stateDir, args: ["-p", prompt] });
-		const code = await run.exited;
-		expect(code, run.stderr()).toBe(0);
-		// The model's answer and nothing else: the transcript line is for the TUI only.
-		expect(run.stdout()).toBe("ok\n");
-		const request = ws.server.requests.at(-1);
-		if (!request) throw new Error(`pi sent no request; stderr: ${run.stderr()}`);
-		return request;
-	}
+	// The model's answer and nothing else on stdout: the transcript line is for the TUI only.
+	const ask = (prompt: string) => ws.print(line, prompt);
 
 	const texts = (request: ChatRequest) => request.messages.map(messageText);
 

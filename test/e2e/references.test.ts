@@ -8,7 +8,7 @@ import { describe, expect, test } from "vitest";
 import { useE2eWorkspace } from "../support/e2e-workspace.ts";
 import { type ChatRequest, messageText } from "../support/fake-model-server.ts";
 import { projectState, selection } from "../support/fixtures.ts";
-import { piLines, spawnPi, writeAgentDir } from "../support/pi-cli.ts";
+import { piLines, writeAgentDir } from "../support/pi-cli.ts";
 import { RpcPi } from "../support/rpc-pi.ts";
 import { hasTmux, TmuxPi } from "../support/tmux-pi.ts";
 import { waitFor } from "../support/wait-for.ts";
@@ -18,14 +18,20 @@ const now = () => Date.now() / 1000;
 describe.each(piLines())("references through the real $name CLI", (line) => {
 	const ws = useE2eWorkspace();
 
-	async function ask(prompt: string): Promise<ChatRequest> {
-		const run = spawnPi(line, { cwd: ws.project, agentDir: ws.agentDir, stateDir: ws.stateDir, args: ["-p", prompt] });
-		const code = await run.exited;
-		expect(code, run.stderr()).toBe(0);
-		expect(run.stdout()).toBe("ok\n");
-		const request = ws.server.requests.at(-1);
-		if (!request) throw new Error(`pi sent no request; stderr: ${run.stderr()}`);
-		return request;
+	const ask = (prompt: string) => ws.print(line, prompt);
+
+	/** The real TUI with an editor whose lines 2-4 are selected, once the widget says so. */
+	async function tuiWithSelection() {
+		const nvim = ws.editor();
+		nvim.write({
+			...projectState(ws.project, { buffer: { selection: selection(2, 4, "line2\nline3\nline4", now()) } }),
+			pid: nvim.pid,
+		});
+		const tui = ws.stopLater(
+			TmuxPi.start(line, { cwd: ws.project, agentDir: ws.agentDir, stateDir: ws.stateDir, width: 100, height: 30 }),
+		);
+		await waitFor("widget", () => tui.belowEditor() === "3 lines selected in main.ts", 20_000, 50);
+		return { nvim, tui };
 	}
 	/** The message pi-ide-context added after the prompt, or undefined. */
 	const added = (request: ChatRequest, prompt: string) => {
@@ -131,23 +137,7 @@ describe.each(piLines())("references through the real $name CLI", (line) => {
 	test.skipIf(!line.node || !hasTmux())(
 		"ctrl+alt+k in the real TUI inserts a reference to the selection, then to the cursor line (needs tmux)",
 		async () => {
-			const nvim = ws.editor();
-			nvim.write({
-				...projectState(ws.project, { buffer: { selection: selection(2, 4, "line2\nline3\nline4", now()) } }),
-				pid: nvim.pid,
-			});
-			const tui = ws.stopLater(
-				TmuxPi.start(line, {
-					cwd: ws.project,
-					agentDir: ws.agentDir,
-					stateDir: ws.stateDir,
-					width: 100,
-					height: 30,
-					// As pi asks of tmux users: modified keys then arrive as one sequence, never as ESC and ctrl+k.
-					serverOptions: [["extended-keys", "on"]],
-				}),
-			);
-			await waitFor("widget", () => tui.belowEditor() === "3 lines selected in main.ts", 20_000, 50);
+			const { nvim, tui } = await tuiWithSelection();
 			tui.type("explain");
 			await waitFor("typed", () => tui.editorText() === "explain", 5000, 20);
 			const shortcut = () => tui.press("C-M-k");
@@ -173,22 +163,7 @@ describe.each(piLines())("references through the real $name CLI", (line) => {
 	test.skipIf(!line.node || !hasTmux())(
 		"pi's @ completion offers the editor's selection first; Tab takes it (needs tmux)",
 		async () => {
-			const nvim = ws.editor();
-			nvim.write({
-				...projectState(ws.project, { buffer: { selection: selection(2, 4, "line2\nline3\nline4", now()) } }),
-				pid: nvim.pid,
-			});
-			const tui = ws.stopLater(
-				TmuxPi.start(line, {
-					cwd: ws.project,
-					agentDir: ws.agentDir,
-					stateDir: ws.stateDir,
-					width: 100,
-					height: 30,
-					serverOptions: [["extended-keys", "on"]],
-				}),
-			);
-			await waitFor("widget", () => tui.belowEditor() === "3 lines selected in main.ts", 20_000, 50);
+			const { tui } = await tuiWithSelection();
 			tui.type("explain @src");
 			const screen = await tui.waitForScreen("the suggestion", (text) => text.includes("the editor's selection"));
 			const suggestion = screen.split("\n").find((row) => row.includes("the editor's selection")) ?? "";

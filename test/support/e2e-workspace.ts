@@ -1,9 +1,9 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeEach } from "vitest";
+import { afterEach, beforeEach, expect } from "vitest";
 import { FakeEditor } from "./fake-editor.ts";
-import { type FakeModelServer, startFakeModelServer } from "./fake-model-server.ts";
-import { writeAgentDir } from "./pi-cli.ts";
+import { type ChatRequest, type FakeModelServer, startFakeModelServer } from "./fake-model-server.ts";
+import { type PiLine, spawnPi, writeAgentDir } from "./pi-cli.ts";
 import { tempDir } from "./temp-dir.ts";
 
 /**
@@ -42,6 +42,25 @@ export class E2eWorkspace {
 		const editor = FakeEditor.spawn(this.stateDir);
 		this.editors.push(editor);
 		return editor;
+	}
+
+	/**
+	 * `pi -p <prompt>` on this workspace: it must exit 0 and print exactly the model's answer (`ok`); returns
+	 * the request pi sent the model.
+	 */
+	async print(line: PiLine, prompt: string): Promise<ChatRequest> {
+		const run = spawnPi(line, {
+			cwd: this.project,
+			agentDir: this.agentDir,
+			stateDir: this.stateDir,
+			args: ["-p", prompt],
+		});
+		const code = await run.exited;
+		expect(code, run.stderr()).toBe(0);
+		expect(run.stdout()).toBe("ok\n");
+		const request = this.server.requests.at(-1);
+		if (!request) throw new Error(`pi sent no request; stderr: ${run.stderr()}`);
+		return request;
 	}
 
 	/** A pi process (RPC, tmux) the test started: stopped first at cleanup, whatever the test did. */

@@ -64,8 +64,11 @@ export class RpcPi {
 		return id;
 	}
 
-	/** Send a command and wait for its response record. */
-	async command(command: Record<string, unknown>, timeoutMs = 15_000): Promise<RpcMessage> {
+	/**
+	 * Send a command and wait for its response record. The first command also waits for pi to start, which
+	 * took over 15 s for pi 1.x with two full test runs at once on two cores: hence the generous deadline.
+	 */
+	async command(command: Record<string, unknown>, timeoutMs = 30_000): Promise<RpcMessage> {
 		const id = this.send(command);
 		return waitFor(
 			`response to ${String(command.type)}`,
@@ -75,7 +78,7 @@ export class RpcPi {
 	}
 
 	/** A prompt, answered by the fake model: resolves when the agent run has ended. */
-	async prompt(message: string, timeoutMs = 20_000): Promise<void> {
+	async prompt(message: string, timeoutMs = 30_000): Promise<void> {
 		const before = this.messages.length;
 		await this.command({ type: "prompt", message }, timeoutMs);
 		await waitFor("agent_end", () => this.messages.slice(before).some((m) => m.type === "agent_end"), timeoutMs);
