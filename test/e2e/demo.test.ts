@@ -34,7 +34,7 @@ describe.skipIf(!hasTmux())("npm run demo (skipped without tmux)", () => {
 		expect(existsSync(join(root ?? "", "orders", "src", "main.ts"))).toBe(true);
 
 		await pane.submit("/quit");
-		await waitFor("pi and the demo exited", () => !pane.isRunning(), 15_000, 50);
+		await waitFor("pi and the demo exited", () => !pane.isRunning(), 30_000, 50);
 		expect(existsSync(root ?? "")).toBe(false);
 	});
 });

@@ -30,7 +30,7 @@ describe.each(piLines())("references through the real $name CLI", (line) => {
 		const tui = ws.stopLater(
 			TmuxPi.start(line, { cwd: ws.project, agentDir: ws.agentDir, stateDir: ws.stateDir, width: 100, height: 30 }),
 		);
-		await waitFor("widget", () => tui.belowEditor() === "3 lines selected in main.ts", 20_000, 50);
+		await waitFor("widget", () => tui.belowEditor() === "3 lines selected in main.ts", 30_000, 50);
 		return { nvim, tui };
 	}
 	/** The message pi-ide-context added after the prompt, or undefined. */
@@ -92,7 +92,7 @@ describe.each(piLines())("references through the real $name CLI", (line) => {
 				pid: nvim.pid,
 			});
 			const rpc = ws.stopLater(RpcPi.start(line, { cwd: ws.project, agentDir: ws.agentDir, stateDir: ws.stateDir }));
-			await waitFor("connected", () => rpc.lastWidget() === "in main.ts", 15_000);
+			await waitFor("connected", () => rpc.lastWidget() === "in main.ts", 30_000);
 			await rpc.prompt("look at @src/main.ts#L2-3");
 			const first = added(ws.server.requests.at(-1) as ChatRequest, "look at @src/main.ts#L2-3") ?? "";
 			expect(first.startsWith("<editor-context>\n")).toBe(true);
@@ -123,7 +123,7 @@ describe.each(piLines())("references through the real $name CLI", (line) => {
 			ws.server.delayMs = 1500;
 			const before = rpc.messages.length;
 			rpc.send({ type: "prompt", message: "a long question" });
-			await waitFor("the agent runs", () => rpc.messages.slice(before).some((m) => m.type === "agent_start"), 15_000);
+			await waitFor("the agent runs", () => rpc.messages.slice(before).some((m) => m.type === "agent_start"), 30_000);
 			await rpc.command({ type: "prompt", message: "meanwhile see @src/main.ts#L6", streamingBehavior: "steer" });
 			await waitFor("the run ends", () => rpc.messages.slice(before).some((m) => m.type === "agent_end"), 20_000);
 			ws.server.delayMs = 0;

@@ -28,7 +28,7 @@ describe.each(piLines())("RPC mode through the real $name CLI", (line) => {
 			const nvim = ws.editor();
 			nvim.write(nvimFixtureText("named-buffer", { project: ws.project, pid: nvim.pid }));
 			const rpc = start();
-			await waitFor("first widget", () => rpc.lastWidget() === "in main.ts", 15_000);
+			await waitFor("first widget", () => rpc.lastWidget() === "in main.ts", 30_000);
 			expect(rpc.uiRequests("setWidget").find((m) => m.widgetKey === "pi-ide-context")?.widgetPlacement).toBe(
 				"belowEditor",
 			);
@@ -75,7 +75,7 @@ describe.each(piLines())("RPC mode through the real $name CLI", (line) => {
 			const code = ws.editor();
 			code.write(clientFixtureText("vscode-client/named-file", { home, pid: code.pid }));
 			const rpc = start();
-			await waitFor("connected", () => rpc.lastWidget() === "in main.ts", 15_000);
+			await waitFor("connected", () => rpc.lastWidget() === "in main.ts", 30_000);
 			await rpc.prompt("before");
 			expect(ws.server.requests.at(-1)?.messages.map(messageText).join("\n")).toContain(
 				`File: ${ws.project}/src/main.ts`,
@@ -99,7 +99,7 @@ describe.each(piLines())("RPC mode through the real $name CLI", (line) => {
 			const nvim = ws.editor();
 			nvim.write(state());
 			const rpc = start();
-			await waitFor("connected", () => rpc.lastWidget() === "in main.ts", 15_000);
+			await waitFor("connected", () => rpc.lastWidget() === "in main.ts", 30_000);
 			chmodSync(nvim.file, 0o666);
 			await waitFor("cleared", () => rpc.lastWidget() === "(cleared)");
 			await rpc.prompt("what file?");
@@ -132,7 +132,10 @@ describe.each(piLines())("RPC mode through the real $name CLI", (line) => {
 		]);
 		rpc.respond(String(request.id), { value: (request.options as string[])[1] });
 		await waitFor("widget of the picked editor", () => rpc.lastWidget() === "in a.ts");
-		expect(rpc.notices()).toContain(`pi-ide: connected to nvim ${a.pid}  pi-ide-context/`);
+		// The notice follows the widget update on pi's output: wait for it rather than read it in the same tick.
+		await waitFor("the connected notice", () =>
+			rpc.notices().includes(`pi-ide: connected to nvim ${a.pid}  pi-ide-context/`),
+		);
 
 		await rpc.prompt("what file?");
 		const sent = ws.server.requests.at(-1)?.messages.map(messageText).join("\n") ?? "";
@@ -158,7 +161,9 @@ describe.each(piLines())("RPC mode through the real $name CLI", (line) => {
 		const third = await waitFor("third select", () => rpc.uiRequests("select")[2]);
 		rpc.respond(String(third.id), { value: "Disconnect - stop sending editor context" });
 		await waitFor("cleared", () => rpc.lastWidget() === "(cleared)");
-		expect(rpc.notices()).toContain("pi-ide: disconnected; auto-connect paused until you pick an editor with /ide");
+		await waitFor("the paused notice", () =>
+			rpc.notices().includes("pi-ide: disconnected; auto-connect paused until you pick an editor with /ide"),
+		);
 		await rpc.prompt("anything?");
 		const afterPrompt = ws.server.requests.at(-1)?.messages.map(messageText) ?? [];
 		expect(afterPrompt.at(-1)).toBe(goneLine("disconnected"));
@@ -204,7 +209,7 @@ describe.each(piLines())("RPC mode through the real $name CLI", (line) => {
 		const nvim = ws.editor();
 		nvim.write(state());
 		const rpc = start();
-		await waitFor("connected", () => rpc.lastWidget() === "in main.ts", 15_000);
+		await waitFor("connected", () => rpc.lastWidget() === "in main.ts", 30_000);
 		await rpc.command({ type: "prompt", message: "/ide off" });
 		await waitFor("cleared", () => rpc.lastWidget() === "(cleared)");
 		nvim.write(state({ buffer: { name: "z.ts" } }));
@@ -222,7 +227,7 @@ describe.each(piLines())("RPC mode through the real $name CLI", (line) => {
 			b.write(state({ buffer: { name: "b.ts" } }));
 			const rpc = start();
 			rpc.send({ type: "prompt", message: "/ide" });
-			const request = await waitFor("select request", () => rpc.uiRequests("select")[0], 15_000);
+			const request = await waitFor("select request", () => rpc.uiRequests("select")[0], 30_000);
 			rpc.respond(String(request.id), { value: (request.options as string[])[1] });
 			await waitFor("picked a", () => rpc.lastWidget() === "in a.ts");
 			const fdsBefore = readdirSync(`/proc/${rpc.pid}/fd`).length;

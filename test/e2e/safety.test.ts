@@ -120,7 +120,7 @@ describe.each(piLines())("editor safety through the real $name CLI (print mode)"
 			const nvim = editorWith({ buffer: { modified: true } });
 			const rpc = RpcPi.start(line, { cwd: ws.project, agentDir: ws.agentDir, stateDir: ws.stateDir });
 			try {
-				await waitFor("connected", () => rpc.lastWidget() === "in main.ts", 15_000);
+				await waitFor("connected", () => rpc.lastWidget() === "in main.ts", 30_000);
 				await rpc.prompt("overwrite it");
 				expect(readFileSync(file, "utf8")).toBe("line1\nline2\nline3\nline4\nline5\nline6\n");
 				expect(rpc.notices()).toContain(

@@ -34,7 +34,7 @@ describe.each(piLines())("send once through the real $name CLI (RPC, sessions on
 				sessionDir: join(ws.root, "sessions"),
 			}),
 		);
-		await waitFor("connected", () => rpc.lastWidget() === "561 lines selected in main.ts", 15_000);
+		await waitFor("connected", () => rpc.lastWidget() === "561 lines selected in main.ts", 30_000);
 		return { nvim, rpc };
 	}
 

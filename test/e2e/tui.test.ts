@@ -22,7 +22,7 @@ describe.skipIf(!tmux)("interactive TUI in tmux (skipped without tmux)", () => {
 			const nvim = ws.editor();
 			nvim.write(state("main.ts"));
 			const tui = start();
-			await waitFor("widget below the editor", () => tui.belowEditor() === "in main.ts", 20_000, 50);
+			await waitFor("widget below the editor", () => tui.belowEditor() === "in main.ts", 30_000, 50);
 			nvim.write(state("other.ts"));
 			await waitFor("widget follows", () => tui.belowEditor() === "in other.ts", 5000, 50);
 		});
@@ -46,7 +46,7 @@ describe.skipIf(!tmux)("interactive TUI in tmux (skipped without tmux)", () => {
 					}),
 				);
 				const tui = start(36, 40);
-				await waitFor("widget", () => tui.belowEditor()?.startsWith("3 lines selected"), 20_000, 50);
+				await waitFor("widget", () => tui.belowEditor()?.startsWith("3 lines selected"), 30_000, 50);
 				await tui.submit("explain");
 				const summary = `editor: src/${longName} line 4, 3 lines selected`;
 				const collapsed = await tui.waitForScreen("summary line", (screen) => screen.includes("editor: src/very-long"));
@@ -155,7 +155,7 @@ describe.skipIf(!tmux)("interactive TUI in tmux (skipped without tmux)", () => {
 				] as const) {
 					await tui.submit(command);
 					await tui.waitForScreen(`${command} done`, (screen) => screen.includes(done));
-					await waitFor(`${command}: widget back`, () => tui.belowEditor() === "in a.ts", 15_000, 50);
+					await waitFor(`${command}: widget back`, () => tui.belowEditor() === "in a.ts", 30_000, 50);
 				}
 				// The extension's own count of watchers and timers open in this process must come back to one of
 				// each; ask until the latest status says so (a leak never would).
