@@ -1,5 +1,5 @@
 import { constants } from "node:fs";
-import { open, realpath } from "node:fs/promises";
+import { type FileHandle, open, realpath } from "node:fs/promises";
 import { extname } from "node:path";
 import { type CodeReference, referencePath } from "../core/code-reference.ts";
 import type { ConnectedView } from "../core/editor.ts";
@@ -44,8 +44,23 @@ async function resolveOne(reference: CodeReference, context: ReferenceContext): 
 	const shown = isInside(file, context.projectDir)
 		? file.slice(context.projectDir.replace(/\/+$/, "").length + 1)
 		: file;
-	const real = await realpath(file).catch(() => undefined);
+	// Both at once: each is a thread-pool round trip, and the prompt waits for them.
+	const [real, opened] = await Promise.all([realpath(file).catch(() => undefined), openRegular(file)]);
+	try {
+		return await resolveOpened(reference, context, { file, shown, real }, opened);
+	} finally {
+		if (typeof opened !== "string") await opened.close().catch(() => {});
+	}
+}
+
+async function resolveOpened(
+	reference: CodeReference,
+	context: ReferenceContext,
+	{ file, shown, real }: { file: string; shown: string; real: string | undefined },
+	opened: FileHandle | string,
+): Promise<ResolvedReference> {
 	const place = { file, shown, startLine: reference.startLine, endLine: reference.endLine };
+	// A secret file's text is never read, whatever the editor shows.
 	const secret = context.secretFile([file, real]);
 	if (secret) return { kind: "withheld", ...place, ...withheldReason(secret) };
 	const editor = editorShowing(context.view, file, real);
@@ -53,7 +68,7 @@ async function resolveOne(reference: CodeReference, context: ReferenceContext): 
 	if (selection && selection.start.line === reference.startLine && selection.end.line === reference.endLine) {
 		return finish({ ...place, text: selection.text, from: "selection", unsavedInEditor: false }, context);
 	}
-	const read = await readLines(file);
+	const read = typeof opened === "string" ? opened : await readLines(opened);
 	if (typeof read === "string") return { kind: "problem", shown: reference.path, problem: read };
 	if (reference.startLine > read.length) {
 		return {
@@ -115,27 +130,36 @@ async function finish(
 	}
 }
 
-/** The file's lines (LF, a CR before it dropped), or why it cannot be referenced. */
-async function readLines(file: string): Promise<string[] | string> {
-	let handle: Awaited<ReturnType<typeof open>> | undefined;
+/** The file opened without blocking (a FIFO never holds pi up) when it is a regular file, or why not. */
+async function openRegular(file: string): Promise<FileHandle | string> {
+	let handle: FileHandle | undefined;
 	try {
 		handle = await open(file, OPEN_FLAGS);
 		const stats = await handle.stat();
-		if (!stats.isFile()) return "not a regular file";
-		if (stats.size > MAX_REFERENCED_FILE_BYTES) return `larger than ${MAX_REFERENCED_FILE_BYTES / 1024 / 1024} MiB`;
-		const bytes = await handle.readFile();
-		if (bytes.subarray(0, BINARY_SNIFF_BYTES).includes(0)) return "binary";
-		const text = bytes.toString("utf8");
-		const lines = text.split("\n").map((line) => line.replace(/\r$/, ""));
-		if (lines.length > 1 && lines.at(-1) === "") lines.pop();
-		return lines;
+		if (!stats.isFile()) throw Object.assign(new Error("not a regular file"), { code: "EISDIR" });
+		if (stats.size > MAX_REFERENCED_FILE_BYTES) {
+			await handle.close();
+			return `larger than ${MAX_REFERENCED_FILE_BYTES / 1024 / 1024} MiB`;
+		}
+		return handle;
 	} catch (error) {
+		await handle?.close().catch(() => {});
 		const code = (error as NodeJS.ErrnoException).code;
 		if (code === "ENOENT" || code === "ENOTDIR") return "file not found";
 		if (code === "EACCES" || code === "EPERM") return "not readable";
 		if (code === "EISDIR") return "not a regular file";
 		return `not readable (${code ?? String(error)})`;
-	} finally {
-		await handle?.close().catch(() => {});
 	}
+}
+
+/** The file's lines (LF, a CR before it dropped), or why it cannot be referenced. */
+async function readLines(handle: FileHandle): Promise<string[] | string> {
+	const bytes = await handle.readFile();
+	if (bytes.subarray(0, BINARY_SNIFF_BYTES).includes(0)) return "binary";
+	const lines = bytes
+		.toString("utf8")
+		.split("\n")
+		.map((line) => line.replace(/\r$/, ""));
+	if (lines.length > 1 && lines.at(-1) === "") lines.pop();
+	return lines;
 }
