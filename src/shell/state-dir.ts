@@ -9,7 +9,7 @@ import { classifyFileName, pidOfStateFileKey, stateFileKey, stateFileName } from
 import { pidReused } from "../core/pid-reuse.ts";
 import { type DirEnv, type DirPlan, type DirRole, REAL_ROOTS, stateDirPlan } from "../core/state-dirs.ts";
 import type { EditorSource } from "./editor-source.ts";
-import { lstatFacts } from "./fs-facts.ts";
+import { lstatFacts, lstatFactsNow } from "./fs-facts.ts";
 import { isProcessAlive, processStartSeconds } from "./liveness.ts";
 import { resourceCount } from "./session-memory.ts";
 import { StateWatcher } from "./state-watcher.ts";
@@ -153,7 +153,7 @@ export class StateDir implements EditorSource {
 		if (this.checking || this.closed) return;
 		this.checking = true;
 		try {
-			const { facts, ino } = await lstatFacts(this.dir);
+			const { facts, ino } = lstatFactsNow(this.dir);
 			const next = this.judge(facts);
 			const before = this.dirVerdict;
 			// Trusted and unchanged, or not read for the same reason: nothing to redo until something changes.
