@@ -58,6 +58,7 @@ export function latencyPlotSvg(title: string, series: readonly Series[]): string
 	);
 	return [
 		`<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${HEIGHT}" viewBox="0 0 ${WIDTH} ${HEIGHT}" font-family="sans-serif" font-size="12">`,
+		`<title>${escapeXml(title)}</title>`,
 		`<rect width="${WIDTH}" height="${HEIGHT}" fill="#fff"/>`,
 		`<text x="${WIDTH / 2}" y="16" text-anchor="middle" font-size="13">${escapeXml(title)}</text>`,
 		...grid,
