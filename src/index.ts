@@ -77,6 +77,7 @@ export default function piIdeContext(pi: ExtensionAPI): void {
 		const closing = controller;
 		controller = undefined;
 		prompts = undefined;
+		references = undefined;
 		widget?.dispose();
 		widget = undefined;
 		await closing?.stop();
@@ -104,7 +105,7 @@ export default function piIdeContext(pi: ExtensionAPI): void {
 
 	pi.on("before_agent_start", async (event, ctx) => {
 		// pi 1.x also starts runs from custom messages; editor context belongs to what the user asked.
-		if (!("prompt" in event) || !controller || !prompts) return;
+		if (!("prompt" in event) || !controller || !prompts || !references) return;
 		const view = await controller.connectedView();
 		// What the model already holds, from the session itself: right after /new, /fork, /resume or a compaction.
 		const knowledge = SEND_EVERY_PROMPT ? NO_KNOWLEDGE : knowledgeCache.knowledge(ctx.sessionManager);
@@ -112,7 +113,7 @@ export default function piIdeContext(pi: ExtensionAPI): void {
 		const message = await prompts.forPrompt(view, knowledge, {
 			texts,
 			mode: controller.settings.context.mode,
-			references: references ?? referenceOptions(ctx.cwd, controller.settings),
+			references,
 		});
 		if (!message) return;
 		return { message: { customType: CONTEXT_MESSAGE_TYPE, ...message, display: true } };

@@ -44,6 +44,9 @@ export function stateDirPlan(env: DirEnv, uid: number, runUserDirExists: boolean
 	return plan;
 }
 
+/** Trusted and watched; not there (a side dir pi only looks for); or not read, and why. */
+export type DirVerdict = { kind: "trusted" } | { kind: "missing" } | { kind: "untrusted"; reason: string };
+
 /** How `/ide status` names a dir's role. */
 export const DIR_ROLE_TEXT: Record<DirRole, string> = {
 	override: "PI_IDE_STATE_DIR, the only dir read",

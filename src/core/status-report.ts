@@ -4,7 +4,7 @@ import { selectionFreshness } from "./freshness.ts";
 import { editorLabel } from "./picker-rows.ts";
 import { DEFAULT_SECRET_FILE_PATTERNS, type SecretFileMatch } from "./secret-files.ts";
 import type { GuardSetting, IdeSettings } from "./settings.ts";
-import { DIR_ROLE_TEXT, type DirRole, SIDE_DIR_LOOK_SECONDS } from "./state-dirs.ts";
+import { DIR_ROLE_TEXT, type DirRole, type DirVerdict, SIDE_DIR_LOOK_SECONDS } from "./state-dirs.ts";
 
 /** `/ide status` lists this many files per dir; the rest are counted, so 5 000 stale files stay one screen. */
 export const MAX_STATUS_FILES = 40;
@@ -21,7 +21,7 @@ export interface StatusEnvironment {
 export interface DirReport {
 	path: string;
 	role: DirRole;
-	verdict: { kind: "trusted" } | { kind: "missing" } | { kind: "untrusted"; reason: string };
+	verdict: DirVerdict;
 	watcherError?: string;
 	files: readonly { entry: StateFileEntry; editor?: Editor; reusedPid?: number }[];
 }

@@ -3,11 +3,18 @@ import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import type { Editor, KeyFacts, StateFileEntry } from "../core/editor.ts";
 import type { IdeEvent } from "../core/event-log.ts";
-import { checkDirTrust } from "../core/file-trust.ts";
+import { checkDirTrust, type FsFacts } from "../core/file-trust.ts";
 import { noticeText } from "../core/notice-texts.ts";
 import { classifyFileName, pidOfStateFileKey, stateFileKey, stateFileName } from "../core/parse-state-file.ts";
 import { pidReused } from "../core/pid-reuse.ts";
-import { type DirEnv, type DirPlan, type DirRole, REAL_ROOTS, stateDirPlan } from "../core/state-dirs.ts";
+import {
+	type DirEnv,
+	type DirPlan,
+	type DirRole,
+	type DirVerdict,
+	REAL_ROOTS,
+	stateDirPlan,
+} from "../core/state-dirs.ts";
 import type { EditorSource } from "./editor-source.ts";
 import { lstatFacts, lstatFactsNow } from "./fs-facts.ts";
 import { isProcessAlive, processStartSeconds } from "./liveness.ts";
@@ -15,9 +22,6 @@ import { resourceCount } from "./session-memory.ts";
 import { StateWatcher } from "./state-watcher.ts";
 
 export type NoticeLevel = "info" | "warning" | "error";
-
-/** Trusted and watched; not there (a side dir pi only looks for); or not read, and why. */
-export type DirVerdict = { kind: "trusted" } | { kind: "missing" } | { kind: "untrusted"; reason: string };
 
 /** A file of the dir as `/ide status` shows it: the entry, the editor it makes, and a reused pid. */
 export interface DirFile {
@@ -186,7 +190,7 @@ export class StateDir implements EditorSource {
 		}
 	}
 
-	private judge(facts: Awaited<ReturnType<typeof lstatFacts>>["facts"]): DirVerdict {
+	private judge(facts: FsFacts): DirVerdict {
 		if (facts.kind === "missing" && this.role === "side") return { kind: "missing" };
 		const trust = checkDirTrust(this.dir, facts, this.options.uid);
 		return trust.ok ? { kind: "trusted" } : { kind: "untrusted", reason: trust.reason };
