@@ -49,7 +49,8 @@ async function resolveOne(reference: CodeReference, context: ReferenceContext): 
 	try {
 		return await resolveOpened(reference, context, { file, shown, real }, opened);
 	} finally {
-		if (typeof opened !== "string") await opened.close().catch(() => {});
+		// Not awaited: the prompt need not wait for the close's round trip.
+		if (typeof opened !== "string") opened.handle.close().catch(() => {});
 	}
 }
 
@@ -57,7 +58,7 @@ async function resolveOpened(
 	reference: CodeReference,
 	context: ReferenceContext,
 	{ file, shown, real }: { file: string; shown: string; real: string | undefined },
-	opened: FileHandle | string,
+	opened: { handle: FileHandle; size: number } | string,
 ): Promise<ResolvedReference> {
 	const place = { file, shown, startLine: reference.startLine, endLine: reference.endLine };
 	// A secret file's text is never read, whatever the editor shows.
@@ -130,8 +131,11 @@ async function finish(
 	}
 }
 
-/** The file opened without blocking (a FIFO never holds pi up) when it is a regular file, or why not. */
-async function openRegular(file: string): Promise<FileHandle | string> {
+/**
+ * The file opened without blocking (a FIFO never holds pi up) when it is a regular file, with its size, or
+ * why not. Each step is a thread-pool round trip the prompt waits for, so there are as few as can be.
+ */
+async function openRegular(file: string): Promise<{ handle: FileHandle; size: number } | string> {
 	let handle: FileHandle | undefined;
 	try {
 		handle = await open(file, OPEN_FLAGS);
@@ -141,7 +145,7 @@ async function openRegular(file: string): Promise<FileHandle | string> {
 			await handle.close();
 			return `larger than ${MAX_REFERENCED_FILE_BYTES / 1024 / 1024} MiB`;
 		}
-		return handle;
+		return { handle, size: stats.size };
 	} catch (error) {
 		await handle?.close().catch(() => {});
 		const code = (error as NodeJS.ErrnoException).code;
@@ -152,11 +156,23 @@ async function openRegular(file: string): Promise<FileHandle | string> {
 	}
 }
 
-/** The file's lines (LF, a CR before it dropped), or why it cannot be referenced. */
-async function readLines(handle: FileHandle): Promise<string[] | string> {
-	const bytes = await handle.readFile();
-	if (bytes.subarray(0, BINARY_SNIFF_BYTES).includes(0)) return "binary";
-	const lines = bytes
+/**
+ * The file's lines (LF, a CR before it dropped), or why it cannot be referenced. One read of the size fstat
+ * gave, plus a byte to tell a file that grew since, which alone needs more reads (still capped).
+ */
+async function readLines({ handle, size }: { handle: FileHandle; size: number }): Promise<string[] | string> {
+	let bytes = Buffer.allocUnsafe(size + 1);
+	let length = (await handle.read(bytes, 0, bytes.length, 0)).bytesRead;
+	while (length === bytes.length) {
+		if (length > MAX_REFERENCED_FILE_BYTES) return `larger than ${MAX_REFERENCED_FILE_BYTES / 1024 / 1024} MiB`;
+		bytes = Buffer.concat([bytes, Buffer.allocUnsafe(bytes.length)]);
+		const { bytesRead } = await handle.read(bytes, length, bytes.length - length, length);
+		if (bytesRead === 0) break;
+		length += bytesRead;
+	}
+	const text = bytes.subarray(0, length);
+	if (text.subarray(0, BINARY_SNIFF_BYTES).includes(0)) return "binary";
+	const lines = text
 		.toString("utf8")
 		.split("\n")
 		.map((line) => line.replace(/\r$/, ""));

@@ -184,6 +184,18 @@ describe("resolveReferences on real files", () => {
 		expect(JSON.stringify(open)).toContain(token);
 	});
 
+	test.runIf(process.platform === "linux")(
+		"a file longer than its fstat size said (it grew, or /proc's size 0): read to its end",
+		async () => {
+			const { context } = project();
+			const [out] = await resolveReferences([ref(`/proc/${process.pid}/status`, 1, 400)], context());
+			if (out?.kind !== "text") throw new Error(`not a text: ${JSON.stringify(out)}`);
+			expect(out.text.split("\n")[0]).toMatch(/^Name:\s/);
+			expect(out.text).toContain(`\nPid:\t${process.pid}`);
+			expect(out.clippedFrom?.lines).toBeGreaterThan(10);
+		},
+	);
+
 	test("~/ paths resolve against home", async () => {
 		const { root, context } = project();
 		const [out] = await resolveReferences([ref("~/src/util.ts", 1)], context(undefined, { home: root }));
