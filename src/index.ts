@@ -58,6 +58,13 @@ export default function piIdeContext(pi: ExtensionAPI): void {
 				memory: connectionMemory(stateDirs.map((dir) => dir.path).join("\u0000"), ctx.cwd),
 				settings,
 				settingsFiles: files,
+				zed: {
+					enabled: { on: settings.zed.on, source: settings.zed.source === "project" ? files.project : files.global },
+					env: process.env,
+					home: homedir(),
+					platform: process.platform,
+					uid,
+				},
 			},
 			{
 				showWidget: (text) => surface.show(text),

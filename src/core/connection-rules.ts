@@ -24,11 +24,13 @@ export function autoConnectTarget<T extends Candidate>(liveCandidates: readonly 
 }
 
 /** Why a connection ended. pi cannot tell a kill from a crash: both leave the file of a dead process. */
-export type ConnectionEnd = "process-gone" | "file-removed";
+export type ConnectionEnd = "process-gone" | "file-removed" | "app-quit" | "workspace-closed";
 
 export const CONNECTION_END_TEXT: Record<ConnectionEnd, string> = {
 	"process-gone": "process gone, its file left behind",
 	"file-removed": "file removed (editor quit)",
+	"app-quit": "the app quit (or crashed)",
+	"workspace-closed": "its window was closed",
 };
 
 /**
@@ -36,8 +38,8 @@ export const CONNECTION_END_TEXT: Record<ConnectionEnd, string> = {
  * is still there, pi just does not know what it shows until its next valid write.
  */
 export function connectionEnd(facts: KeyFacts): ConnectionEnd | undefined {
-	if (!facts.listed) return "file-removed";
-	if (!facts.alive) return "process-gone";
+	if (!facts.listed) return facts.fromDatabase ? "workspace-closed" : "file-removed";
+	if (!facts.alive) return facts.fromDatabase ? "app-quit" : "process-gone";
 	return undefined;
 }
 

@@ -12,6 +12,8 @@ export interface EditorReading {
 	selectionFirstSeenSeconds: number;
 	/** When the source last wrote it (a state file's mtime, unix seconds): the newest of two copies wins. */
 	writtenAtSeconds: number;
+	/** Other files the editor holds with unsaved changes (Zed tells every tab's): the unsaved guard covers them. */
+	unsavedFiles?: readonly string[];
 }
 
 /**
@@ -50,6 +52,8 @@ export interface KeyFacts {
 	rejection?: string;
 	/** When the source last wrote what it holds under the key (unix seconds), when known. */
 	writtenAtSeconds?: number;
+	/** An editor read from its own database (Zed), not a state file: a connection ends in other words. */
+	fromDatabase?: boolean;
 }
 
 /** The connected editor's state for a prompt, or why there is none. */
@@ -63,5 +67,7 @@ export type ConnectedView =
 			realFile?: string;
 			/** Set when the active file is a secret file: its selection text stays on the machine. */
 			secret?: SecretFileMatch;
+			/** Other files with unsaved changes in the editor, beside the active one. */
+			unsavedFiles?: readonly string[];
 	  }
 	| { kind: "gone"; reason: GoneReason };

@@ -11,7 +11,9 @@ export type IdeEvent =
 	| { kind: "rejected"; label: string; reason: string }
 	| { kind: "dir-appeared"; dir: string }
 	| { kind: "dir-gone"; dir: string }
-	| { kind: "dir-untrusted"; dir: string; reason: string };
+	| { kind: "dir-untrusted"; dir: string; reason: string }
+	| { kind: "app-found"; label: string; detail: string }
+	| { kind: "app-gone"; label: string };
 
 const show = (text: string, max = 160) => clip(sanitizeForDisplay(text), max);
 
@@ -29,6 +31,10 @@ export function eventText(event: IdeEvent): string {
 			return `${show(event.dir)} disappeared; looking for it again`;
 		case "dir-untrusted":
 			return `${show(event.dir)} is not read: ${show(event.reason)}`;
+		case "app-found":
+			return `${show(event.label)} is running; reading ${show(event.detail)}`;
+		case "app-gone":
+			return `${show(event.label)} quit`;
 	}
 }
 

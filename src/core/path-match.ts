@@ -16,6 +16,8 @@ export interface EditorPaths {
 	/** Real path of the active file, relative ones (Obsidian) resolved against cwd first: what the secret-file rule checks. */
 	activeFile?: string;
 	argvDirs: readonly { arg: string; dir: string }[];
+	/** A workspace's root folders (Zed), real paths: they stand for cwd and launch args. */
+	roots?: readonly string[];
 }
 
 export interface TierVerdict {
@@ -43,6 +45,7 @@ export function isSameOrInside(path: string, dir: string): boolean {
 
 /** The protocol's tiers. An ancestor `cwd` alone is no evidence: a shared parent must not claim every project. */
 export function scoreTier(paths: EditorPaths, projectDir: string): TierVerdict {
+	if (paths.roots) return scoreRoots(paths.roots, paths.file, projectDir);
 	if (normalizePath(paths.cwd) === normalizePath(projectDir)) return { tier: 0, evidence: "cwd equals the project" };
 	if (isInside(paths.cwd, projectDir)) return { tier: 1, evidence: "cwd is inside the project" };
 	if (paths.file !== undefined && isInside(paths.file, projectDir)) {
@@ -51,4 +54,16 @@ export function scoreTier(paths: EditorPaths, projectDir: string): TierVerdict {
 	const arg = paths.argvDirs.find((entry) => isSameOrInside(entry.dir, projectDir));
 	if (arg) return { tier: 1, evidence: `launch arg "${arg.arg}" is the project or inside it` };
 	return { tier: undefined, evidence: "no cwd, file or launch arg in the project" };
+}
+
+/** A workspace's roots: one equal to the project is tier 0; one inside it, or the active file inside it, tier 1. */
+function scoreRoots(roots: readonly string[], file: string | undefined, projectDir: string): TierVerdict {
+	const project = normalizePath(projectDir);
+	if (roots.some((root) => normalizePath(root) === project))
+		return { tier: 0, evidence: "a workspace root is the project" };
+	if (roots.some((root) => isInside(root, projectDir)))
+		return { tier: 1, evidence: "a workspace root is inside the project" };
+	if (file !== undefined && isInside(file, projectDir))
+		return { tier: 1, evidence: "active file is inside the project" };
+	return { tier: undefined, evidence: "no workspace root or file in the project" };
 }

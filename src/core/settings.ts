@@ -22,6 +22,8 @@ export interface IdeSettings {
 	secretFiles: { patterns: string[]; global: string[]; project: string[] };
 	redactSecrets: GuardSetting;
 	guardUnsaved: GuardSetting;
+	/** Read Zed's own state database: on unless global or project settings say `false` (either only sends less). */
+	zed: { on: boolean; source: SettingSource };
 }
 
 function section(settings: unknown): Record<string, unknown> {
@@ -51,6 +53,13 @@ function contextMode(global: unknown, project: unknown): IdeSettings["context"] 
 	return { mode: "auto", source: global === "auto" ? "global" : "default" };
 }
 
+function zedSetting(global: unknown, project: unknown): IdeSettings["zed"] {
+	if (flag(global) === false) return { on: false, source: "global" };
+	if (flag(project) === false) return { on: false, source: "project" };
+	if (flag(project) === true) return { on: true, source: "project" };
+	return { on: true, source: flag(global) === true ? "global" : "default" };
+}
+
 /** `autoconnect`: project wins over global, missing means on. */
 export function resolveSettings(globalSettings: unknown, projectSettings: unknown): IdeSettings {
 	const global = section(globalSettings);
@@ -67,5 +76,6 @@ export function resolveSettings(globalSettings: unknown, projectSettings: unknow
 		},
 		redactSecrets: guard(global.redactSecrets, project.redactSecrets),
 		guardUnsaved: guard(global.guardUnsaved, project.guardUnsaved),
+		zed: zedSetting(global.zed, project.zed),
 	};
 }

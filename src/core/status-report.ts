@@ -29,6 +29,8 @@ export interface DirReport {
 export interface StatusInput {
 	environment: StatusEnvironment;
 	dirs: readonly DirReport[];
+	/** Other sources' sections (Zed), already worded. */
+	zed?: readonly string[];
 	projectDir: string;
 	autoconnect: boolean;
 	suppressed: boolean;
@@ -166,6 +168,7 @@ export function formatStatus(input: StatusInput): string {
 		`Connected: ${connectedLine(input)}`,
 		...settingsLines(input),
 		...input.dirs.flatMap((dir) => dirLines(dir, input.nowSeconds)),
+		...(input.zed ?? []),
 	];
 	const events = input.events ?? [];
 	lines.push(events.length === 0 ? "Recent events: none yet" : "Recent events:");
@@ -183,9 +186,11 @@ export function formatNoMatch(
 	projectDir: string,
 	dirs: readonly Pick<DirReport, "path" | "role" | "verdict" | "files">[],
 	elsewhere: readonly Editor[],
+	zedHeadline?: string,
 ): string {
 	const lines = [`No editor found for ${show(projectDir, 200)}.`, "Looked in:"];
 	for (const dir of dirs) lines.push(`  ${dirLine(dir)}`);
+	if (zedHeadline) lines.push(`  ${zedHeadline}`);
 	if (elsewhere.length === 0) {
 		lines.push("No editor is running with a protocol v0.2 client.");
 	} else {

@@ -35,7 +35,10 @@ export async function runIdeCommand(
 	const editors = controller.pickable(all);
 	if (editors.length === 0) {
 		const elsewhere = controller.liveEditors();
-		return ctx.ui.notify(formatNoMatch(controller.project, controller.dirReports(), elsewhere), "info");
+		return ctx.ui.notify(
+			formatNoMatch(controller.project, controller.dirReports(), elsewhere, controller.zedLines()[0]),
+			"info",
+		);
 	}
 	const connectedKey = controller.connectedEditor()?.key;
 	const rows = pickerRows(editors, connectedKey, Date.now() / 1000);

@@ -7,6 +7,7 @@ import { editorLabel } from "../core/picker-rows.ts";
 import type { IdeSettings } from "../core/settings.ts";
 import type { DirPlan } from "../core/state-dirs.ts";
 import { type DirReport, formatStatus, type StatusEnvironment } from "../core/status-report.ts";
+import { zedStatusLines } from "../core/zed-status.ts";
 import type { EditorEvent } from "../events.ts";
 import { EditorList } from "./editor-list.ts";
 import { EditorPresenter } from "./editor-presenter.ts";
@@ -15,6 +16,7 @@ import { SecretVerdicts } from "./secret-verdicts.ts";
 import { type ConnectionMemory, recentEvents, resourceCount } from "./session-memory.ts";
 import type { SettingsFiles } from "./settings-source.ts";
 import { type NoticeLevel, StateDir } from "./state-dir.ts";
+import { ZedSource, type ZedSourceOptions } from "./zed-source.ts";
 
 /** How often the pids we rely on are re-checked: an editor killed with -9 writes nothing more. */
 export const LIVENESS_CHECK_MS = 500;
@@ -37,6 +39,8 @@ export interface ControllerConfig {
 	settingsFiles?: SettingsFiles;
 	/** The clock, in unix seconds; tests move it to cross the freshness window without waiting. */
 	nowSeconds?: () => number;
+	/** Where Zed's database is looked for, and whether to (no Zed source without it). */
+	zed?: Omit<ZedSourceOptions, "nowSeconds" | "onChange" | "onEvent">;
 }
 
 /** Where the controller's results go: pi's widget, pi's event bus, pi's notices. */
@@ -52,6 +56,7 @@ export interface ControllerOutputs {
  */
 export class IdeController {
 	private readonly dirs: StateDir[];
+	private readonly zed?: ZedSource;
 	private readonly sources: EditorList;
 	private readonly presenter: EditorPresenter;
 	private readonly secrets: SecretVerdicts;
@@ -85,7 +90,13 @@ export class IdeController {
 					onEvent: (event) => this.record(event),
 				}),
 		);
-		this.sources = new EditorList(this.dirs);
+		const hooks = {
+			nowSeconds: this.now,
+			onChange: () => this.queueReconcile(),
+			onEvent: (e: IdeEvent) => this.record(e),
+		};
+		this.zed = config.zed && new ZedSource({ ...config.zed, ...hooks });
+		this.sources = new EditorList([...this.dirs, ...(this.zed ? [this.zed] : [])]);
 		this.presenter = new EditorPresenter(
 			{
 				showWidget: outputs.showWidget,
@@ -172,6 +183,7 @@ export class IdeController {
 		return formatStatus({
 			environment: { ...this.config.environment, uid: this.config.uid },
 			dirs: this.dirReports(),
+			zed: this.zedLines(),
 			projectDir: this.projectDir,
 			autoconnect: this.config.settings.autoconnect,
 			settings: this.config.settings,
@@ -199,6 +211,14 @@ export class IdeController {
 				...(reusedPid !== undefined && { reusedPid }),
 			})),
 		}));
+	}
+
+	/** `/ide status`'s Zed section, each workspace with its tier. */
+	zedLines(): string[] {
+		if (!this.zed) return [];
+		const report = this.zed.report();
+		const workspaces = report.workspaces.map((w) => (w.editor ? { ...w, editor: this.withTier(w.editor) } : w));
+		return zedStatusLines({ ...report, workspaces }, this.now());
 	}
 
 	get settings(): IdeSettings {
@@ -289,6 +309,7 @@ export class IdeController {
 			nowSeconds: this.now(),
 			...(reading.paths.activeFile !== undefined && { realFile: reading.paths.activeFile }),
 			...(secret && { secret }),
+			...(reading.unsavedFiles && { unsavedFiles: reading.unsavedFiles }),
 		};
 	}
 }

@@ -21,16 +21,23 @@ export async function guardUnsavedWrite(
 	const raw = (event.input as { path?: unknown } | undefined)?.path;
 	if (typeof raw !== "string" || raw === "") return undefined;
 	const view = await controller.connectedView();
-	if (view.kind !== "editor" || view.state.active_buffer?.modified !== true) return undefined;
-	const editorFile = absoluteFile(view.state);
+	if (view.kind !== "editor") return undefined;
+	// The active file when modified, and every other file the editor says is unsaved (Zed tells each tab's).
+	const active = view.state.active_buffer?.modified === true ? absoluteFile(view.state) : undefined;
+	const unsaved = [...(active === undefined ? [] : [active]), ...(view.unsavedFiles ?? [])];
+	if (unsaved.length === 0) return undefined;
+	const target = await realFile(resolveToolPath(raw, ctx.cwd, homedir()));
+	const opens = await Promise.all(
+		unsaved.map((file) => (file === active && view.realFile ? view.realFile : realFile(file))),
+	);
+	const index = opens.indexOf(target);
+	const editorFile = unsaved[index];
 	if (editorFile === undefined) return undefined;
-	const [target, open] = await Promise.all([
-		realFile(resolveToolPath(raw, ctx.cwd, homedir())),
-		view.realFile ?? realFile(editorFile),
-	]);
-	if (target !== open) return undefined;
 	if (ctx.hasUI) {
-		const name = clip(sanitizeForDisplay(view.state.active_buffer?.name || editorFile), 120);
+		const name = clip(
+			sanitizeForDisplay(editorFile === active ? view.state.active_buffer?.name || editorFile : editorFile),
+			120,
+		);
 		ctx.ui.notify(unsavedBlockNotice(name, event.toolName), "warning");
 	}
 	return { block: true, reason: unsavedBlockReason(editorFile) };

@@ -1,0 +1,59 @@
+/**
+ * The columns pi reads, per table, as Zed's migrations leave them (2026). Newer migration steps are fine while
+ * these are there; without them pi does not guess what the rows mean.
+ */
+export const ZED_COLUMNS_READ = {
+	kv_store: ["key", "value"],
+	workspaces: ["workspace_id", "paths", "remote_connection_id", "timestamp", "session_id"],
+	panes: ["pane_id", "workspace_id", "active"],
+	items: ["item_id", "workspace_id", "pane_id", "kind", "position", "active"],
+	editors: ["item_id", "workspace_id", "path", "contents"],
+	editor_selections: ["editor_id", "workspace_id", "start", "end"],
+} as const satisfies Record<string, readonly string[]>;
+
+export type ZedTable = keyof typeof ZED_COLUMNS_READ;
+
+/** Read when present (the roots' original order); absent in older schemas. */
+export const ZED_OPTIONAL_COLUMNS = { workspaces: ["paths_order"], editors: ["language"] } as const;
+
+export interface MigrationStep {
+	domain: string;
+	step: number;
+}
+
+export type SchemaVerdict =
+	| { ok: true; steps: string; optional: { pathsOrder: boolean; language: boolean } }
+	| { ok: false; reason: string; steps: string };
+
+/** `WorkspaceDb 30, EditorDb 7`: each domain's newest step, for `/ide status`. */
+export function stepsText(steps: readonly MigrationStep[]): string {
+	const newest = new Map<string, number>();
+	for (const { domain, step } of steps) newest.set(domain, Math.max(step, newest.get(domain) ?? -1));
+	const text = [...newest].map(([domain, step]) => `${domain} ${step}`).join(", ");
+	return text || "no migrations table";
+}
+
+/** Can pi read this database? `columns` holds each table's column names (missing table: absent key). */
+export function zedSchemaVerdict(
+	columns: Readonly<Record<string, readonly string[]>>,
+	steps: readonly MigrationStep[],
+): SchemaVerdict {
+	const text = stepsText(steps);
+	for (const [table, wanted] of Object.entries(ZED_COLUMNS_READ)) {
+		const present = columns[table];
+		if (!present) return { ok: false, reason: `no table ${table}: not a Zed schema pi can read`, steps: text };
+		const missing = wanted.filter((column) => !present.includes(column));
+		if (missing.length > 0) {
+			const older = table === "workspaces" && present.includes("local_paths") ? " (an older Zed: update it)" : "";
+			return { ok: false, reason: `table ${table} has no ${missing.join(", ")}${older}`, steps: text };
+		}
+	}
+	return {
+		ok: true,
+		steps: text,
+		optional: {
+			pathsOrder: columns.workspaces?.includes("paths_order") === true,
+			language: columns.editors?.includes("language") === true,
+		},
+	};
+}

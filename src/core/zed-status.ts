@@ -1,0 +1,77 @@
+import { clip, sanitizeForDisplay } from "./display-text.ts";
+import type { Editor } from "./editor.ts";
+import { formatAgo } from "./picker-rows.ts";
+import type { ZedDatabase } from "./zed-paths.ts";
+import type { RunningZed } from "./zed-process.ts";
+
+/** One workspace row of Zed's database as `/ide status` shows it. */
+export interface ZedWorkspaceReport {
+	id: string;
+	paths: string;
+	/** Why it is not an editor pi offers (another session, remote). */
+	notOffered?: string;
+	editor?: Editor | Omit<Editor, "tier">;
+}
+
+/** What the Zed source knows, for `/ide status`. */
+export interface ZedReport {
+	phase:
+		| { kind: "starting" }
+		| { kind: "off"; source: string }
+		| { kind: "no-database"; looked: string[] }
+		| { kind: "problem"; reason: string }
+		| { kind: "reading" };
+	database?: ZedDatabase;
+	zed?: RunningZed;
+	schemaSteps?: string;
+	sessionId?: string;
+	workspaces: readonly ZedWorkspaceReport[];
+	lastProblem?: { reason: string; atSeconds: number };
+	/** The rows cannot be used: no Zed editor is offered. */
+	blocked?: string;
+}
+
+const show = (text: string, max = 120) => clip(sanitizeForDisplay(text), max);
+
+function workspaceLine(workspace: ZedWorkspaceReport): string {
+	const roots = workspace.paths.split("\n").filter(Boolean);
+	const head = `  Workspace ${show(workspace.id, 24)} (${roots.length === 0 ? "no folder" : show(roots.join(", "), 120)})`;
+	if (workspace.notOffered) return `${head}: not offered: ${show(workspace.notOffered)}`;
+	const editor = workspace.editor;
+	if (!editor) return `${head}: not read yet`;
+	const buffer = editor.state.active_buffer;
+	const file = buffer?.file ? show(buffer.name, 40) : "no editor tab";
+	const tier =
+		"tier" in editor
+			? editor.tier.tier === undefined
+				? `no tier (${show(editor.tier.evidence)})`
+				: `tier ${editor.tier.tier} (${show(editor.tier.evidence)})`
+			: "";
+	const unsaved = buffer?.modified ? ", unsaved changes" : "";
+	return `${head}: ${[tier, `${file}${unsaved}`].filter(Boolean).join(", ")}`;
+}
+
+/** `/ide status`'s Zed section: the database, whether Zed runs, the schema, the session, each workspace. */
+export function zedStatusLines(report: ZedReport, nowSeconds: number): string[] {
+	const { phase } = report;
+	if (phase.kind === "off") return [`Zed: not read (${show(phase.source, 200)} says "zed": false)`];
+	if (phase.kind === "starting") return ["Zed: starting"];
+	if (phase.kind === "no-database")
+		return [`Zed: no Zed database (looked in ${phase.looked.map((dir) => show(dir, 120)).join(", ")})`];
+	if (phase.kind === "problem") return [`Zed: not read: ${show(phase.reason, 200)}`];
+	const database = report.database;
+	const lines = [
+		database
+			? `Zed: database ${show(database.path, 200)} (${database.channel}); ${report.zed ? `Zed is running (pid ${report.zed.pid})` : "Zed is not running"}`
+			: "Zed: Zed is not running (its database is watched: starting Zed connects)",
+	];
+	if (report.schemaSteps) lines.push(`  Schema steps: ${show(report.schemaSteps, 200)}`);
+	if (report.blocked) lines.push(`  NOT read: ${show(report.blocked, 200)}`);
+	if (report.sessionId) lines.push(`  Session: ${show(report.sessionId, 60)}`);
+	if (report.zed) for (const workspace of report.workspaces) lines.push(workspaceLine(workspace));
+	if (report.lastProblem) {
+		const { reason, atSeconds } = report.lastProblem;
+		lines.push(`  Last read problem (${formatAgo(nowSeconds - atSeconds)}): ${show(reason, 200)}`);
+	}
+	return lines;
+}

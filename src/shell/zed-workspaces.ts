@@ -1,0 +1,129 @@
+import { readFile, stat } from "node:fs/promises";
+import { isAbsolute } from "node:path";
+import type { EditorReading } from "../core/editor.ts";
+import type { ActiveBuffer } from "../core/state-schema.ts";
+import { type SeenSelection, zedActiveBuffer, zedEditorState } from "../core/zed-buffer.ts";
+import {
+	unsavedFiles,
+	workspaceNotOffered,
+	workspaceRoots,
+	type ZedSnapshot,
+	zedFocus,
+	zedTimestampSeconds,
+} from "../core/zed-rows.ts";
+import { realFile, realOrNormal } from "./path-evidence.ts";
+
+/** A file larger than this is not read for its selection's text: no editor state is worth holding pi up for. */
+const MAX_BUFFER_FILE_BYTES = 16 * 1024 * 1024;
+
+export type ZedReading = EditorReading & { key: string };
+
+interface WorkspaceEntry {
+	reading: ZedReading;
+	offered: boolean;
+	/** The active buffer shown last: focus in Zed's terminal keeps it. */
+	buffer: ActiveBuffer | null;
+	seen?: SeenSelection;
+}
+
+/** `zed:<database path>#<workspace_id>`: a workspace's key, stable across Zed's restarts. */
+export const zedKey = (databasePath: string, workspaceId: string) => `zed:${databasePath}#${workspaceId}`;
+
+/**
+ * What each workspace of Zed's current session shows, kept between reads: the last editor state stands while
+ * focus is elsewhere, and a selection keeps the time pi first saw it.
+ */
+export class ZedWorkspaces {
+	private readonly entries = new Map<string, WorkspaceEntry>();
+	private readonly texts = new Map<string, { marks: string; text: string | undefined }>();
+
+	constructor(private readonly nowSeconds: () => number) {}
+
+	readings(databasePath: string): ZedReading[] {
+		const prefix = zedKey(databasePath, "");
+		return [...this.entries.entries()].flatMap(([key, entry]) =>
+			key.startsWith(prefix) && entry.offered ? [entry.reading] : [],
+		);
+	}
+
+	reading(databasePath: string, workspaceId: string): ZedReading | undefined {
+		return this.entries.get(zedKey(databasePath, workspaceId))?.reading;
+	}
+
+	byKey(key: string): ZedReading | undefined {
+		return this.entries.get(key)?.reading;
+	}
+
+	offered(key: string): boolean {
+		return this.entries.get(key)?.offered === true;
+	}
+
+	async update(databasePath: string, snapshot: ZedSnapshot, pid: number): Promise<void> {
+		const seen = new Set<string>();
+		await Promise.all(
+			snapshot.workspaces.map(async (row) => {
+				const key = zedKey(databasePath, row.id);
+				seen.add(key);
+				const previous = this.entries.get(key);
+				if (workspaceNotOffered(row, snapshot.sessionId)) {
+					if (previous) previous.offered = false;
+					return;
+				}
+				const focus = zedFocus(snapshot, row.id, previous?.buffer != null);
+				let buffer = previous?.buffer ?? null;
+				let selection = previous?.seen;
+				if (focus.kind === "none") buffer = null;
+				if (focus.kind === "editor") {
+					const { path, contents, language } = focus.editor;
+					const text = contents !== null ? contents : path ? await this.diskText(path) : undefined;
+					const input = {
+						file: path,
+						text,
+						modified: contents !== null,
+						language: language ?? null,
+						selections: focus.selections,
+					};
+					({ buffer, seen: selection } = zedActiveBuffer(input, previous?.seen, this.nowSeconds()));
+				}
+				const roots = workspaceRoots(row);
+				const writtenAtSeconds = zedTimestampSeconds(row.timestamp) ?? this.nowSeconds();
+				const state = zedEditorState({ pid, roots, timestampSeconds: writtenAtSeconds, buffer });
+				const file = buffer?.file && isAbsolute(buffer.file) ? await realFile(buffer.file) : undefined;
+				const unsaved = unsavedFiles(snapshot, row.id).filter((path) => path !== buffer?.file);
+				const reading: ZedReading = {
+					key,
+					pid,
+					state,
+					paths: {
+						cwd: await realOrNormal(roots[0] ?? "/"),
+						...(file && { file, activeFile: file }),
+						argvDirs: [],
+						roots: await Promise.all(roots.map((root) => realOrNormal(root))),
+					},
+					selectionFirstSeenSeconds: selection?.firstSeenSeconds ?? this.nowSeconds(),
+					writtenAtSeconds,
+					...(unsaved.length > 0 && { unsavedFiles: unsaved }),
+				};
+				this.entries.set(key, { reading, offered: true, buffer, ...(selection && { seen: selection }) });
+			}),
+		);
+		for (const [key, entry] of this.entries) if (!seen.has(key)) entry.offered = false;
+	}
+
+	/** The file's text as Zed's offsets count it (LF line ends), read again only when it changed on disk. */
+	private async diskText(path: string): Promise<string | undefined> {
+		try {
+			const stats = await stat(path);
+			if (!stats.isFile() || stats.size > MAX_BUFFER_FILE_BYTES) return undefined;
+			const marks = `${stats.size}:${stats.mtimeMs}`;
+			const cached = this.texts.get(path);
+			if (cached?.marks === marks) return cached.text;
+			const text = (await readFile(path, "utf8")).replace(/\r\n/g, "\n");
+			this.texts.set(path, { marks, text });
+			if (this.texts.size > 64) this.texts.delete(this.texts.keys().next().value as string);
+			return text;
+		} catch {
+			return undefined;
+		}
+	}
+}
