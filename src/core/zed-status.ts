@@ -11,6 +11,8 @@ export interface ZedWorkspaceReport {
 	/** Why it is not an editor pi offers (another session, remote). */
 	notOffered?: string;
 	editor?: Editor | Omit<Editor, "tier">;
+	/** Why the latest read kept the editor state before it. */
+	kept?: string;
 }
 
 /** What the Zed source knows, for `/ide status`. */
@@ -29,6 +31,8 @@ export interface ZedReport {
 	lastProblem?: { reason: string; atSeconds: number };
 	/** The rows cannot be used: no Zed editor is offered. */
 	blocked?: string;
+	/** Reads of the database so far, and how long the last one held pi's thread. */
+	reads?: { count: number; lastMs: number };
 }
 
 const show = (text: string, max = 120) => clip(sanitizeForDisplay(text), max);
@@ -48,7 +52,8 @@ function workspaceLine(workspace: ZedWorkspaceReport): string {
 				: `tier ${editor.tier.tier} (${show(editor.tier.evidence)})`
 			: "";
 	const unsaved = buffer?.modified ? ", unsaved changes" : "";
-	return `${head}: ${[tier, `${file}${unsaved}`].filter(Boolean).join(", ")}`;
+	const kept = workspace.kept ? ` (kept: ${show(workspace.kept)})` : "";
+	return `${head}: ${[tier, `${file}${unsaved}${kept}`].filter(Boolean).join(", ")}`;
 }
 
 /** `/ide status`'s Zed section: the database, whether Zed runs, the schema, the session, each workspace. */
@@ -68,6 +73,8 @@ export function zedStatusLines(report: ZedReport, nowSeconds: number): string[] 
 	if (report.schemaSteps) lines.push(`  Schema steps: ${show(report.schemaSteps, 200)}`);
 	if (report.blocked) lines.push(`  NOT read: ${show(report.blocked, 200)}`);
 	if (report.sessionId) lines.push(`  Session: ${show(report.sessionId, 60)}`);
+	if (report.reads && report.reads.count > 0)
+		lines.push(`  Reads: ${report.reads.count}, the last took ${report.reads.lastMs.toFixed(1)} ms`);
 	if (report.zed) for (const workspace of report.workspaces) lines.push(workspaceLine(workspace));
 	if (report.lastProblem) {
 		const { reason, atSeconds } = report.lastProblem;

@@ -68,6 +68,7 @@ export class ZedSource implements EditorSource {
 	private again = false;
 	private lastReadStartMs = 0;
 	private scanning?: Promise<void>;
+	private reads = { count: 0, lastMs: 0 };
 	private closed = false;
 
 	constructor(private readonly options: ZedSourceOptions) {
@@ -163,23 +164,29 @@ export class ZedSource implements EditorSource {
 	report(): ZedReport {
 		const workspaces: ZedWorkspaceReport[] = (this.snapshot?.workspaces ?? []).map((row) => {
 			const notOffered = workspaceNotOffered(row, this.snapshot?.sessionId);
-			const reading = notOffered || !this.database ? undefined : this.workspaces.reading(this.database.path, row.id);
+			const path = this.database?.path;
+			const reading = notOffered || !path ? undefined : this.workspaces.reading(path, row.id);
+			const kept = reading && path ? this.workspaces.kept(path, row.id) : undefined;
 			return {
 				id: row.id,
 				paths: row.paths,
 				...(notOffered && { notOffered }),
 				...(reading && { editor: { ...reading, alive: this.zed !== undefined } }),
+				...(kept && { kept }),
 			};
 		});
+		// With no Zed running, the database it would read: the one written last.
+		const database = this.database ?? [...this.onDisk].sort((a, b) => b.writtenAtMs - a.writtenAtMs)[0]?.database;
 		return {
 			phase: this.phase,
-			...(this.database && { database: this.database }),
+			...(database && { database }),
 			...(this.zed && { zed: this.zed }),
 			...(this.schemaSteps && { schemaSteps: this.schemaSteps }),
 			...(this.snapshot?.sessionId && { sessionId: this.snapshot.sessionId }),
 			workspaces,
 			...(this.lastProblem && { lastProblem: this.lastProblem }),
 			...(this.blocked && { blocked: this.blocked }),
+			reads: this.reads,
 		};
 	}
 
@@ -206,7 +213,8 @@ export class ZedSource implements EditorSource {
 	private watch(database: ZedDatabase): void {
 		try {
 			const watcher = watch(dirname(database.path), { persistent: false }, (_event, name) => {
-				if (name === null || String(name).startsWith("db.sqlite")) this.changed();
+				// `-shm` is shared memory every reader touches, pi's own reads included: not a change of Zed's.
+				if (name === null || name === "db.sqlite" || name === "db.sqlite-wal") this.changed();
 			});
 			watcher.on("error", () => {});
 			this.watchers.push(watcher);
@@ -227,7 +235,7 @@ export class ZedSource implements EditorSource {
 			this.again = true;
 			return;
 		}
-		if (this.timer) return;
+		if (this.timer || fileMarks(this.database?.path ?? "") === this.marks) return;
 		const wait = this.lastReadStartMs + ZED_READ_THROTTLE_MS - performance.now();
 		if (wait <= 0) this.read();
 		else
@@ -269,6 +277,7 @@ export class ZedSource implements EditorSource {
 		this.reading = (async () => {
 			this.marks = fileMarks(database.path);
 			const result = readZedDatabase(sqlite, database.path);
+			this.reads = { count: this.reads.count + 1, lastMs: result.tookMs };
 			if (result.schema) this.schemaSteps = result.schema.steps;
 			if (!result.ok) {
 				this.lastProblem = { reason: result.reason, atSeconds: this.options.nowSeconds() };

@@ -24,6 +24,8 @@ interface WorkspaceEntry {
 	/** The active buffer shown last: focus in Zed's terminal keeps it. */
 	buffer: ActiveBuffer | null;
 	seen?: SeenSelection;
+	/** Why the last read kept the previous editor state (focus in a terminal, selections being rewritten). */
+	kept?: string;
 }
 
 /** `zed:<database path>#<workspace_id>`: a workspace's key, stable across Zed's restarts. */
@@ -52,6 +54,11 @@ export class ZedWorkspaces {
 
 	byKey(key: string): ZedReading | undefined {
 		return this.entries.get(key)?.reading;
+	}
+
+	/** Why the latest read kept the state before it, if it did. */
+	kept(databasePath: string, workspaceId: string): string | undefined {
+		return this.entries.get(zedKey(databasePath, workspaceId))?.kept;
 	}
 
 	offered(key: string): boolean {
@@ -104,7 +111,14 @@ export class ZedWorkspaces {
 					writtenAtSeconds,
 					...(unsaved.length > 0 && { unsavedFiles: unsaved }),
 				};
-				this.entries.set(key, { reading, offered: true, buffer, ...(selection && { seen: selection }) });
+				const kept = focus.kind === "keep" ? focus.why : undefined;
+				this.entries.set(key, {
+					reading,
+					offered: true,
+					buffer,
+					...(selection && { seen: selection }),
+					...(kept && { kept }),
+				});
 			}),
 		);
 		for (const [key, entry] of this.entries) if (!seen.has(key)) entry.offered = false;

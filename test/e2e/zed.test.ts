@@ -3,7 +3,7 @@
  * autocheckpoint), and a `zed-editor` process for "Zed is running". pi 1.x runs on a Node with node:sqlite;
  * pi 0.73 (Node 20) has none and says so in one status line.
  */
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { useE2eWorkspace } from "../support/e2e-workspace.ts";
@@ -106,6 +106,11 @@ describe("Zed through the real pi 1.x CLI (RPC)", () => {
 			const lines = await status(rpc);
 			expect(lines).toContain(`Zed: database ${zed.dbPath} (stable); Zed is running (pid ${zedPid})`);
 			expect(lines).toContain("  Schema steps: WorkspaceDb 30, EditorDb 7");
+			// Idle Zed, idle pi: no read (pi's own reads touch the database's files and must not look like changes).
+			const reads = () => status(rpc).then((l) => l.find((line) => line.startsWith("  Reads: ")));
+			const readsBefore = await reads();
+			await new Promise((done) => setTimeout(done, 2500));
+			expect(await reads()).toBe(readsBefore);
 			expect(lines).toContain("  Session: session-1");
 			expect(lines).toContain(
 				`  Workspace 4294967444 (${ws.project}): tier 0 (a workspace root is the project), greet.ts`,
@@ -120,6 +125,209 @@ describe("Zed through the real pi 1.x CLI (RPC)", () => {
 			const after = await status(rpc);
 			expect(after).toContain(`Zed: database ${zed.dbPath} (stable); Zed is not running`);
 			expect(after.some((line) => /disconnected from zed \d+: the app quit \(or crashed\)/.test(line))).toBe(true);
+			expect(rpc.stderr()).not.toMatch(/ExperimentalWarning|SQLite/);
+		},
+	);
+
+	test.skipIf(!pi1.node)(
+		"rows of a Zed that is not running are no editor; Zed starting later connects; other sessions' and remote workspaces are never offered",
+		async () => {
+			const zed = await zedFixture();
+			const file = join(ws.project, "src", "main.ts");
+			await zed.workspace({ id: 1, roots: [ws.project] });
+			await zed.show({ workspaceId: 1, itemId: 11, path: file, selections: [[0, 0]] });
+			await zed.workspace({ id: 2, roots: [ws.project], session: "an-earlier-session" });
+			await zed.show({ workspaceId: 2, itemId: 21, path: file, selections: [[0, 0]] });
+			await zed.workspace({ id: 3, roots: [ws.project], remote: true });
+			await zed.show({ workspaceId: 3, itemId: 31, path: file, selections: [[0, 0]] });
+			const rpc = startPi(zed);
+			const before = await status(rpc);
+			expect(before).toContain(`Zed: database ${zed.dbPath} (stable); Zed is not running`);
+			expect(rpc.lastWidget()).toBeUndefined();
+			await rpc.prompt("anything?");
+			expect(lastRequest()).not.toContain("<editor-context>");
+
+			// Zed starts: it writes its database (here: a tab moves), which is when pi looks for it.
+			const zedPid = zed.start();
+			await zed.show({ workspaceId: 1, itemId: 11, path: file, selections: [[6, 6]] });
+			await waitFor("connected once Zed runs", () => rpc.lastWidget() === "in main.ts", 5000);
+			const lines = await status(rpc);
+			expect(lines).toContain(`Zed: database ${zed.dbPath} (stable); Zed is running (pid ${zedPid})`);
+			expect(lines).toContain(`  Workspace 1 (${ws.project}): tier 0 (a workspace root is the project), main.ts`);
+			expect(lines).toContain(
+				`  Workspace 2 (${ws.project}): not offered: not in Zed's current session (a closed window, or an earlier run)`,
+			);
+			expect(lines).toContain(
+				`  Workspace 3 (${ws.project}): not offered: a remote workspace: its paths are not this machine's`,
+			);
+			await rpc.prompt("where?");
+			expect(lastRequest()).toContain("Cursor: line 2, column 1");
+		},
+	);
+
+	test.skipIf(!pi1.node)(
+		"unsaved contents: the text the user sees is sent, and the model's write of that file or another unsaved tab is blocked",
+		async () => {
+			const zed = await zedFixture();
+			const main = join(ws.project, "src", "main.ts");
+			const other = join(ws.project, "src", "other.ts");
+			writeFileSync(other, "saved\n");
+			await zed.workspace({ id: 1, roots: [ws.project] });
+			await zed.sql("INSERT INTO editors (item_id, workspace_id, path, contents) VALUES (12, 1, ?, ?)", [
+				{ bytes: other },
+				"edited in zed\n",
+			]);
+			const unsaved = "line1\nUNSAVED in zed\nline3\n";
+			await zed.show({ workspaceId: 1, itemId: 11, path: main, contents: unsaved, selections: [[6, 20]] });
+			zed.start();
+			const rpc = startPi(zed);
+			await waitFor("connected", () => rpc.lastWidget() === "1 line selected in main.ts", 15_000);
+			await rpc.prompt("what is selected?");
+			expect(lastRequest()).toContain("Buffer: 3 lines, unsaved changes");
+			expect(lastRequest()).toContain("UNSAVED in zed");
+
+			for (const path of ["src/main.ts", "src/other.ts"]) {
+				// The model writes once after the prompt, then answers once the tool's result is back.
+				ws.server.reply = (request) => {
+					const asked = request.messages.findLastIndex((message) => messageText(message) === `overwrite ${path}`);
+					const answered = request.messages.slice(asked).some((message) => message.role === "tool");
+					return asked >= 0 && !answered
+						? { toolCall: { name: "write", arguments: { path, content: "by the model\n" } } }
+						: "ok";
+				};
+				await rpc.prompt(`overwrite ${path}`);
+				const name = path.slice("src/".length);
+				await waitFor("the block notice", () =>
+					rpc.notices().some((n) => n.startsWith("pi-ide: blocked the model's write of") && n.includes(name)),
+				);
+			}
+			expect(readFileSync(main, "utf8")).toBe("line1\nline2\nline3\nline4\nline5\nline6\n");
+			expect(readFileSync(other, "utf8")).toBe("saved\n");
+		},
+	);
+
+	test.skipIf(!pi1.node)(
+		"focus in Zed's terminal keeps the last editor; pi started while focus is there shows the workspace's active editor",
+		async () => {
+			const zed = await zedFixture();
+			const main = join(ws.project, "src", "main.ts");
+			await zed.workspace({ id: 1, roots: [ws.project] });
+			await zed.show({ workspaceId: 1, itemId: 11, path: main, selections: [[12, 12]] }, "terminal");
+			zed.start();
+			const rpc = startPi(zed);
+			await waitFor(
+				"the active editor tab, with focus in the terminal",
+				() => rpc.lastWidget() === "in main.ts",
+				15_000,
+			);
+			await rpc.prompt("where?");
+			expect(lastRequest()).toContain("Cursor: line 3, column 1");
+
+			// The user clicks into the editor and moves, then back to the terminal dock: the last state stays.
+			await zed.show({ workspaceId: 1, itemId: 11, path: main, selections: [[18, 23]] });
+			await waitFor("the selection", () => rpc.lastWidget() === "1 line selected in main.ts", 3000);
+			await zed.focusTerminal(1);
+			await waitFor("the read of the focus change", async () => {
+				const lines = await status(rpc);
+				if (!lines.some((l) => l.endsWith("main.ts (kept: no pane has focus)"))) throw new Error(lines.join("\n"));
+				return true;
+			});
+			await zed.show({ workspaceId: 1, itemId: 11, path: main, selections: [] });
+			await waitFor("the read of no selection rows", async () =>
+				(await status(rpc)).some((l) => l.endsWith("main.ts (kept: no selection rows (Zed is rewriting them))")),
+			);
+			await rpc.prompt("still?");
+			expect(lastRequest()).not.toContain("The editor is disconnected");
+			expect(rpc.lastWidget()).toBe("1 line selected in main.ts");
+		},
+	);
+
+	test.skipIf(!pi1.node)(
+		"a locked database: the last state stays, a prompt is not delayed, /ide status names the problem",
+		async () => {
+			const zed = await zedFixture();
+			const main = join(ws.project, "src", "main.ts");
+			await zed.workspace({ id: 1, roots: [ws.project] });
+			await zed.show({ workspaceId: 1, itemId: 11, path: main, selections: [[6, 11]] });
+			zed.start();
+			const rpc = startPi(zed);
+			await waitFor("connected", () => rpc.lastWidget() === "1 line selected in main.ts", 15_000);
+			await zed.lock();
+			// Zed writes while it holds the lock: its WAL moves, which is what makes pi read.
+			const later = new Date(Date.now() + 5000);
+			utimesSync(`${zed.dbPath}-wal`, later, later);
+			try {
+				await waitFor(
+					"a failed read",
+					async () => (await status(rpc)).some((l) => l.includes("Last read problem")),
+					5000,
+				);
+				const started = performance.now();
+				await rpc.prompt("what is selected?");
+				expect(performance.now() - started).toBeLessThan(2000);
+				expect(lastRequest()).toContain("line2");
+				const lines = await status(rpc);
+				expect(lines.find((l) => l.includes("Last read problem"))).toMatch(/database is locked/);
+				expect(rpc.lastWidget()).toBe("1 line selected in main.ts");
+			} finally {
+				await zed.unlock();
+			}
+		},
+	);
+
+	test.skipIf(!pi1.node)("a secret file open in Zed: its selection is withheld", async () => {
+		const zed = await zedFixture();
+		const env = join(ws.project, ".env");
+		writeFileSync(env, "API_KEY=hunter2-not-for-the-model\n");
+		await zed.workspace({ id: 1, roots: [ws.project] });
+		await zed.show({ workspaceId: 1, itemId: 11, path: env, selections: [[0, 33]] });
+		zed.start();
+		const rpc = startPi(zed);
+		await waitFor("connected", () => rpc.lastWidget()?.includes(".env") === true, 15_000);
+		await rpc.prompt("what is selected?");
+		expect(lastRequest()).toContain(`File: ${env}`);
+		expect(lastRequest()).not.toContain("hunter2");
+	});
+
+	test.skipIf(!pi1.node)('"zed": false in the settings: Zed is not read', async () => {
+		const zed = await zedFixture();
+		await zed.workspace({ id: 1, roots: [ws.project] });
+		await zed.show({ workspaceId: 1, itemId: 11, path: join(ws.project, "src", "main.ts"), selections: [[0, 0]] });
+		zed.start();
+		mkdirSync(join(ws.project, ".pi"), { recursive: true });
+		writeFileSync(join(ws.project, ".pi", "settings.json"), JSON.stringify({ "pi-ide": { zed: false } }));
+		const rpc = startPi(zed);
+		const lines = await status(rpc);
+		expect(lines).toContain(`Zed: not read (${join(ws.project, ".pi", "settings.json")} says "zed": false)`);
+		expect(rpc.lastWidget()).toBeUndefined();
+	});
+
+	test.skipIf(!pi1.node)(
+		"Zed beside a Neovim editor of the same project: no auto-connect, /ide offers both, picking Zed connects it",
+		async () => {
+			const zed = await zedFixture();
+			await zed.workspace({ id: 1, roots: [ws.project] });
+			await zed.show({ workspaceId: 1, itemId: 11, path: join(ws.project, "src", "main.ts"), selections: [[0, 0]] });
+			const zedPid = zed.start();
+			const nvim = ws.editor();
+			nvim.write(projectState(ws.project, { buffer: { name: "main.ts" } }));
+			const rpc = startPi(zed);
+			await rpc.command({ type: "get_state" });
+			await waitFor("both listed", async () => (await status(rpc)).some((l) => l.includes("Workspace 1")), 5000);
+			expect(rpc.lastWidget()).toBeUndefined();
+			rpc.send({ type: "prompt", message: "/ide" });
+			const request = await waitFor("select request", () => rpc.uiRequests("select")[0]);
+			const options = request.options as string[];
+			expect(options).toHaveLength(2);
+			const zedRow = options.find((option) => option.startsWith(`zed ${zedPid}  ${ws.project}`));
+			expect(zedRow, options.join("\n")).toBeDefined();
+			expect(options.some((option) => option.startsWith(`nvim ${nvim.pid}`))).toBe(true);
+			rpc.respond(String(request.id), { value: zedRow });
+			await waitFor("connected to Zed", () =>
+				rpc.notices().some((n) => n.startsWith(`pi-ide: connected to zed ${zedPid}`)),
+			);
+			await rpc.prompt("which app?");
+			expect(lastRequest()).toContain("App: zed");
 		},
 	);
 });

@@ -111,6 +111,11 @@ export class RpcPi {
 		return updates.length === 0 ? undefined : (updates.at(-1)?.[0] ?? "(cleared)");
 	}
 
+	/** What pi wrote to stderr so far (what a terminal user would see over pi's screen). */
+	stderr(): string {
+		return this.run.stderr();
+	}
+
 	notices(): string[] {
 		return this.uiRequests("notify").map((message) => String(message.message));
 	}
