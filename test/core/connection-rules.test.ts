@@ -59,6 +59,14 @@ describe("why a connection ends, and what a prompt gets", () => {
 			"disconnected",
 		],
 		["a dead pid's file, never read", { listed: true, alive: false }, "process-gone", "disconnected"],
+		["Zed quit: its rows stay", { listed: true, alive: false, fromDatabase: true }, "app-quit", "disconnected"],
+		["a Zed window closed", { listed: false, alive: true, fromDatabase: true }, "workspace-closed", "disconnected"],
+		[
+			"a Zed schema pi cannot read: still connected, nothing sent",
+			{ listed: true, alive: true, fromDatabase: true, rejection: "table editors has no contents" },
+			undefined,
+			"rejected",
+		],
 		["latest write rejected: still connected", { listed: true, alive: true, rejection: "torn" }, undefined, "rejected"],
 		["no named buffer", { listed: true, alive: true, reading: reading(null) }, undefined, "no-file"],
 		["a named file", { listed: true, alive: true, reading: reading("/p/a.ts") }, undefined, undefined],
@@ -71,6 +79,8 @@ describe("why a connection ends, and what a prompt gets", () => {
 		expect(CONNECTION_END_TEXT).toEqual({
 			"process-gone": "process gone, its file left behind",
 			"file-removed": "file removed (editor quit)",
+			"app-quit": "the app quit (or crashed)",
+			"workspace-closed": "its window was closed",
 		});
 	});
 });

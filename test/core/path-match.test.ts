@@ -76,3 +76,23 @@ describe("scoreTier", () => {
 		expect(scoreTier(editor, project)).toEqual({ tier, evidence });
 	});
 });
+
+describe("scoreTier for a workspace's roots (Zed)", () => {
+	const project = "/home/u/p";
+	test.each([
+		["a root is the project", ["/home/u/other", "/home/u/p/"], undefined, 0, "a workspace root is the project"],
+		["a root inside the project", ["/home/u/p/packages/a"], undefined, 1, "a workspace root is inside the project"],
+		[
+			"the active file inside the project",
+			["/elsewhere"],
+			"/home/u/p/src/a.ts",
+			1,
+			"active file is inside the project",
+		],
+		["an ancestor root is no evidence", ["/home/u"], undefined, undefined, "no workspace root or file in the project"],
+		["no folder and a file elsewhere", [], "/tmp/x.ts", undefined, "no workspace root or file in the project"],
+	])("%s", (_name, roots, file, tier, evidence) => {
+		const verdict = scoreTier(paths(roots[0] ?? "/", { roots, ...(file && { file }) }), project);
+		expect(verdict).toEqual({ tier, evidence });
+	});
+});
