@@ -16,6 +16,8 @@ import { ZedWorkspaces } from "./zed-workspaces.ts";
 
 /** Reads at most this often while Zed keeps writing; the last change is always read (a trailing read). */
 export const ZED_READ_THROTTLE_MS = 100;
+/** While no Zed is known, a database change scans `/proc` at most this often (the 2 s fallback comes back). */
+const ZED_SCAN_INTERVAL_MS = 2000;
 
 export interface ZedSourceOptions {
 	/** `"pi-ide": { "zed": false }` turns the source off, with where that was said. */
@@ -68,6 +70,7 @@ export class ZedSource implements EditorSource {
 	private again = false;
 	private lastReadStartMs = 0;
 	private scanning?: Promise<void>;
+	private lastScanMs = Number.NEGATIVE_INFINITY;
 	private reads = { count: 0, lastMs: 0 };
 	private closed = false;
 
@@ -228,7 +231,7 @@ export class ZedSource implements EditorSource {
 	private changed(): void {
 		if (this.closed) return;
 		if (!this.zed) {
-			void this.findZed();
+			if (performance.now() - this.lastScanMs >= ZED_SCAN_INTERVAL_MS) void this.findZed();
 			return;
 		}
 		if (this.reading) {
@@ -253,6 +256,7 @@ export class ZedSource implements EditorSource {
 	}
 
 	private async scan(): Promise<void> {
+		this.lastScanMs = performance.now();
 		const { uid, home, platform } = this.options;
 		const processes = await (this.options.processes ?? zedProcesses)(uid);
 		if (this.closed) return;

@@ -20,6 +20,7 @@ import {
 	memoryGrowth,
 } from "./rpc-scenarios.ts";
 import { max, median, percentile, slope } from "./stats.ts";
+import { zedFollow, zedIdleCpu, zedLockedPrompt, zedSkipReason } from "./zed-scenarios.ts";
 
 const argv = process.argv.slice(2);
 const args = new Set(argv);
@@ -32,7 +33,7 @@ const only = new Set(
 		.find((arg) => arg.startsWith("--only="))
 		?.slice("--only=".length)
 		.split(",")
-		.map(Number) ?? [1, 2, 3, 4, 5, 6, 7, 8],
+		.map(Number) ?? [1, 2, 3, 4, 5, 6, 7, 8, 9],
 );
 const size = {
 	writes: quick ? 40 : 200,
@@ -44,6 +45,8 @@ const size = {
 	memoryWrites: quick ? 2000 : 10_000,
 	appearances: quick ? 200 : 1000,
 	startupRepeats: quick ? 2 : 5,
+	zedWrites: quick ? 10 : 40,
+	zedPrompts: quick ? 5 : 20,
 	selectionPrompts: quick ? 10 : 40,
 	memoryRounds: quick ? 5 : 6,
 };
@@ -72,7 +75,7 @@ async function main(): Promise<void> {
 	log(`${cpus().length} cores, Node ${process.versions.node}${quick ? ", quick mode" : ""}`);
 
 	if (only.has(1)) {
-		log("1/8 follow latency");
+		log("1/9 follow latency");
 		const followOurs = await followLatency(ours, size.writes);
 		const followBase = await followLatency(baseline, size.writes);
 		for (const kind of ["single", "burst"] as const) {
@@ -96,7 +99,7 @@ async function main(): Promise<void> {
 		}
 	}
 	if (only.has(2)) {
-		log("2/8 freshness flip (both at once)");
+		log("2/9 freshness flip (both at once)");
 		const [flipOurs, flipBase] = await Promise.all([
 			freshnessFlipLag(ours, size.flips),
 			freshnessFlipLag(baseline, size.flips),
@@ -113,7 +116,7 @@ async function main(): Promise<void> {
 		});
 	}
 	if (only.has(3)) {
-		log("3/8 kill -9 to widget cleared (both at once)");
+		log("3/9 kill -9 to widget cleared (both at once)");
 		const [deathOurs, deathBase] = await Promise.all([
 			deathLatency(ours, size.deaths),
 			deathLatency(baseline, size.deaths),
@@ -130,7 +133,7 @@ async function main(): Promise<void> {
 		});
 	}
 	if (only.has(4)) {
-		log("4/8 prompt cost");
+		log("4/9 prompt cost");
 		const promptP50s: number[] = [];
 		for (const files of [1, 100, 5000]) {
 			const o = await promptCost(ours, files, size.prompts);
@@ -216,7 +219,7 @@ async function main(): Promise<void> {
 		});
 	}
 	if (only.has(5)) {
-		log("5/8 startup");
+		log("5/9 startup");
 		const startups: { files: number; ours: number; baseline: number }[] = [];
 		for (const files of [1, 100, 1000, 10_000]) {
 			const o: number[] = [];
@@ -248,9 +251,13 @@ async function main(): Promise<void> {
 		}
 	}
 	if (only.has(6)) {
-		log(`6/8 idle CPU, ${size.idleWindows} windows of ${size.idleSeconds} s (five pi processes at once)`);
+		log(`6/9 idle CPU, ${size.idleWindows} windows of ${size.idleSeconds} s (five pi processes at once)`);
 		// One window is noisy at 10 ms ticks and may hold pi's own one-off start-up work: medians of windows.
-		const samples = await Promise.all([
+		const zedSkip = zedSkipReason();
+		const [zedIdle, ...samples] = await Promise.all([
+			zedSkip
+				? Promise.resolve(undefined)
+				: Promise.all([true, false].map((read) => zedIdleCpu(size.idleSeconds, size.idleWindows, read))),
 			...[ours, baseline, bare, floor].map((impl) => idleCpu(impl, size.idleSeconds, size.idleWindows)),
 			idleCpu(ours, size.idleSeconds, size.idleWindows, "side dirs"),
 		]);
@@ -286,9 +293,23 @@ async function main(): Promise<void> {
 			met: sidesAbove <= 10,
 			raw: { sideDirs: samples[4], oneDir: samples[0] },
 		});
+		const [withZed = [], withoutZed = []] = zedIdle ?? [];
+		const zedAbove = median(withZed.map((value, window) => value - (withoutZed[window] ?? 0)));
+		rows.push({
+			short: "idle CPU per 60 s, Zed read (pi 1.x)",
+			measure: `6. idle CPU of pi 1.x (Node 22) as above, with an idle Zed database and a running Zed, read against "zed": false beside it, median of the windows' differences`,
+			ours: zedSkip
+				? `skipped: ${zedSkip}`
+				: `${zedAbove} ms above not reading Zed (samples ${withZed.join(", ")} against ${withoutZed.join(", ")})`,
+			baseline: "",
+			ratio: "",
+			target: "<= 10 ms above not reading Zed",
+			met: zedSkip === undefined ? zedAbove <= 10 : undefined,
+			raw: { readingZed: withZed, notReadingZed: withoutZed },
+		});
 	}
 	if (only.has(7)) {
-		log("7/8 memory (both at once)");
+		log("7/9 memory (both at once)");
 		const rounds = size.memoryRounds;
 		const [memOurs, memBase] = await Promise.all([
 			memoryGrowth(ours, size.memoryWrites, size.appearances, rounds),
@@ -322,7 +343,7 @@ async function main(): Promise<void> {
 		});
 	}
 	if (only.has(8)) {
-		log("8/8 conversation: editor context the model holds after 20 prompts");
+		log("8/9 conversation: editor context the model holds after 20 prompts");
 		const once = await conversationBytes(ours, false);
 		const every = await conversationBytes(ours, true);
 		rows.push({
@@ -336,6 +357,64 @@ async function main(): Promise<void> {
 			met: once <= 0.4 * every,
 			raw: { sendOnce: once, sendEveryPrompt: every },
 		});
+	}
+	if (only.has(9)) {
+		log("9/9 Zed's database (pi 1.x on the toolchain's Node)");
+		const skip = zedSkipReason();
+		if (skip) {
+			for (const short of [
+				"Zed commit to widget p50 / p95",
+				"Zed read on pi's thread p50 / p99",
+				"prompt while Zed holds its database locked",
+			])
+				rows.push({
+					short,
+					measure: `9. ${short}`,
+					ours: `skipped: ${skip}`,
+					baseline: "",
+					ratio: "",
+					target: "",
+					met: undefined,
+					raw: {},
+				});
+		} else {
+			const follow = await zedFollow(size.zedWrites);
+			const locked = await zedLockedPrompt(size.zedPrompts);
+			const f = follow.latencies;
+			rows.push({
+				short: "Zed commit to widget p50 / p95",
+				measure: `9. Zed commits a new selection (${f.length} selections 250-450 ms apart) -> the widget shows it, pi 1.x, p50 / p95 / max`,
+				ours: `${ms(median(f))} / ${ms(percentile(f, 95))} / ${ms(max(f))}`,
+				baseline: "",
+				ratio: "",
+				target: "p50 <= 150 ms",
+				met: median(f) <= 150,
+				raw: { samples: f },
+			});
+			const r = follow.readMs;
+			rows.push({
+				short: "Zed read on pi's thread p50 / p99",
+				measure: `9. one read of Zed's database on pi's thread (open, one read transaction, close), as pi timed it (${r.length} reads) p50 / p99`,
+				ours: `${ms(median(r))} / ${ms(percentile(r, 99))}`,
+				baseline: "",
+				ratio: "",
+				target: "p99 <= 5 ms",
+				met: percentile(r, 99) <= 5,
+				raw: { samples: r },
+			});
+			const lockedP50 = median(locked.locked);
+			const unlockedP50 = median(locked.unlocked);
+			rows.push({
+				short: "prompt while Zed holds its database locked",
+				measure: `9. a prompt's round trip (RPC prompt to agent_end) while Zed holds its database locked, against unlocked (${locked.locked.length} prompts each) p50 / max`,
+				ours: `locked ${ms(lockedP50)} / ${ms(max(locked.locked))}; unlocked ${ms(unlockedP50)} / ${ms(max(locked.unlocked))}`,
+				baseline: "",
+				ratio: "",
+				target: "not delayed: locked p50 <= unlocked p50 + 10 ms",
+				met: lockedP50 <= unlockedP50 + 10,
+				raw: locked,
+			});
+		}
 	}
 	const seconds = (performance.now() - started) / 1000;
 	const machine = {

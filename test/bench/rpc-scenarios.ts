@@ -230,7 +230,7 @@ export async function conversationBytes(impl: Implementation, sendEveryPrompt: b
 	);
 }
 
-function cpuMs(pid: number): number {
+export function cpuMs(pid: number): number {
 	// utime and stime, fields 14 and 15 of /proc/<pid>/stat, in clock ticks (100 per second on Linux).
 	const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
 	return (Number(fields[11]) + Number(fields[12])) * 10;
