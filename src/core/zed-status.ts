@@ -1,5 +1,6 @@
 import { clip, sanitizeForDisplay } from "./display-text.ts";
 import type { Editor } from "./editor.ts";
+import { scoreTier } from "./path-match.ts";
 import { formatAgo } from "./picker-rows.ts";
 import type { ZedDatabase } from "./zed-paths.ts";
 import type { RunningZed } from "./zed-process.ts";
@@ -10,7 +11,7 @@ export interface ZedWorkspaceReport {
 	paths: string;
 	/** Why it is not an editor pi offers (another session, remote). */
 	notOffered?: string;
-	editor?: Editor | Omit<Editor, "tier">;
+	editor?: Omit<Editor, "tier">;
 	/** Why the latest read kept the editor state before it. */
 	kept?: string;
 }
@@ -37,7 +38,7 @@ export interface ZedReport {
 
 const show = (text: string, max = 120) => clip(sanitizeForDisplay(text), max);
 
-function workspaceLine(workspace: ZedWorkspaceReport): string {
+function workspaceLine(workspace: ZedWorkspaceReport, projectDir: string): string {
 	const roots = workspace.paths.split("\n").filter(Boolean);
 	const head = `  Workspace ${show(workspace.id, 24)} (${roots.length === 0 ? "no folder" : show(roots.join(", "), 120)})`;
 	if (workspace.notOffered) return `${head}: not offered: ${show(workspace.notOffered)}`;
@@ -45,19 +46,15 @@ function workspaceLine(workspace: ZedWorkspaceReport): string {
 	if (!editor) return `${head}: not read yet`;
 	const buffer = editor.state.active_buffer;
 	const file = buffer?.file ? show(buffer.name, 40) : "no editor tab";
-	const tier =
-		"tier" in editor
-			? editor.tier.tier === undefined
-				? `no tier (${show(editor.tier.evidence)})`
-				: `tier ${editor.tier.tier} (${show(editor.tier.evidence)})`
-			: "";
+	const verdict = scoreTier(editor.paths, projectDir);
+	const tier = `${verdict.tier === undefined ? "no tier" : `tier ${verdict.tier}`} (${show(verdict.evidence)})`;
 	const unsaved = buffer?.modified ? ", unsaved changes" : "";
 	const kept = workspace.kept ? ` (kept: ${show(workspace.kept)})` : "";
-	return `${head}: ${[tier, `${file}${unsaved}${kept}`].filter(Boolean).join(", ")}`;
+	return `${head}: ${tier}, ${file}${unsaved}${kept}`;
 }
 
 /** `/ide status`'s Zed section: the database, whether Zed runs, the schema, the session, each workspace. */
-export function zedStatusLines(report: ZedReport, nowSeconds: number): string[] {
+export function zedStatusLines(report: ZedReport, nowSeconds: number, projectDir: string): string[] {
 	const { phase } = report;
 	if (phase.kind === "off") return [`Zed: not read (${show(phase.source, 200)} says "zed": false)`];
 	if (phase.kind === "starting") return ["Zed: starting"];
@@ -75,10 +72,16 @@ export function zedStatusLines(report: ZedReport, nowSeconds: number): string[] 
 	if (report.sessionId) lines.push(`  Session: ${show(report.sessionId, 60)}`);
 	if (report.reads && report.reads.count > 0)
 		lines.push(`  Reads: ${report.reads.count}, the last took ${report.reads.lastMs.toFixed(1)} ms`);
-	if (report.zed) for (const workspace of report.workspaces) lines.push(workspaceLine(workspace));
+	if (report.zed) for (const workspace of report.workspaces) lines.push(workspaceLine(workspace, projectDir));
 	if (report.lastProblem) {
 		const { reason, atSeconds } = report.lastProblem;
 		lines.push(`  Last read problem (${formatAgo(nowSeconds - atSeconds)}): ${show(reason, 200)}`);
 	}
 	return lines;
+}
+
+/** What `/ide` adds when it finds no editor for the project: Zed's headline, when there is a Zed database. */
+export function zedNoMatchLine(report: ZedReport): string | undefined {
+	const kind = report.phase.kind;
+	return kind === "reading" || kind === "problem" ? zedStatusLines(report, 0, "/")[0] : undefined;
 }

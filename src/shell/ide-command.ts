@@ -36,7 +36,7 @@ export async function runIdeCommand(
 	if (editors.length === 0) {
 		const elsewhere = controller.liveEditors();
 		return ctx.ui.notify(
-			formatNoMatch(controller.project, controller.dirReports(), elsewhere, controller.zedLines()[0]),
+			formatNoMatch(controller.project, controller.dirReports(), elsewhere, controller.zedNoMatchLine()),
 			"info",
 		);
 	}

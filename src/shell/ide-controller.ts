@@ -7,7 +7,7 @@ import { editorLabel } from "../core/picker-rows.ts";
 import type { IdeSettings } from "../core/settings.ts";
 import type { DirPlan } from "../core/state-dirs.ts";
 import { type DirReport, formatStatus, type StatusEnvironment } from "../core/status-report.ts";
-import { zedStatusLines } from "../core/zed-status.ts";
+import { zedNoMatchLine, zedStatusLines } from "../core/zed-status.ts";
 import type { EditorEvent } from "../events.ts";
 import { EditorList } from "./editor-list.ts";
 import { EditorPresenter } from "./editor-presenter.ts";
@@ -183,7 +183,7 @@ export class IdeController {
 		return formatStatus({
 			environment: { ...this.config.environment, uid: this.config.uid },
 			dirs: this.dirReports(),
-			zed: this.zedLines(),
+			zed: this.zed ? zedStatusLines(this.zed.report(), this.now(), this.projectDir) : [],
 			projectDir: this.projectDir,
 			autoconnect: this.config.settings.autoconnect,
 			settings: this.config.settings,
@@ -213,12 +213,10 @@ export class IdeController {
 		}));
 	}
 
-	/** `/ide status`'s Zed section, each workspace with its tier. */
-	zedLines(): string[] {
-		if (!this.zed) return [];
-		const report = this.zed.report();
-		const workspaces = report.workspaces.map((w) => (w.editor ? { ...w, editor: this.withTier(w.editor) } : w));
-		return zedStatusLines({ ...report, workspaces }, this.now());
+	/** Zed's line in what `/ide` says when it finds nothing, when there is a Zed database. */
+	zedNoMatchLine(): string | undefined {
+		const report = this.zed?.report();
+		return report && zedNoMatchLine(report);
 	}
 
 	get settings(): IdeSettings {

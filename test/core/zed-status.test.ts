@@ -1,22 +1,21 @@
 import { describe, expect, test } from "vitest";
 import type { Editor } from "../../src/core/editor.ts";
 import { zedDatabases } from "../../src/core/zed-paths.ts";
-import { type ZedReport, zedStatusLines } from "../../src/core/zed-status.ts";
+import { type ZedReport, zedNoMatchLine, zedStatusLines } from "../../src/core/zed-status.ts";
 import { editorState } from "../support/fixtures.ts";
 
 const database = zedDatabases("/home/u/.local/share/zed")[0];
-const editor = (tier: 0 | undefined, modified = false): Editor => ({
+const editor = (roots: string[], modified = false): Omit<Editor, "tier"> => ({
 	key: "zed:x#1",
 	pid: 77,
 	alive: true,
-	state: { ...editorState({ cwd: "/p", buffer: { file: "/p/src/a.ts", name: "a.ts", modified } }), app: "zed" },
-	paths: { cwd: "/p", argvDirs: [] },
+	state: {
+		...editorState({ cwd: roots[0] ?? "/", buffer: { file: "/p/src/a.ts", name: "a.ts", modified } }),
+		app: "zed",
+	},
+	paths: { cwd: roots[0] ?? "/", argvDirs: [], roots },
 	selectionFirstSeenSeconds: 0,
 	writtenAtSeconds: 0,
-	tier:
-		tier === 0
-			? { tier: 0, evidence: "a workspace root is the project" }
-			: { tier: undefined, evidence: "no workspace root or file in the project" },
 });
 
 describe("/ide status: the Zed section", () => {
@@ -41,7 +40,7 @@ describe("/ide status: the Zed section", () => {
 		],
 		[
 			"Zed not running: the database it would read",
-			{ phase: { kind: "reading" }, database, workspaces: [{ id: "1", paths: "/p", editor: editor(0) }] },
+			{ phase: { kind: "reading" }, database, workspaces: [{ id: "1", paths: "/p", editor: editor(["/p"]) }] },
 			["Zed: database /home/u/.local/share/zed/db/0-stable/db.sqlite (stable); Zed is not running"],
 		],
 		[
@@ -54,8 +53,8 @@ describe("/ide status: the Zed section", () => {
 				sessionId: "s1",
 				reads: { count: 3, lastMs: 1.234 },
 				workspaces: [
-					{ id: "1", paths: "/p", editor: editor(0, true), kept: "no pane has focus" },
-					{ id: "2", paths: "/q\n/r", editor: editor(undefined) },
+					{ id: "1", paths: "/p", editor: editor(["/p"], true), kept: "no pane has focus" },
+					{ id: "2", paths: "/q\n/r", editor: editor(["/q", "/r"]) },
 					{ id: "3", paths: "", notOffered: "a remote workspace: its paths are not this machine's" },
 				],
 				lastProblem: { reason: "database is locked", atSeconds: 990 },
@@ -88,11 +87,22 @@ describe("/ide status: the Zed section", () => {
 			],
 		],
 	])("%s", (_name, report, lines) => {
-		expect(zedStatusLines(report, 1000)).toEqual(lines);
+		expect(zedStatusLines(report, 1000, "/p")).toEqual(lines);
 	});
 
 	test("a hostile path or reason cannot reach the terminal raw", () => {
-		const lines = zedStatusLines({ phase: { kind: "problem", reason: "bad\u001b[2Jreason" }, workspaces: [] }, 0);
+		const lines = zedStatusLines({ phase: { kind: "problem", reason: "bad\u001b[2Jreason" }, workspaces: [] }, 0, "/p");
 		expect(lines.join("")).not.toContain("\u001b");
+	});
+});
+
+describe("/ide with no editor for the project: Zed's headline only when there is a Zed database", () => {
+	test.each<[ZedReport["phase"], string | undefined]>([
+		[{ kind: "off", source: "/g" }, undefined],
+		[{ kind: "no-database", looked: ["/a"] }, undefined],
+		[{ kind: "reading" }, "Zed: database /home/u/.local/share/zed/db/0-stable/db.sqlite (stable); Zed is not running"],
+		[{ kind: "problem", reason: "no node:sqlite" }, "Zed: not read: no node:sqlite"],
+	])("%o", (phase, line) => {
+		expect(zedNoMatchLine({ phase, database, workspaces: [] })).toBe(line);
 	});
 });

@@ -275,6 +275,21 @@ describe("Zed through the real pi 1.x CLI (RPC)", () => {
 		},
 	);
 
+	test.skipIf(!pi1.node)("a file on disk with CRLF line ends: Zed's offsets count its text with LF", async () => {
+		const zed = await zedFixture();
+		const file = join(ws.project, "src", "dos.ts");
+		writeFileSync(file, "first\r\nsecond\r\nthird\r\n");
+		await zed.workspace({ id: 1, roots: [ws.project] });
+		// "second" is bytes 6-12 of "first\nsecond\nthird\n" (in the CRLF file it would start at byte 7).
+		await zed.show({ workspaceId: 1, itemId: 11, path: file, selections: [[6, 12]] });
+		zed.start();
+		const rpc = startPi(zed);
+		await waitFor("connected", () => rpc.lastWidget() === "1 line selected in dos.ts", 15_000);
+		await rpc.prompt("what is selected?");
+		expect(lastRequest()).toContain("Selection: line 2 (from line 2 column 1 to line 2 column 6)");
+		expect(lastRequest()).toMatch(/\nsecond\n`{3}/);
+	});
+
 	test.skipIf(!pi1.node)("a secret file open in Zed: its selection is withheld", async () => {
 		const zed = await zedFixture();
 		const env = join(ws.project, ".env");
