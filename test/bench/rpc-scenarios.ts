@@ -230,7 +230,18 @@ export async function conversationBytes(impl: Implementation, sendEveryPrompt: b
 	);
 }
 
-export function cpuMs(pid: number): number {
+/** CPU time of a process in each of `windows` consecutive windows of `seconds`. */
+export async function cpuWindows(pid: number, seconds: number, windows: number): Promise<number[]> {
+	const samples: number[] = [];
+	for (let window = 0; window < windows; window++) {
+		const before = cpuMs(pid);
+		await sleep(seconds * 1000);
+		samples.push(cpuMs(pid) - before);
+	}
+	return samples;
+}
+
+function cpuMs(pid: number): number {
 	// utime and stime, fields 14 and 15 of /proc/<pid>/stat, in clock ticks (100 per second on Linux).
 	const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
 	return (Number(fields[11]) + Number(fields[12])) * 10;
@@ -292,13 +303,7 @@ export async function idleCpu(
 			// with five pi processes starting at once on two cores, 3 s was not enough (pi alone once read 40 ms
 			// and pi with one empty timer 410 ms in the same run).
 			await sleep(10_000);
-			const samples: number[] = [];
-			for (let window = 0; window < windows; window++) {
-				const before = cpuMs(pi.pid);
-				await sleep(seconds * 1000);
-				samples.push(cpuMs(pi.pid) - before);
-			}
-			return samples;
+			return cpuWindows(pi.pid, seconds, windows);
 		},
 		layout === "one dir"
 			? {}

@@ -10,7 +10,7 @@ import { projectState } from "../support/fixtures.ts";
 import { type PiLine, piLines } from "../support/pi-cli.ts";
 import { RpcPi } from "../support/rpc-pi.ts";
 import { waitFor } from "../support/wait-for.ts";
-import { cpuMs, seededRandom } from "./rpc-scenarios.ts";
+import { cpuWindows, seededRandom } from "./rpc-scenarios.ts";
 
 const PI1 = piLines()[1] as PiLine;
 const DEAD_PID_BASE = 5_000_000;
@@ -50,14 +50,7 @@ async function withZed<T>(
 
 /** `/ide status`'s Zed line `  Reads: N, the last took X ms`: the read count and the last read's time. */
 async function lastRead(pi: RpcPi): Promise<{ count: number; ms: number }> {
-	const before = pi.notices().length;
-	await pi.command({ type: "prompt", message: "/ide status" });
-	const text = await waitFor("status", () =>
-		pi
-			.notices()
-			.slice(before)
-			.find((n) => n.startsWith("pi-ide status")),
-	);
+	const text = (await pi.ideStatus()).join("\n");
 	const match = /\n {2}Reads: (\d+), the last took ([\d.]+) ms/.exec(text);
 	if (!match) throw new Error(`no Zed reads in /ide status:\n${text}`);
 	return { count: Number(match[1]), ms: Number(match[2]) };
@@ -168,12 +161,6 @@ export async function zedIdleCpu(seconds: number, windows: number, readZed: bool
 		await pi.command({ type: "get_state" }, 30_000);
 		if (readZed) await lastRead(pi);
 		await sleep(10_000);
-		const samples: number[] = [];
-		for (let window = 0; window < windows; window++) {
-			const before = cpuMs(pi.pid);
-			await sleep(seconds * 1000);
-			samples.push(cpuMs(pi.pid) - before);
-		}
-		return samples;
+		return cpuWindows(pi.pid, seconds, windows);
 	});
 }

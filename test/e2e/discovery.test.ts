@@ -21,18 +21,6 @@ const uid = process.getuid?.() ?? 0;
 describe.each(piLines())("discovery through the real $name CLI (RPC)", (line) => {
 	const ws = useE2eWorkspace();
 
-	async function status(rpc: RpcPi): Promise<string[]> {
-		const before = rpc.notices().length;
-		await rpc.command({ type: "prompt", message: "/ide status" });
-		const text = await waitFor("status", () =>
-			rpc
-				.notices()
-				.slice(before)
-				.find((n) => n.startsWith("pi-ide status")),
-		);
-		return text.split("\n");
-	}
-
 	test.skipIf(!line.node)(
 		"an editor in /tmp/pi-ide while pi has XDG_RUNTIME_DIR: found within 3 s; untrusted side dirs, reused pids and a vanished dir are told apart in /ide status",
 		async () => {
@@ -56,7 +44,7 @@ describe.each(piLines())("discovery through the real $name CLI (RPC)", (line) =>
 				}),
 			);
 			try {
-				const first = await status(rpc);
+				const first = await rpc.ideStatus();
 				expect(first).toContain(
 					`Environment: XDG_RUNTIME_DIR=${xdg}, TMPDIR=/var/tmp, uid ${uid}, PI_IDE_STATE_DIR not set`,
 				);
@@ -88,7 +76,7 @@ describe.each(piLines())("discovery through the real $name CLI (RPC)", (line) =>
 				left.write(projectState(ws.project, { buffer: { name: "left.ts" } }));
 				utimesSync(left.file, new Date((started - 600) * 1000), new Date((started - 600) * 1000));
 				const second = await waitFor("the reused pid in status", async () => {
-					const lines = await status(rpc);
+					const lines = await rpc.ideStatus();
 					return lines.some((l) => l.includes(`${strangerPid}.json: dead`)) ? lines : undefined;
 				});
 				stranger.kill("SIGKILL");
@@ -106,7 +94,7 @@ describe.each(piLines())("discovery through the real $name CLI (RPC)", (line) =>
 				rmSync(tmpSide, { recursive: true });
 				await waitFor("widget cleared", () => rpc.lastWidget() === "(cleared)", 3000);
 				const third = await waitFor("the dir looked for again", async () => {
-					const lines = await status(rpc);
+					const lines = await rpc.ideStatus();
 					return lines.includes(
 						`State dir ${tmpSide} (side dir, read but never created): not there; looked for every 2 s`,
 					)

@@ -43,18 +43,6 @@ describe("Zed through the real pi 1.x CLI (RPC)", () => {
 		);
 	}
 
-	async function status(rpc: RpcPi): Promise<string[]> {
-		const before = rpc.notices().length;
-		await rpc.command({ type: "prompt", message: "/ide status" });
-		const text = await waitFor("status", () =>
-			rpc
-				.notices()
-				.slice(before)
-				.find((n) => n.startsWith("pi-ide status")),
-		);
-		return text.split("\n");
-	}
-
 	const lastRequest = () => ws.server.requests.at(-1)?.messages.map(messageText).join("\n") ?? "";
 
 	test.skipIf(!pi1.node)(
@@ -103,11 +91,11 @@ describe("Zed through the real pi 1.x CLI (RPC)", () => {
 			expect(lastRequest()).toContain("Selection: lines 2-3 (from line 2 column 17 to line 3 column 6)");
 			expect(lastRequest()).toContain("Cursor: line 3, column 7");
 
-			const lines = await status(rpc);
+			const lines = await rpc.ideStatus();
 			expect(lines).toContain(`Zed: database ${zed.dbPath} (stable); Zed is running (pid ${zedPid})`);
 			expect(lines).toContain("  Schema steps: WorkspaceDb 30, EditorDb 7");
 			// Idle Zed, idle pi: no read (pi's own reads touch the database's files and must not look like changes).
-			const reads = () => status(rpc).then((l) => l.find((line) => line.startsWith("  Reads: ")));
+			const reads = () => rpc.ideStatus().then((l) => l.find((line) => line.startsWith("  Reads: ")));
 			const readsBefore = await reads();
 			await new Promise((done) => setTimeout(done, 2500));
 			expect(await reads()).toBe(readsBefore);
@@ -122,7 +110,7 @@ describe("Zed through the real pi 1.x CLI (RPC)", () => {
 			expect(Date.now() - quitAt).toBeLessThan(2000);
 			await rpc.prompt("still there?");
 			expect(lastRequest()).toContain("The editor is disconnected: the previous editor context no longer applies.");
-			const after = await status(rpc);
+			const after = await rpc.ideStatus();
 			expect(after).toContain(`Zed: database ${zed.dbPath} (stable); Zed is not running`);
 			expect(after.some((line) => /disconnected from zed \d+: the app quit \(or crashed\)/.test(line))).toBe(true);
 			expect(rpc.stderr()).not.toMatch(/ExperimentalWarning|SQLite/);
@@ -141,7 +129,7 @@ describe("Zed through the real pi 1.x CLI (RPC)", () => {
 			await zed.workspace({ id: 3, roots: [ws.project], remote: true });
 			await zed.show({ workspaceId: 3, itemId: 31, path: file, selections: [[0, 0]] });
 			const rpc = startPi(zed);
-			const before = await status(rpc);
+			const before = await rpc.ideStatus();
 			expect(before).toContain(`Zed: database ${zed.dbPath} (stable); Zed is not running`);
 			expect(rpc.lastWidget()).toBeUndefined();
 			await rpc.prompt("anything?");
@@ -151,7 +139,7 @@ describe("Zed through the real pi 1.x CLI (RPC)", () => {
 			const zedPid = zed.start();
 			await zed.show({ workspaceId: 1, itemId: 11, path: file, selections: [[6, 6]] });
 			await waitFor("connected once Zed runs", () => rpc.lastWidget() === "in main.ts", 5000);
-			const lines = await status(rpc);
+			const lines = await rpc.ideStatus();
 			expect(lines).toContain(`Zed: database ${zed.dbPath} (stable); Zed is running (pid ${zedPid})`);
 			expect(lines).toContain(`  Workspace 1 (${ws.project}): tier 0 (a workspace root is the project), main.ts`);
 			expect(lines).toContain(
@@ -228,13 +216,13 @@ describe("Zed through the real pi 1.x CLI (RPC)", () => {
 			await waitFor("the selection", () => rpc.lastWidget() === "1 line selected in main.ts", 3000);
 			await zed.focusTerminal(1);
 			await waitFor("the read of the focus change", async () => {
-				const lines = await status(rpc);
+				const lines = await rpc.ideStatus();
 				if (!lines.some((l) => l.endsWith("main.ts (kept: no pane has focus)"))) throw new Error(lines.join("\n"));
 				return true;
 			});
 			await zed.show({ workspaceId: 1, itemId: 11, path: main, selections: [] });
 			await waitFor("the read of no selection rows", async () =>
-				(await status(rpc)).some((l) => l.endsWith("main.ts (kept: no selection rows (Zed is rewriting them))")),
+				(await rpc.ideStatus()).some((l) => l.endsWith("main.ts (kept: no selection rows (Zed is rewriting them))")),
 			);
 			await rpc.prompt("still?");
 			expect(lastRequest()).not.toContain("The editor is disconnected");
@@ -259,14 +247,14 @@ describe("Zed through the real pi 1.x CLI (RPC)", () => {
 			try {
 				await waitFor(
 					"a failed read",
-					async () => (await status(rpc)).some((l) => l.includes("Last read problem")),
+					async () => (await rpc.ideStatus()).some((l) => l.includes("Last read problem")),
 					5000,
 				);
 				const started = performance.now();
 				await rpc.prompt("what is selected?");
 				expect(performance.now() - started).toBeLessThan(2000);
 				expect(lastRequest()).toContain("line2");
-				const lines = await status(rpc);
+				const lines = await rpc.ideStatus();
 				expect(lines.find((l) => l.includes("Last read problem"))).toMatch(/database is locked/);
 				expect(rpc.lastWidget()).toBe("1 line selected in main.ts");
 			} finally {
@@ -312,7 +300,7 @@ describe("Zed through the real pi 1.x CLI (RPC)", () => {
 		mkdirSync(join(ws.project, ".pi"), { recursive: true });
 		writeFileSync(join(ws.project, ".pi", "settings.json"), JSON.stringify({ "pi-ide": { zed: false } }));
 		const rpc = startPi(zed);
-		const lines = await status(rpc);
+		const lines = await rpc.ideStatus();
 		expect(lines).toContain(`Zed: not read (${join(ws.project, ".pi", "settings.json")} says "zed": false)`);
 		expect(rpc.lastWidget()).toBeUndefined();
 	});
@@ -328,7 +316,7 @@ describe("Zed through the real pi 1.x CLI (RPC)", () => {
 			nvim.write(projectState(ws.project, { buffer: { name: "main.ts" } }));
 			const rpc = startPi(zed);
 			await rpc.command({ type: "get_state" });
-			await waitFor("both listed", async () => (await status(rpc)).some((l) => l.includes("Workspace 1")), 5000);
+			await waitFor("both listed", async () => (await rpc.ideStatus()).some((l) => l.includes("Workspace 1")), 5000);
 			expect(rpc.lastWidget()).toBeUndefined();
 			rpc.send({ type: "prompt", message: "/ide" });
 			const request = await waitFor("select request", () => rpc.uiRequests("select")[0]);
@@ -364,15 +352,7 @@ describe.skipIf(!pi073.node)("Zed on pi 0.73 (Node 20: no node:sqlite)", () => {
 			}),
 		);
 		await waitFor("connected to nvim", () => rpc.lastWidget() === "in main.ts", 15_000);
-		const before = rpc.notices().length;
-		await rpc.command({ type: "prompt", message: "/ide status" });
-		const text = await waitFor("status", () =>
-			rpc
-				.notices()
-				.slice(before)
-				.find((n) => n.startsWith("pi-ide status")),
-		);
-		expect(text.split("\n")).toContain(
+		expect(await rpc.ideStatus()).toContain(
 			`Zed: not read: reading Zed needs node:sqlite (Node >= 22.13); pi runs on Node ${process.versions.node}`,
 		);
 		expect(rpc.notices().filter((n) => n.startsWith("pi-ide:") && !n.startsWith("pi-ide: connected"))).toEqual([]);

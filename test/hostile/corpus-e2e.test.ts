@@ -44,14 +44,7 @@ describe.each(piLines())("hostile input through the real $name CLI", (line) => {
 		const pi =
 			rpc ?? ws.stopLater(RpcPi.start(line, { cwd: ws.project, agentDir: ws.agentDir, stateDir: ws.stateDir }));
 		rpc = pi;
-		const before = pi.notices().length;
-		await pi.command({ type: "prompt", message: "/ide status" });
-		return waitFor("status", () =>
-			pi
-				.notices()
-				.slice(before)
-				.find((n) => n.startsWith("pi-ide status")),
-		);
+		return (await pi.ideStatus()).join("\n");
 	}
 
 	test.skipIf(!line.node)(

@@ -111,6 +111,18 @@ export class RpcPi {
 		return updates.length === 0 ? undefined : (updates.at(-1)?.[0] ?? "(cleared)");
 	}
 
+	/** `/ide status` run now: the doctor's lines, from the notice this command raised. */
+	async ideStatus(): Promise<string[]> {
+		const before = this.notices().length;
+		await this.command({ type: "prompt", message: "/ide status" });
+		const text = await waitFor("the /ide status notice", () =>
+			this.notices()
+				.slice(before)
+				.find((notice) => notice.startsWith("pi-ide status")),
+		);
+		return text.split("\n");
+	}
+
 	/** What pi wrote to stderr so far (what a terminal user would see over pi's screen). */
 	stderr(): string {
 		return this.run.stderr();
