@@ -151,11 +151,13 @@ export class ZedSource implements EditorSource {
 		this.changed();
 	}
 
-	isPending(_key: string): boolean {
-		return this.timer !== undefined || this.reading !== undefined;
+	/** A read under way or due holds up only a prompt for a Zed workspace, never one for another editor. */
+	isPending(key: string): boolean {
+		return this.workspaces.byKey(key) !== undefined && (this.timer !== undefined || this.reading !== undefined);
 	}
 
-	async flush(_key: string): Promise<void> {
+	async flush(key: string): Promise<void> {
+		if (this.workspaces.byKey(key) === undefined) return;
 		if (this.timer) {
 			clearTimeout(this.timer);
 			this.timer = undefined;

@@ -251,7 +251,7 @@ async function main(): Promise<void> {
 		}
 	}
 	if (only.has(6)) {
-		log(`6/9 idle CPU, ${size.idleWindows} windows of ${size.idleSeconds} s (five pi processes at once)`);
+		log(`6/9 idle CPU, ${size.idleWindows} windows of ${size.idleSeconds} s (seven pi processes at once)`);
 		// One window is noisy at 10 ms ticks and may hold pi's own one-off start-up work: medians of windows.
 		const zedSkip = zedSkipReason();
 		const [zedIdle, ...samples] = await Promise.all([
@@ -460,7 +460,7 @@ function printTable(machine: { cores: number; node: string; commit: string; seco
 		row.met === undefined ? "" : row.met ? "yes" : "NO",
 	]);
 	const lines = [
-		`pi-ide-context benchmark of commit ${machine.commit}: ${machine.cores} cores, ${machine.seconds} s${machine.quick ? " (quick mode: small samples)" : ""}. Both sides run in pi 0.73 on Node ${machine.node} (the benchmark's own Node), the same pi and Node for each.`,
+		`pi-ide-context benchmark of commit ${machine.commit}: ${machine.cores} cores, ${machine.seconds} s${machine.quick ? " (quick mode: small samples)" : ""}. Both sides run in pi 0.73 on Node ${machine.node} (the benchmark's own Node), the same pi and Node for each; the Zed rows run in pi 1.x on the toolchain's Node 22.`,
 		"",
 		`| ${header.join(" | ")} |`,
 		`|${header.map(() => "---").join("|")}|`,

@@ -82,7 +82,7 @@ export function writeMarkdownReport(path: string, machine: Machine, rows: readon
 	const text = [
 		"# Benchmarks",
 		"",
-		`Written by \`npm run bench -- --markdown ${path}\` from one run of commit ${machine.commit}: ${machine.cores} cores, Node ${machine.node}, ${machine.seconds} s${machine.quick ? " (quick mode: small samples, not for reporting)" : ""}. Both sides run in pi 0.73 on that Node. Re-run it after a change that touches a measured path; the figures below are never edited by hand.`,
+		`Written by \`npm run bench -- --markdown ${path}\` from one run of commit ${machine.commit}: ${machine.cores} cores, Node ${machine.node}, ${machine.seconds} s${machine.quick ? " (quick mode: small samples, not for reporting)" : ""}. Both sides run in pi 0.73 on that Node; the Zed rows (marked pi 1.x) run in pi 1.x on the pi 1.x toolchain's Node 22. Re-run it after a change that touches a measured path; the figures below are never edited by hand.`,
 		"",
 		...(follow ? [`![Follow latency: ours against the polling baseline](${plotName})`, ""] : []),
 		...table,
