@@ -43,6 +43,22 @@ describe("Zed through the real pi 1.x CLI (RPC)", () => {
 		);
 	}
 
+	/** Zed running with workspace 1 (the project) showing `path` in a focused pane, and pi connected to it. */
+	async function zedConnected(
+		path: string,
+		selections: [number, number][],
+		widget: (line: string | undefined) => boolean,
+		focus: "editor" | "terminal" = "editor",
+	): Promise<{ zed: FakeZed; rpc: RpcPi }> {
+		const zed = await zedFixture();
+		await zed.workspace({ id: 1, roots: [ws.project] });
+		await zed.show({ workspaceId: 1, itemId: 11, path, selections }, focus);
+		zed.start();
+		const rpc = startPi(zed);
+		await waitFor("connected to Zed", () => widget(rpc.lastWidget()), 15_000);
+		return { zed, rpc };
+	}
+
 	const lastRequest = () => ws.server.requests.at(-1)?.messages.map(messageText).join("\n") ?? "";
 
 	test.skipIf(!pi1.node)(
@@ -197,17 +213,9 @@ describe("Zed through the real pi 1.x CLI (RPC)", () => {
 	test.skipIf(!pi1.node)(
 		"focus in Zed's terminal keeps the last editor; pi started while focus is there shows the workspace's active editor",
 		async () => {
-			const zed = await zedFixture();
 			const main = join(ws.project, "src", "main.ts");
-			await zed.workspace({ id: 1, roots: [ws.project] });
-			await zed.show({ workspaceId: 1, itemId: 11, path: main, selections: [[12, 12]] }, "terminal");
-			zed.start();
-			const rpc = startPi(zed);
-			await waitFor(
-				"the active editor tab, with focus in the terminal",
-				() => rpc.lastWidget() === "in main.ts",
-				15_000,
-			);
+			// Focus in the terminal from the start: the workspace's active editor tab is shown.
+			const { zed, rpc } = await zedConnected(main, [[12, 12]], (w) => w === "in main.ts", "terminal");
 			await rpc.prompt("where?");
 			expect(lastRequest()).toContain("Cursor: line 3, column 1");
 
@@ -233,13 +241,8 @@ describe("Zed through the real pi 1.x CLI (RPC)", () => {
 	test.skipIf(!pi1.node)(
 		"a locked database: the last state stays, a prompt is not delayed, /ide status names the problem",
 		async () => {
-			const zed = await zedFixture();
 			const main = join(ws.project, "src", "main.ts");
-			await zed.workspace({ id: 1, roots: [ws.project] });
-			await zed.show({ workspaceId: 1, itemId: 11, path: main, selections: [[6, 11]] });
-			zed.start();
-			const rpc = startPi(zed);
-			await waitFor("connected", () => rpc.lastWidget() === "1 line selected in main.ts", 15_000);
+			const { zed, rpc } = await zedConnected(main, [[6, 11]], (w) => w === "1 line selected in main.ts");
 			await zed.lock();
 			// Zed writes while it holds the lock: its WAL moves, which is what makes pi read.
 			const later = new Date(Date.now() + 5000);
@@ -264,29 +267,19 @@ describe("Zed through the real pi 1.x CLI (RPC)", () => {
 	);
 
 	test.skipIf(!pi1.node)("a file on disk with CRLF line ends: Zed's offsets count its text with LF", async () => {
-		const zed = await zedFixture();
 		const file = join(ws.project, "src", "dos.ts");
 		writeFileSync(file, "first\r\nsecond\r\nthird\r\n");
-		await zed.workspace({ id: 1, roots: [ws.project] });
 		// "second" is bytes 6-12 of "first\nsecond\nthird\n" (in the CRLF file it would start at byte 7).
-		await zed.show({ workspaceId: 1, itemId: 11, path: file, selections: [[6, 12]] });
-		zed.start();
-		const rpc = startPi(zed);
-		await waitFor("connected", () => rpc.lastWidget() === "1 line selected in dos.ts", 15_000);
+		const { rpc } = await zedConnected(file, [[6, 12]], (w) => w === "1 line selected in dos.ts");
 		await rpc.prompt("what is selected?");
 		expect(lastRequest()).toContain("Selection: line 2 (from line 2 column 1 to line 2 column 6)");
 		expect(lastRequest()).toMatch(/\nsecond\n`{3}/);
 	});
 
 	test.skipIf(!pi1.node)("a secret file open in Zed: its selection is withheld", async () => {
-		const zed = await zedFixture();
 		const env = join(ws.project, ".env");
 		writeFileSync(env, "API_KEY=hunter2-not-for-the-model\n");
-		await zed.workspace({ id: 1, roots: [ws.project] });
-		await zed.show({ workspaceId: 1, itemId: 11, path: env, selections: [[0, 33]] });
-		zed.start();
-		const rpc = startPi(zed);
-		await waitFor("connected", () => rpc.lastWidget()?.includes(".env") === true, 15_000);
+		const { rpc } = await zedConnected(env, [[0, 33]], (w) => w?.includes(".env") === true);
 		await rpc.prompt("what is selected?");
 		expect(lastRequest()).toContain(`File: ${env}`);
 		expect(lastRequest()).not.toContain("hunter2");
