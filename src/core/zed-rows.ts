@@ -39,7 +39,9 @@ export interface ZedEditorRow {
 	workspaceId: string;
 	/** The buffer's file, decoded from `editors.path`; null when unnamed or not valid UTF-8. */
 	path: string | null;
-	/** Non-null only while the buffer has unsaved changes: then the text the user sees. */
+	/** The buffer has unsaved changes (Zed keeps `contents` only then). */
+	unsaved: boolean;
+	/** The text the user sees while unsaved; null when saved, or too large to be read on pi's thread. */
 	contents: string | null;
 	language?: string | null;
 }
@@ -122,9 +124,9 @@ export function zedFocus(snapshot: ZedSnapshot, workspaceId: string, hasLast: bo
 	return { kind: "editor", editor, selections };
 }
 
-/** Every file of the workspace with unsaved changes (its editor rows with `contents`). */
+/** Every file of the workspace with unsaved changes (its editor rows with `contents`, however large). */
 export function unsavedFiles(snapshot: ZedSnapshot, workspaceId: string): string[] {
 	return snapshot.editors.flatMap((editor) =>
-		editor.workspaceId === workspaceId && editor.contents !== null && editor.path !== null ? [editor.path] : [],
+		editor.workspaceId === workspaceId && editor.unsaved && editor.path !== null ? [editor.path] : [],
 	);
 }

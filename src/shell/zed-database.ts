@@ -15,6 +15,12 @@ export type ZedRead =
 
 type Row = Record<string, unknown>;
 
+/**
+ * An unsaved buffer larger than this is not copied out of the database: its file still counts as unsaved, but
+ * pi knows no cursor in it. Turning megabytes of text into positions would hold pi's thread too long.
+ */
+export const MAX_UNSAVED_TEXT_BYTES = 4 * 1024 * 1024;
+
 const text = (value: unknown) => (typeof value === "string" ? value : value == null ? null : String(value));
 const integer = (value: unknown) =>
 	typeof value === "number" || typeof value === "bigint" ? Number(value) : Number.NaN;
@@ -121,13 +127,15 @@ function readRows(db: SqliteDatabase, optional: { pathsOrder: boolean; language:
 		}),
 	);
 	const editors = all(
-		`SELECT item_id, CAST(workspace_id AS TEXT) AS workspace_id, path, contents,
+		`SELECT item_id, CAST(workspace_id AS TEXT) AS workspace_id, path, contents IS NOT NULL AS unsaved,
+			CASE WHEN length(CAST(contents AS BLOB)) <= ${MAX_UNSAVED_TEXT_BYTES} THEN contents END AS contents,
 			${optional.language ? "language" : "NULL"} AS language FROM editors WHERE ${IN_SESSION}`,
 	).map(
 		(row): ZedEditorRow => ({
 			itemId: integer(row.item_id),
 			workspaceId: String(row.workspace_id),
 			path: pathOf(row.path),
+			unsaved: flag(row.unsaved),
 			contents: text(row.contents),
 			language: text(row.language),
 		}),

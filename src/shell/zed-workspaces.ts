@@ -12,9 +12,10 @@ import {
 	zedTimestampSeconds,
 } from "../core/zed-rows.ts";
 import { realFile, realOrNormal } from "./path-evidence.ts";
+import { MAX_UNSAVED_TEXT_BYTES } from "./zed-database.ts";
 
-/** A file larger than this is not read for its selection's text: no editor state is worth holding pi up for. */
-const MAX_BUFFER_FILE_BYTES = 16 * 1024 * 1024;
+/** A file larger than this is not read for its positions: as for an unsaved buffer, pi's thread comes first. */
+const MAX_BUFFER_FILE_BYTES = MAX_UNSAVED_TEXT_BYTES;
 
 export type ZedReading = EditorReading & { key: string };
 
@@ -81,12 +82,12 @@ export class ZedWorkspaces {
 				let selection = previous?.seen;
 				if (focus.kind === "none") buffer = null;
 				if (focus.kind === "editor") {
-					const { path, contents, language } = focus.editor;
-					const text = contents !== null ? contents : path ? await this.diskText(path) : undefined;
+					const { path, unsaved, contents, language } = focus.editor;
+					const text = unsaved ? (contents ?? undefined) : path ? await this.diskText(path) : undefined;
 					const input = {
 						file: path,
 						text,
-						modified: contents !== null,
+						modified: unsaved,
 						language: language ?? null,
 						selections: focus.selections,
 					};

@@ -177,9 +177,10 @@ describe("Zed through the real pi 1.x CLI (RPC)", () => {
 			const other = join(ws.project, "src", "other.ts");
 			writeFileSync(other, "saved\n");
 			await zed.workspace({ id: 1, roots: [ws.project] });
+			// Another tab, unsaved and larger than pi copies out of the database: still covered by the guard.
 			await zed.sql("INSERT INTO editors (item_id, workspace_id, path, contents) VALUES (12, 1, ?, ?)", [
 				{ bytes: other },
-				"edited in zed\n",
+				"edited in zed\n".repeat(300_000),
 			]);
 			const unsaved = "line1\nUNSAVED in zed\nline3\n";
 			await zed.show({ workspaceId: 1, itemId: 11, path: main, contents: unsaved, selections: [[6, 20]] });
