@@ -1,4 +1,5 @@
 import { posix } from "node:path";
+import { shownPath } from "./path-match.ts";
 
 /**
  * Code the user points at on purpose in a prompt: `@src/a.ts#L10`, `@src/a.ts#L10-20`, `@src/a.ts#L10-L20`,
@@ -61,6 +62,10 @@ export function referencePath(path: string, cwd: string, home: string): string {
 	return posix.isAbsolute(path) ? posix.normalize(path) : posix.normalize(posix.join(cwd, path));
 }
 
+/** `#L4`, `#L2-4`: a range as a reference writes it. */
+export const lineAnchor = (startLine: number, endLine: number) =>
+	startLine === endLine ? `#L${startLine}` : `#L${startLine}-${endLine}`;
+
 /**
  * The reference ctrl+alt+k inserts for what the editor shows: the selection's lines (fresh or stale), else the
  * cursor line; relative to pi's cwd when inside it, quoted when the path has a space; a space before it unless
@@ -74,10 +79,8 @@ export function insertedReference(options: {
 	inputBefore: string;
 }): string {
 	const { file, cwd, startLine, endLine, inputBefore } = options;
-	const base = cwd.replace(/\/+$/, "");
-	const shown = file.startsWith(`${base}/`) ? file.slice(base.length + 1) : file;
+	const shown = shownPath(file, cwd);
 	const path = /\s/.test(shown) ? `"${shown}"` : shown;
-	const range = startLine === endLine ? `#L${startLine}` : `#L${startLine}-${endLine}`;
 	const before = inputBefore === "" || /\s$/.test(inputBefore) ? "" : " ";
-	return `${before}@${path}${range} `;
+	return `${before}@${path}${lineAnchor(startLine, endLine)} `;
 }

@@ -49,11 +49,14 @@ export function bufferFields(state: EditorState): EditorFields | undefined {
 	return fields;
 }
 
+/** `line 4`, `lines 2-4`. */
+export const lineSpan = (startLine: number, endLine: number) =>
+	startLine === endLine ? `line ${startLine}` : `lines ${startLine}-${endLine}`;
+
 /** `lines 2-4 (from line 2 column 1 to line 4 column 5)`. */
 export function selectionRange(selection: Pick<Selection, "start" | "end">): string {
 	const { start, end } = selection;
-	const range = start.line === end.line ? `line ${start.line}` : `lines ${start.line}-${end.line}`;
-	return `${range} (from line ${start.line} column ${start.column} to line ${end.line} column ${end.column})`;
+	return `${lineSpan(start.line, end.line)} (from line ${start.line} column ${start.column} to line ${end.line} column ${end.column})`;
 }
 
 /** The fenced text of a selection sent in full, with the cut note when it was cut. */

@@ -39,6 +39,11 @@ export function isInside(path: string, dir: string): boolean {
 	return child.startsWith(parent === "/" ? "/" : `${parent}/`);
 }
 
+/** A path as a person reads it: relative to `dir` when inside it, else as it is. */
+export function shownPath(path: string, dir: string): string {
+	return isInside(path, dir) ? normalizePath(path).slice(normalizePath(dir).replace(/\/$/, "").length + 1) : path;
+}
+
 export function isSameOrInside(path: string, dir: string): boolean {
 	return normalizePath(path) === normalizePath(dir) || isInside(path, dir);
 }

@@ -1,6 +1,7 @@
-import { createHash } from "node:crypto";
+import { lineAnchor } from "./code-reference.ts";
 import { clip, escapeForPrompt, sanitizeForDisplay } from "./display-text.ts";
-import { selectionBody } from "./editor-block.ts";
+import { lineSpan, selectionBody } from "./editor-block.ts";
+import { contentId } from "./selection-payload.ts";
 
 /** At most this much referenced text (after cutting) goes with one prompt; further references are named only. */
 export const MAX_REFERENCED_BYTES_PER_PROMPT = 256 * 1024;
@@ -35,16 +36,8 @@ export type ResolvedReference =
 /** The identity of a referenced text as sent: the same file, range and text is the same thing to the model. */
 export function referenceId(reference: { file: string; startLine: number; endLine: number; text: string }): string {
 	const { file, startLine, endLine, text } = reference;
-	return createHash("sha256")
-		.update(JSON.stringify(["reference", file, startLine, endLine, text]))
-		.digest("hex")
-		.slice(0, 32);
+	return contentId(["reference", file, startLine, endLine, text]);
 }
-
-const range = (startLine: number, endLine: number) =>
-	startLine === endLine ? `line ${startLine}` : `lines ${startLine}-${endLine}`;
-const hash = (startLine: number, endLine: number) =>
-	startLine === endLine ? `#L${startLine}` : `#L${startLine}-${endLine}`;
 const inPrompt = (text: string) => escapeForPrompt(text, false);
 const forDisplay = (text: string) => clip(sanitizeForDisplay(text), 80);
 
@@ -84,8 +77,8 @@ export function referenceSections(
 			summaries.push(`${forDisplay(reference.shown)}: ${reference.problem}`);
 			continue;
 		}
-		const where = `${inPrompt(reference.file)} ${range(reference.startLine, reference.endLine)}`;
-		const label = `${forDisplay(reference.shown)}${hash(reference.startLine, reference.endLine)}`;
+		const where = `${inPrompt(reference.file)} ${lineSpan(reference.startLine, reference.endLine)}`;
+		const label = `${forDisplay(reference.shown)}${lineAnchor(reference.startLine, reference.endLine)}`;
 		if (reference.kind === "withheld") {
 			sections.push(`${OPEN}${where}: text withheld: ${inPrompt(reference.reason)}${CLOSE}`);
 			summaries.push(`${label} withheld (${reference.label})`);

@@ -29,7 +29,8 @@ export function cutForPrompt(selection: Selection): { text: string; note?: strin
 	return cutSelection(selection.text, selection.start.line, selection.end.line);
 }
 
-const digest = (parts: readonly unknown[]) =>
+/** A short stable id of what was sent: the same parts are the same thing to the model. */
+export const contentId = (parts: readonly unknown[]) =>
 	createHash("sha256").update(JSON.stringify(parts)).digest("hex").slice(0, 32);
 
 /** Range, line count and an id over where the selection is and `detail`: the text as sent, or why it was withheld. */
@@ -38,7 +39,7 @@ function identify(source: SelectionSource, kind: "sent" | "withheld", detail: st
 	return {
 		range: selectionRange(selection),
 		lineCount: selectionLineCount(selection),
-		id: digest([kind, file, selection.start, selection.end, selection.selected_at, detail]),
+		id: contentId([kind, file, selection.start, selection.end, selection.selected_at, detail]),
 	};
 }
 

@@ -5,7 +5,7 @@ import { type CodeReference, referencePath } from "../core/code-reference.ts";
 import type { ConnectedView } from "../core/editor.ts";
 import { cutSelection } from "../core/editor-block.ts";
 import { absoluteFile } from "../core/editor-view.ts";
-import { isInside } from "../core/path-match.ts";
+import { shownPath } from "../core/path-match.ts";
 import { redact } from "../core/redaction.ts";
 import type { ResolvedReference } from "../core/reference-block.ts";
 import { type SecretFileMatch, withheldReason } from "../core/secret-files.ts";
@@ -41,9 +41,7 @@ export async function resolveReferences(
 
 async function resolveOne(reference: CodeReference, context: ReferenceContext): Promise<ResolvedReference> {
 	const file = referencePath(reference.path, context.cwd, context.home);
-	const shown = isInside(file, context.projectDir)
-		? file.slice(context.projectDir.replace(/\/+$/, "").length + 1)
-		: file;
+	const shown = shownPath(file, context.projectDir);
 	// Both at once: each is a thread-pool round trip, and the prompt waits for them.
 	const [real, opened] = await Promise.all([realpath(file).catch(() => undefined), openRegular(file)]);
 	try {
