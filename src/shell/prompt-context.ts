@@ -3,7 +3,6 @@ import { type ContextMessage, contextMessage } from "../core/context-message.ts"
 import type { ConnectedView } from "../core/editor.ts";
 import { editorNow, freshSelectionSource } from "../core/editor-now.ts";
 import type { ModelKnowledge } from "../core/model-knowledge.ts";
-import { redact } from "../core/redaction.ts";
 import { type ReferenceSections, referenceSections } from "../core/reference-block.ts";
 import { type SecretFileMatch, withheldReason } from "../core/secret-files.ts";
 import {
@@ -15,15 +14,13 @@ import {
 } from "../core/selection-payload.ts";
 import type { ContextMode } from "../core/settings.ts";
 import { type ReferenceContext, resolveReferences } from "./reference-reader.ts";
-import { findSecrets } from "./secret-scanner.ts";
+import { type findSecrets, redactedText, SCAN_FAILED } from "./secret-scanner.ts";
 
 /** Turns a selection into what may be sent. */
 export type PrepareSelection = (
 	source: SelectionSource,
 	secret: SecretFileMatch | undefined,
 ) => Promise<SelectionPayload>;
-
-const SCAN_FAILED = { reason: "the credential scan failed, so the text stays on this machine", label: "scan failed" };
 
 /**
  * A secret file's selection is withheld whole. Anything else is cut to the cap first (a 16 MiB select-all
@@ -34,19 +31,12 @@ export function prepareSelection(options: {
 	/** The credential scanner (tests stand in a failing one). */
 	scan?: typeof findSecrets;
 }): PrepareSelection {
-	const scan = options.scan ?? findSecrets;
 	return async (source, secret) => {
 		if (secret) return withheldSelection(source, withheldReason(secret));
 		const cut = cutForPrompt(source.selection);
 		if (!options.redactSecrets) return sentSelection(source, cut, 0);
-		let spans: Awaited<ReturnType<typeof findSecrets>>;
-		try {
-			spans = await scan(cut.text);
-		} catch {
-			// Unscanned text could carry a credential: it stays here, and the block says why.
-			return withheldSelection(source, SCAN_FAILED);
-		}
-		const redacted = redact(cut.text, spans);
+		const redacted = await redactedText(cut.text, options.scan);
+		if (!redacted) return withheldSelection(source, SCAN_FAILED);
 		return sentSelection(source, { ...cut, text: redacted.text }, redacted.count);
 	};
 }

@@ -6,10 +6,9 @@ import type { ConnectedView } from "../core/editor.ts";
 import { cutSelection } from "../core/editor-block.ts";
 import { absoluteFile } from "../core/editor-view.ts";
 import { shownPath } from "../core/path-match.ts";
-import { redact } from "../core/redaction.ts";
 import type { ResolvedReference } from "../core/reference-block.ts";
 import { type SecretFileMatch, withheldReason } from "../core/secret-files.ts";
-import { findSecrets } from "./secret-scanner.ts";
+import { type findSecrets, redactedText, SCAN_FAILED } from "./secret-scanner.ts";
 
 /** A referenced file larger than this is not read: no reference is worth holding pi up for. */
 const MAX_REFERENCED_FILE_BYTES = 16 * 1024 * 1024;
@@ -111,22 +110,10 @@ async function finish(
 		...(cut.note && { cutNote: cut.note.replace("[selection cut", "[reference cut") }),
 	};
 	if (!context.redactSecrets) return { ...base, text: cut.text, redactions: 0 };
-	try {
-		const spans = await (context.scan ?? findSecrets)(cut.text);
-		const redacted = redact(cut.text, spans);
-		return { ...base, text: redacted.text, redactions: redacted.count };
-	} catch {
-		const { file, shown, startLine, endLine } = found;
-		return {
-			kind: "withheld",
-			file,
-			shown,
-			startLine,
-			endLine,
-			reason: "the credential scan failed, so the text stays on this machine",
-			label: "scan failed",
-		};
-	}
+	const redacted = await redactedText(cut.text, context.scan);
+	if (redacted) return { ...base, text: redacted.text, redactions: redacted.count };
+	const { file, shown, startLine, endLine } = found;
+	return { kind: "withheld", file, shown, startLine, endLine, ...SCAN_FAILED };
 }
 
 /**

@@ -1,6 +1,7 @@
 import {
 	kindOfRule,
 	openPrivateKeySpans,
+	redact,
 	type SecretSpan,
 	trimSpan,
 	widenToReportedValues,
@@ -61,4 +62,25 @@ export async function findSecrets(text: string): Promise<SecretSpan[]> {
 			),
 		...openPrivateKeySpans(text),
 	];
+}
+
+/** Why a text stays on this machine when it could not be scanned. */
+export const SCAN_FAILED = {
+	reason: "the credential scan failed, so the text stays on this machine",
+	label: "scan failed",
+};
+
+/**
+ * `text` with its credentials redacted, or undefined when the scan failed: unscanned text could carry a
+ * credential, so the caller withholds it and says why (`SCAN_FAILED`).
+ */
+export async function redactedText(
+	text: string,
+	scan: typeof findSecrets = findSecrets,
+): Promise<{ text: string; count: number } | undefined> {
+	try {
+		return redact(text, await scan(text));
+	} catch {
+		return undefined;
+	}
 }
