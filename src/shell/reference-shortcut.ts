@@ -15,36 +15,40 @@ export const REFERENCE_SHORTCUT = "ctrl+alt+k";
  */
 export function insertEditorReference(ctx: ExtensionContext, controller: IdeController): void {
 	if (!ctx.hasUI) return;
-	const editor = controller.connectedEditor();
-	const file = editor && absoluteFile(editor.state);
-	if (!editor || file === undefined) {
-		const why = editor ? "the editor shows no file" : "no editor is connected (/ide picks one)";
-		ctx.ui.notify(`pi-ide: nothing to reference: ${why}`, "info");
+	const target = referenceTarget(controller, ctx.cwd, { cursorLine: true });
+	if (typeof target === "string") {
+		ctx.ui.notify(`pi-ide: nothing to reference: ${target}`, "info");
 		return;
 	}
-	const buffer = editor.state.active_buffer;
-	const selection = buffer?.selection;
-	const cursorLine = buffer?.cursor?.line;
-	const lines = selection
-		? { startLine: selection.start.line, endLine: selection.end.line }
-		: typeof cursorLine === "number"
-			? { startLine: cursorLine, endLine: cursorLine }
-			: undefined;
-	if (!lines) {
-		ctx.ui.notify("pi-ide: nothing to reference: the editor reports no selection and no cursor", "info");
-		return;
-	}
-	const cwd = isInside(file, ctx.cwd) ? ctx.cwd : controller.project;
-	ctx.ui.pasteToEditor(insertedReference({ file, cwd, ...lines, inputBefore: ctx.ui.getEditorText() }));
+	ctx.ui.pasteToEditor(insertedReference({ ...target, inputBefore: ctx.ui.getEditorText() }));
 }
 
 /** The reference to the connected editor's selection (fresh or stale) as `@` completion offers it, if any. */
 export function selectionReference(controller: IdeController, cwd: string): string | undefined {
+	const target = referenceTarget(controller, cwd, { cursorLine: false });
+	return typeof target === "string" ? undefined : insertedReference({ ...target, inputBefore: "" }).trimEnd();
+}
+
+/**
+ * What a reference to the connected editor names: its file (relative to pi's cwd when inside it, else to the
+ * project) and the selection's lines, else (when asked) the cursor line; or why there is nothing.
+ */
+function referenceTarget(
+	controller: IdeController,
+	cwd: string,
+	options: { cursorLine: boolean },
+): { file: string; cwd: string; startLine: number; endLine: number } | string {
 	const editor = controller.connectedEditor();
 	const file = editor && absoluteFile(editor.state);
-	const selection = editor?.state.active_buffer?.selection;
-	if (file === undefined || !selection) return undefined;
-	const base = isInside(file, cwd) ? cwd : controller.project;
-	const lines = { startLine: selection.start.line, endLine: selection.end.line };
-	return insertedReference({ file, cwd: base, ...lines, inputBefore: "" }).trimEnd();
+	if (!editor || file === undefined)
+		return editor ? "the editor shows no file" : "no editor is connected (/ide picks one)";
+	const buffer = editor.state.active_buffer;
+	const line = options.cursorLine ? buffer?.cursor?.line : undefined;
+	const lines = buffer?.selection
+		? { startLine: buffer.selection.start.line, endLine: buffer.selection.end.line }
+		: typeof line === "number"
+			? { startLine: line, endLine: line }
+			: undefined;
+	if (!lines) return "the editor reports no selection and no cursor";
+	return { file, cwd: isInside(file, cwd) ? cwd : controller.project, ...lines };
 }
