@@ -24,25 +24,26 @@ export async function lstatFacts(path: string): Promise<{ facts: FsFacts; ino?: 
 		const stats = await lstat(path, { bigint: true });
 		return { facts: factsOf(stats), ino: stats.ino };
 	} catch (error) {
-		// ENOTDIR: a path component is a file, so nothing can exist below it; to the caller that is "missing".
-		const code = (error as NodeJS.ErrnoException).code;
-		if (code === "ENOENT" || code === "ENOTDIR") return { facts: MISSING };
-		throw error;
+		return missingOrThrow(error);
 	}
 }
 
 /**
- * The same on this thread: one `lstat(2)` of a local dir, microseconds, where the thread-pool version wakes a
- * worker each time. The dirs are re-checked every 2 s for as long as pi runs, and on a VM those wake-ups were
- * most of pi-ide-context's idle CPU (measured: three dirs cost ~380 ms per minute more than one).
+ * The same on this thread: one `lstat(2)` of a local dir takes microseconds, where the thread-pool version
+ * wakes a worker for it, and the dirs are re-checked every 2 s for as long as pi runs.
  */
 export function lstatFactsNow(path: string): { facts: FsFacts; ino?: bigint } {
 	try {
 		const stats = lstatSync(path, { bigint: true });
 		return { facts: factsOf(stats), ino: stats.ino };
 	} catch (error) {
-		const code = (error as NodeJS.ErrnoException).code;
-		if (code === "ENOENT" || code === "ENOTDIR") return { facts: MISSING };
-		throw error;
+		return missingOrThrow(error);
 	}
+}
+
+// ENOTDIR: a path component is a file, so nothing can exist below it; to the caller that is "missing".
+function missingOrThrow(error: unknown): { facts: FsFacts } {
+	const code = (error as NodeJS.ErrnoException).code;
+	if (code === "ENOENT" || code === "ENOTDIR") return { facts: MISSING };
+	throw error;
 }
