@@ -58,3 +58,5 @@ export type EditorState = Static<typeof EditorStateSchema>;
 export type ActiveBuffer = Static<typeof ActiveBufferSchema>;
 export type Selection = Static<typeof SelectionSchema>;
 export type Cursor = Static<typeof CursorSchema>;
+/** 1-based line, 1-based byte column. */
+export type Position = Static<typeof Position>;

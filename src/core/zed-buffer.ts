@@ -1,11 +1,5 @@
 import { posix } from "node:path";
-import type { ActiveBuffer, EditorState } from "./state-schema.ts";
-
-/** The protocol's position: 1-based line, 1-based byte column. */
-export interface Position {
-	line: number;
-	column: number;
-}
+import type { ActiveBuffer, EditorState, Position } from "./state-schema.ts";
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -39,10 +33,11 @@ function positionAt(bytes: Uint8Array, offset: number): Position {
 	return { line, column: offset - lineStart + 1 };
 }
 
-function lineCount(bytes: Uint8Array): number {
+/** Lines as an editor counts them: a final newline ends the last line, it starts no new one. */
+function lineCount(text: string): number {
 	let lines = 1;
-	for (let index = 0; index < bytes.length; index++) if (bytes[index] === 0x0a) lines++;
-	return bytes.length > 0 && bytes[bytes.length - 1] === 0x0a ? lines - 1 : lines;
+	for (let at = text.indexOf("\n"); at !== -1; at = text.indexOf("\n", at + 1)) lines++;
+	return text.endsWith("\n") ? lines - 1 : lines;
 }
 
 /**
@@ -95,7 +90,7 @@ export function zedActiveBuffer(
 	const base = { file: input.file, name, language: input.language, modified: input.modified };
 	if (input.text === undefined) return { buffer: { ...base, cursor: null, selection: null, lines_total: 0 } };
 	const { cursor, selection } = zedCursorAndSelection(input.text, input.selections);
-	const lines = lineCount(encoder.encode(input.text));
+	const lines = lineCount(input.text);
 	if (!selection || !input.file) return { buffer: { ...base, cursor, selection: null, lines_total: lines } };
 	const [start, end] = selection.range;
 	const same =

@@ -79,6 +79,5 @@ export function channelOfBinary(path: string): ZedChannel | undefined {
 	if (/zed[-_]?preview/.test(lower)) return "preview";
 	if (/zed[-_]?nightly/.test(lower)) return "nightly";
 	if (/\/target\/(debug|release)\//.test(lower)) return "dev";
-	if (/\/zed(\.app|-editor|-stable)?[/]/.test(lower) || lower.endsWith("/zed-editor")) return "stable";
-	return undefined;
+	return lower.endsWith("/zed-editor") ? "stable" : undefined;
 }

@@ -24,13 +24,11 @@ export interface RunningZed {
 
 export function runningZeds(processes: readonly ProcessFacts[], home: string, platform: string): RunningZed[] {
 	return processes
-		.filter((process) => process.name === ZED_PROCESS_NAME)
-		.map((process) => {
-			const channel = process.binary === undefined ? undefined : channelOfBinary(process.binary);
-			const dataDir = process.env
-				? zedDataDir(process.env, process.env.HOME ?? home, platform, process.argv ?? [])
-				: undefined;
-			return { pid: process.pid, ...(dataDir && { dataDir }), ...(channel && { channel }) };
+		.filter((candidate) => candidate.name === ZED_PROCESS_NAME)
+		.map(({ pid, binary, env, argv }) => {
+			const channel = binary === undefined ? undefined : channelOfBinary(binary);
+			const dataDir = env ? zedDataDir(env, env.HOME ?? home, platform, argv ?? []) : undefined;
+			return { pid, ...(dataDir && { dataDir }), ...(channel && { channel }) };
 		})
 		.sort((a, b) => a.pid - b.pid);
 }

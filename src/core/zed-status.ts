@@ -53,20 +53,23 @@ function workspaceLine(workspace: ZedWorkspaceReport, projectDir: string): strin
 	return `${head}: ${tier}, ${file}${unsaved}${kept}`;
 }
 
+/** The Zed section's first line: whether Zed is read, and if so which database and whether Zed runs. */
+function zedHeadline(report: ZedReport): string {
+	const { phase, database } = report;
+	if (phase.kind === "off") return `Zed: not read (${show(phase.source, 200)} says "zed": false)`;
+	if (phase.kind === "starting") return "Zed: starting";
+	if (phase.kind === "no-database")
+		return `Zed: no Zed database (looked in ${phase.looked.map((dir) => show(dir, 120)).join(", ")})`;
+	if (phase.kind === "problem") return `Zed: not read: ${show(phase.reason, 200)}`;
+	if (!database) return "Zed: Zed is not running (its database is watched: starting Zed connects)";
+	const running = report.zed ? `Zed is running (pid ${report.zed.pid})` : "Zed is not running";
+	return `Zed: database ${show(database.path, 200)} (${database.channel}); ${running}`;
+}
+
 /** `/ide status`'s Zed section: the database, whether Zed runs, the schema, the session, each workspace. */
 export function zedStatusLines(report: ZedReport, nowSeconds: number, projectDir: string): string[] {
-	const { phase } = report;
-	if (phase.kind === "off") return [`Zed: not read (${show(phase.source, 200)} says "zed": false)`];
-	if (phase.kind === "starting") return ["Zed: starting"];
-	if (phase.kind === "no-database")
-		return [`Zed: no Zed database (looked in ${phase.looked.map((dir) => show(dir, 120)).join(", ")})`];
-	if (phase.kind === "problem") return [`Zed: not read: ${show(phase.reason, 200)}`];
-	const database = report.database;
-	const lines = [
-		database
-			? `Zed: database ${show(database.path, 200)} (${database.channel}); ${report.zed ? `Zed is running (pid ${report.zed.pid})` : "Zed is not running"}`
-			: "Zed: Zed is not running (its database is watched: starting Zed connects)",
-	];
+	const lines = [zedHeadline(report)];
+	if (report.phase.kind !== "reading") return lines;
 	if (report.schemaSteps) lines.push(`  Schema steps: ${show(report.schemaSteps, 200)}`);
 	if (report.blocked) lines.push(`  NOT read: ${show(report.blocked, 200)}`);
 	if (report.sessionId) lines.push(`  Session: ${show(report.sessionId, 60)}`);
@@ -83,5 +86,5 @@ export function zedStatusLines(report: ZedReport, nowSeconds: number, projectDir
 /** What `/ide` adds when it finds no editor for the project: Zed's headline, when there is a Zed database. */
 export function zedNoMatchLine(report: ZedReport): string | undefined {
 	const kind = report.phase.kind;
-	return kind === "reading" || kind === "problem" ? zedStatusLines(report, 0, "/")[0] : undefined;
+	return kind === "reading" || kind === "problem" ? zedHeadline(report) : undefined;
 }
