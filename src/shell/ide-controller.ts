@@ -78,23 +78,22 @@ export class IdeController {
 		this.projectDir = config.cwd;
 		this.now = config.nowSeconds ?? (() => Date.now() / 1000);
 		this.secrets = new SecretVerdicts(config.settings.secretFiles.patterns);
-		this.dirs = config.stateDirs.map(
-			(plan) =>
-				new StateDir({
-					plan,
-					uid: config.uid,
-					nowSeconds: this.now,
-					onChange: () => this.queueReconcile(),
-					onSettled: (key) => this.noticeRejection(key),
-					notify: outputs.notify,
-					onEvent: (event) => this.record(event),
-				}),
-		);
+		// What every source reports back to the controller.
 		const hooks = {
 			nowSeconds: this.now,
 			onChange: () => this.queueReconcile(),
-			onEvent: (e: IdeEvent) => this.record(e),
+			onEvent: (event: IdeEvent) => this.record(event),
 		};
+		this.dirs = config.stateDirs.map(
+			(plan) =>
+				new StateDir({
+					...hooks,
+					plan,
+					uid: config.uid,
+					onSettled: (key) => this.noticeRejection(key),
+					notify: outputs.notify,
+				}),
+		);
 		this.zed = config.zed && new ZedSource({ ...config.zed, ...hooks });
 		this.sources = new EditorList([...this.dirs, ...(this.zed ? [this.zed] : [])]);
 		this.presenter = new EditorPresenter(

@@ -1,4 +1,4 @@
-import { type FSWatcher, statSync, watch } from "node:fs";
+import { type BigIntStats, type FSWatcher, statSync, watch } from "node:fs";
 import { dirname } from "node:path";
 import type { Editor, KeyFacts } from "../core/editor.ts";
 import type { IdeEvent } from "../core/event-log.ts";
@@ -33,17 +33,23 @@ export interface ZedSourceOptions {
 	processes?: (uid: number) => Promise<Parameters<typeof runningZeds>[0] | undefined>;
 }
 
+/** The file's stats, or undefined when it is not there (or not readable). */
+function statOf(file: string): BigIntStats | undefined {
+	try {
+		return statSync(file, { bigint: true });
+	} catch {
+		return undefined;
+	}
+}
+
 /** Size and mtime of `db.sqlite` and its `-wal`: the slow fallback reads only when they moved. */
 function fileMarks(path: string): string {
-	const mark = (file: string) => {
-		try {
-			const stats = statSync(file, { bigint: true });
-			return `${stats.size}:${stats.mtimeNs}`;
-		} catch {
-			return "-";
-		}
-	};
-	return `${mark(path)} ${mark(`${path}-wal`)}`;
+	return [path, `${path}-wal`]
+		.map((file) => {
+			const stats = statOf(file);
+			return stats ? `${stats.size}:${stats.mtimeNs}` : "-";
+		})
+		.join(" ");
 }
 
 /**
@@ -196,23 +202,15 @@ export class ZedSource implements EditorSource {
 	}
 
 	private onDiskEntry(database: ZedDatabase): DatabaseOnDisk | undefined {
-		try {
-			const times = [database.path, `${database.path}-wal`].map((file) => {
-				try {
-					return statSync(file).mtimeMs;
-				} catch {
-					return 0;
-				}
-			});
-			if (!statSync(database.path).isFile()) return undefined;
-			let socket = false;
-			try {
-				socket = statSync(database.socket).isSocket();
-			} catch {}
-			return { database, writtenAtMs: Math.max(...times), socket };
-		} catch {
-			return undefined;
-		}
+		const main = statOf(database.path);
+		if (!main?.isFile()) return undefined;
+		const wal = statOf(`${database.path}-wal`);
+		const writtenAtNs = wal && wal.mtimeNs > main.mtimeNs ? wal.mtimeNs : main.mtimeNs;
+		return {
+			database,
+			writtenAtMs: Number(writtenAtNs / 1_000_000n),
+			socket: statOf(database.socket)?.isSocket() === true,
+		};
 	}
 
 	private watch(database: ZedDatabase): void {
