@@ -68,6 +68,30 @@ const rows: Row[] = [];
 const ms = (value: number) =>
 	Number.isFinite(value) ? `${value < 1 ? value.toFixed(3) : value.toFixed(1)} ms` : "n/a";
 const ratioOf = (slow: number, fast: number) => (fast > 0 ? `${(slow / fast).toFixed(1)}x` : "n/a");
+/** A row of ours alone, from samples: the median and an upper percentile, judged by `met`. */
+function samplesRow(row: {
+	short: string;
+	measure: string;
+	samples: number[];
+	upper: 95 | 99;
+	baseline?: string;
+	target: string;
+	met: (figures: { p50: number; upper: number }) => boolean;
+}): Row {
+	const p50 = median(row.samples);
+	const upper = percentile(row.samples, row.upper);
+	return {
+		short: row.short,
+		measure: row.measure,
+		ours: `${ms(p50)} / ${ms(upper)}`,
+		baseline: row.baseline ?? "",
+		ratio: "",
+		target: row.target,
+		met: row.met({ p50, upper }),
+		raw: { samples: row.samples },
+	};
+}
+
 const log = (message: string) => process.stderr.write(`[bench] ${message}\n`);
 
 async function main(): Promise<void> {
@@ -166,47 +190,48 @@ async function main(): Promise<void> {
 			raw: { p50s: promptP50s },
 		});
 		const paths = await promptPaths(ours, { prompts: size.selectionPrompts, entries: 1000 });
-		rows.push({
-			short: "prompt with a new 64 KiB selection p50 / p95",
-			measure: `4. prompt with a new 64 KiB selection: cut, redaction scan, hash (${paths.newSelection.length} prompts) p50 / p95`,
-			ours: `${ms(median(paths.newSelection))} / ${ms(percentile(paths.newSelection, 95))}`,
-			baseline: "(sends it unscanned)",
-			ratio: "",
-			target: "p95 <= 50 ms",
-			met: percentile(paths.newSelection, 95) <= 50,
-			raw: { samples: paths.newSelection },
-		});
-		rows.push({
-			short: "prompt in a 1 000-entry session p50 / p95",
-			measure: `4. prompt in a session of 1 000 entries whose context holds the same 64 KiB selection (${paths.sentSelection.length} prompts) p50 / p95`,
-			ours: `${ms(median(paths.sentSelection))} / ${ms(percentile(paths.sentSelection, 95))}`,
-			baseline: "",
-			ratio: "",
-			target: "p50 <= 0.2 ms",
-			met: median(paths.sentSelection) <= 0.2,
-			raw: { samples: paths.sentSelection },
-		});
+		rows.push(
+			samplesRow({
+				short: "prompt with a new 64 KiB selection p50 / p95",
+				measure: `4. prompt with a new 64 KiB selection: cut, redaction scan, hash (${paths.newSelection.length} prompts) p50 / p95`,
+				samples: paths.newSelection,
+				upper: 95,
+				baseline: "(sends it unscanned)",
+				target: "p95 <= 50 ms",
+				met: ({ upper }) => upper <= 50,
+			}),
+		);
+		rows.push(
+			samplesRow({
+				short: "prompt in a 1 000-entry session p50 / p95",
+				measure: `4. prompt in a session of 1 000 entries whose context holds the same 64 KiB selection (${paths.sentSelection.length} prompts) p50 / p95`,
+				samples: paths.sentSelection,
+				upper: 95,
+				target: "p50 <= 0.2 ms",
+				met: ({ p50 }) => p50 <= 0.2,
+			}),
+		);
 		const references = await referencePaths(ours, size.selectionPrompts);
-		rows.push({
-			short: "parsing a prompt with no reference p50 / p99",
-			measure: `4. parsing a 400-character prompt that holds no reference (an e-mail address and a bare @file), ${references.parseNoReference.length} prompts, p50 / p99`,
-			ours: `${ms(median(references.parseNoReference))} / ${ms(percentile(references.parseNoReference, 99))}`,
-			baseline: "",
-			ratio: "",
-			target: "p50 <= 0.05 ms",
-			met: median(references.parseNoReference) <= 0.05,
-			raw: { samples: references.parseNoReference },
-		});
-		rows.push({
-			short: "prompt with a new 64 KiB reference p50 / p95",
-			measure: `4. prompt naming a new 64 KiB range of a file on disk: read, cut, redaction scan, hash (${references.newReference.length} prompts 20 ms apart) p50 / p95`,
-			ours: `${ms(median(references.newReference))} / ${ms(percentile(references.newReference, 95))}`,
-			baseline: "",
-			ratio: "",
-			target: "p95 <= 10 ms",
-			met: percentile(references.newReference, 95) <= 10,
-			raw: { samples: references.newReference },
-		});
+		rows.push(
+			samplesRow({
+				short: "parsing a prompt with no reference p50 / p99",
+				measure: `4. parsing a 400-character prompt that holds no reference (an e-mail address and a bare @file), ${references.parseNoReference.length} prompts, p50 / p99`,
+				samples: references.parseNoReference,
+				upper: 99,
+				target: "p50 <= 0.05 ms",
+				met: ({ p50 }) => p50 <= 0.05,
+			}),
+		);
+		rows.push(
+			samplesRow({
+				short: "prompt with a new 64 KiB reference p50 / p95",
+				measure: `4. prompt naming a new 64 KiB range of a file on disk: read, cut, redaction scan, hash (${references.newReference.length} prompts 20 ms apart) p50 / p95`,
+				samples: references.newReference,
+				upper: 95,
+				target: "p95 <= 10 ms",
+				met: ({ upper }) => upper <= 10,
+			}),
+		);
 		rows.push({
 			short: "prompt during an editor write p50 / p95 / max",
 			measure: `4. prompt landing while the connected editor's write is read (${paths.duringWrite.length} prompts; ${paths.duringWriteSeen} saw that write) p50 / p95 / max`,
@@ -391,17 +416,16 @@ async function main(): Promise<void> {
 				met: median(f) <= 150,
 				raw: { samples: f },
 			});
-			const r = follow.readMs;
-			rows.push({
-				short: "Zed read on pi's thread p50 / p99",
-				measure: `9. one read of Zed's database on pi's thread (open, one read transaction, close), as pi timed it (${r.length} reads) p50 / p99`,
-				ours: `${ms(median(r))} / ${ms(percentile(r, 99))}`,
-				baseline: "",
-				ratio: "",
-				target: "p99 <= 5 ms",
-				met: percentile(r, 99) <= 5,
-				raw: { samples: r },
-			});
+			rows.push(
+				samplesRow({
+					short: "Zed read on pi's thread p50 / p99",
+					measure: `9. one read of Zed's database on pi's thread (open, one read transaction, close), as pi timed it (${follow.readMs.length} reads) p50 / p99`,
+					samples: follow.readMs,
+					upper: 99,
+					target: "p99 <= 5 ms",
+					met: ({ upper }) => upper <= 5,
+				}),
+			);
 			const lockedP50 = median(locked.locked);
 			const unlockedP50 = median(locked.unlocked);
 			rows.push({

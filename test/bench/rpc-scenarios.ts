@@ -230,6 +230,18 @@ export async function conversationBytes(impl: Implementation, sendEveryPrompt: b
 	);
 }
 
+/** The idle rows' editors in `dir`: 1 000 files of dead pids and 5 live editors, one of them in the project. */
+export function writeIdleEditors(ws: E2eWorkspace, dir: string): void {
+	for (let i = 0; i < 1000; i++)
+		writeFileSync(join(dir, `${DEAD_PID_BASE + i}.json`), JSON.stringify(stateIn(ws, DEAD_PID_BASE + i, "dead.ts")));
+	for (let i = 0; i < 5; i++) {
+		const editor = ws.editor();
+		new StateFileWriter(dir, editor.pid).write(
+			stateIn(ws, editor.pid, `idle${i}.ts`, i === 0 ? {} : { cwd: `/elsewhere/${i}` }),
+		);
+	}
+}
+
 /** CPU time of a process in each of `windows` consecutive windows of `seconds`. */
 export async function cpuWindows(pid: number, seconds: number, windows: number): Promise<number[]> {
 	const samples: number[] = [];
@@ -286,17 +298,7 @@ export async function idleCpu(
 				mkdirSync(join(fs, "tmp", "pi-ide"), { recursive: true, mode: 0o700 });
 				mkdirSync(join(fs, "run", "user", String(process.getuid?.() ?? 0)), { recursive: true, mode: 0o700 });
 			}
-			for (let i = 0; i < 1000; i++)
-				writeFileSync(
-					join(dir, `${DEAD_PID_BASE + i}.json`),
-					JSON.stringify(stateIn(ws, DEAD_PID_BASE + i, "dead.ts")),
-				);
-			for (let i = 0; i < 5; i++) {
-				const editor = ws.editor();
-				new StateFileWriter(dir, editor.pid).write(
-					stateIn(ws, editor.pid, `idle${i}.ts`, i === 0 ? {} : { cwd: `/elsewhere/${i}` }),
-				);
-			}
+			writeIdleEditors(ws, dir);
 			const pi = start();
 			await pi.command({ type: "get_state" }, 30_000);
 			// Start-up work (module compilation, pi's own first tasks) must be over before the window opens:

@@ -6,14 +6,12 @@ import { mkdirSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { E2eWorkspace } from "../support/e2e-workspace.ts";
 import { FakeZed } from "../support/fake-zed.ts";
-import { projectState } from "../support/fixtures.ts";
 import { type PiLine, piLines } from "../support/pi-cli.ts";
 import { RpcPi } from "../support/rpc-pi.ts";
 import { waitFor } from "../support/wait-for.ts";
-import { cpuWindows, seededRandom } from "./rpc-scenarios.ts";
+import { cpuWindows, seededRandom, writeIdleEditors } from "./rpc-scenarios.ts";
 
 const PI1 = piLines()[1] as PiLine;
-const DEAD_PID_BASE = 5_000_000;
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
 /** Why the Zed rows cannot be measured here, or undefined when they can. */
@@ -37,7 +35,7 @@ async function withZed<T>(
 				cwd: ws.project,
 				agentDir: ws.agentDir,
 				stateDir: ws.stateDir,
-				env: { XDG_DATA_HOME: zed.dataHome, HOME: join(ws.root, "home") },
+				env: zed.environment(join(ws.root, "home")),
 			});
 			return pi;
 		});
@@ -146,17 +144,7 @@ export async function zedIdleCpu(seconds: number, windows: number, readZed: bool
 		await zed.workspace({ id: 1, roots: [join(ws.root, "elsewhere")] });
 		await zed.show({ workspaceId: 1, itemId: 11, path: join(ws.root, "elsewhere", "a.ts"), selections: [[0, 0]] });
 		zed.start();
-		for (let i = 0; i < 1000; i++)
-			writeFileSync(
-				join(ws.stateDir, `${DEAD_PID_BASE + i}.json`),
-				JSON.stringify(projectState(ws.project, { pid: DEAD_PID_BASE + i }, "dead.ts")),
-			);
-		for (let i = 0; i < 5; i++) {
-			const editor = ws.editor();
-			editor.write(
-				projectState(ws.project, { pid: editor.pid, ...(i > 0 && { cwd: `/elsewhere/${i}` }) }, `idle${i}.ts`),
-			);
-		}
+		writeIdleEditors(ws, ws.stateDir);
 		const pi = start(readZed ? undefined : { "pi-ide": { zed: false } });
 		await pi.command({ type: "get_state" }, 30_000);
 		if (readZed) await lastRead(pi);

@@ -38,7 +38,7 @@ describe("Zed through the real pi 1.x CLI (RPC)", () => {
 				cwd: ws.project,
 				agentDir: ws.agentDir,
 				stateDir: ws.stateDir,
-				env: { XDG_DATA_HOME: zed.dataHome, HOME: join(ws.root, "home"), ...env },
+				env: { ...zed.environment(join(ws.root, "home")), ...env },
 			}),
 		);
 	}

@@ -52,6 +52,11 @@ export class FakeZed {
 		return zed;
 	}
 
+	/** What pi needs to find this database: Zed's data dir under XDG_DATA_HOME, a home of the test's own. */
+	environment(home: string): Record<string, string> {
+		return { XDG_DATA_HOME: this.dataHome, HOME: home };
+	}
+
 	/** Starts "Zed": a `zed-editor` process of this user with the database's data dir in its environment. */
 	start(): number {
 		const bin = join(this.root, "bin");
