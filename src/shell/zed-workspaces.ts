@@ -96,17 +96,21 @@ export class ZedWorkspaces {
 				const roots = workspaceRoots(row);
 				const writtenAtSeconds = zedTimestampSeconds(row.timestamp) ?? this.nowSeconds();
 				const state = zedEditorState({ pid, roots, timestampSeconds: writtenAtSeconds, buffer });
-				const file = buffer?.file && isAbsolute(buffer.file) ? await realFile(buffer.file) : undefined;
+				// Each path resolved once, all at once: the first root is also the cwd.
+				const [file, realRoots] = await Promise.all([
+					buffer?.file && isAbsolute(buffer.file) ? realFile(buffer.file) : undefined,
+					Promise.all(roots.map((root) => realOrNormal(root))),
+				]);
 				const unsaved = unsavedFiles(snapshot, row.id).filter((path) => path !== buffer?.file);
 				const reading: ZedReading = {
 					key,
 					pid,
 					state,
 					paths: {
-						cwd: await realOrNormal(roots[0] ?? "/"),
+						cwd: realRoots[0] ?? "/",
 						...(file && { file, activeFile: file }),
 						argvDirs: [],
-						roots: await Promise.all(roots.map((root) => realOrNormal(root))),
+						roots: realRoots,
 					},
 					selectionFirstSeenSeconds: selection?.firstSeenSeconds ?? this.nowSeconds(),
 					writtenAtSeconds,
