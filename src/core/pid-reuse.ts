@@ -1,3 +1,5 @@
+import { parseProcStat } from "./proc-stat.ts";
+
 /**
  * A reused pid is a dead editor. A client killed with -9 leaves its file; another process may later get its
  * pid, and `kill(pid, 0)` then says "alive" forever. A process that started after the file was last written
@@ -24,18 +26,8 @@ export function bootTimeFromProcStat(text: string): number | undefined {
 	return match ? Number(match[1]) : undefined;
 }
 
-/**
- * When the process of a `/proc/<pid>/stat` line started, in unix seconds. The command name (field 2) may hold
- * spaces and parentheses, so the fields are counted after its last `)`: field 3 is the first one there.
- */
+/** When the process of a `/proc/<pid>/stat` line started, in unix seconds. */
 export function processStartFromStat(statLine: string, bootTimeSeconds: number): number | undefined {
-	const close = statLine.lastIndexOf(")");
-	if (close < 0) return undefined;
-	const fields = statLine
-		.slice(close + 1)
-		.trim()
-		.split(/\s+/);
-	const ticks = Number(fields[22 - 3]);
-	if (!Number.isSafeInteger(ticks) || ticks < 0) return undefined;
-	return bootTimeSeconds + ticks / PROC_TICKS_PER_SECOND;
+	const stat = parseProcStat(statLine);
+	return stat && bootTimeSeconds + stat.startTicks / PROC_TICKS_PER_SECOND;
 }

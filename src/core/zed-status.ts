@@ -32,8 +32,8 @@ export interface ZedReport {
 	lastProblem?: { reason: string; atSeconds: number };
 	/** The rows cannot be used: no Zed editor is offered. */
 	blocked?: string;
-	/** Reads of the database so far, and how long the last one held pi's thread. */
-	reads?: { count: number; lastMs: number };
+	/** Reads of the database so far, how long the last one held pi's thread, and whether it succeeded. */
+	reads?: { count: number; lastMs: number; lastOk: boolean };
 }
 
 const show = (text: string, max = 120) => clip(sanitizeForDisplay(text), max);
@@ -78,7 +78,8 @@ export function zedStatusLines(report: ZedReport, nowSeconds: number, projectDir
 	if (report.zed) for (const workspace of report.workspaces) lines.push(workspaceLine(workspace, projectDir));
 	if (report.lastProblem) {
 		const { reason, atSeconds } = report.lastProblem;
-		lines.push(`  Last read problem (${formatAgo(nowSeconds - atSeconds)}): ${show(reason, 200)}`);
+		const since = report.reads?.lastOk ? "; read fine since" : "";
+		lines.push(`  Last read problem (${formatAgo(nowSeconds - atSeconds)}${since}): ${show(reason, 200)}`);
 	}
 	return lines;
 }

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { bootTimeFromProcStat, processStartFromStat } from "../core/pid-reuse.ts";
+import { hasExited, parseProcStat } from "../core/proc-stat.ts";
 
 /**
  * `kill(pid, 0)`: the only liveness signal the protocol has. EPERM means the process exists but belongs to
@@ -13,6 +14,22 @@ export function isProcessAlive(pid: number): boolean {
 	} catch (error) {
 		return (error as NodeJS.ErrnoException).code === "EPERM";
 	}
+}
+
+/**
+ * Alive and not exited: `kill(pid, 0)` also succeeds on a zombie (an app that quit and whose parent has not
+ * reaped it), which runs no more. Where `/proc` cannot tell, `kill` alone decides.
+ */
+export function isProcessRunning(pid: number): boolean {
+	if (!isProcessAlive(pid)) return false;
+	let line: string;
+	try {
+		line = readFileSync(`/proc/${pid}/stat`, "utf8");
+	} catch {
+		return true;
+	}
+	const stat = parseProcStat(line);
+	return stat === undefined || !hasExited(stat);
 }
 
 /** Read once: the boot time does not change while pi runs. */

@@ -1,4 +1,5 @@
 import { readdir, readFile, readlink, stat } from "node:fs/promises";
+import { hasExited, parseProcStat } from "../core/proc-stat.ts";
 import type { ZedEnv } from "../core/zed-paths.ts";
 import { type ProcessFacts, ZED_PROCESS_NAME } from "../core/zed-process.ts";
 
@@ -28,15 +29,19 @@ export async function zedProcesses(uid: number): Promise<ProcessFacts[] | undefi
 }
 
 async function zedProcess(pid: number, uid: number): Promise<ProcessFacts | undefined> {
-	const name = (await readFile(`/proc/${pid}/comm`, "utf8").catch(() => "")).trim();
-	if (name !== ZED_PROCESS_NAME) return undefined;
+	const procStat = parseProcStat(await readFile(`/proc/${pid}/stat`, "utf8").catch(() => ""));
+	// A Zed that quit but is not reaped yet has no environment left: it would pass for the Zed of any database.
+	if (procStat?.name !== ZED_PROCESS_NAME || hasExited(procStat)) return undefined;
+	const name = procStat.name;
 	const owner = await stat(`/proc/${pid}`).catch(() => undefined);
 	if (owner?.uid !== uid) return undefined;
 	const [binary, environ, cmdline] = await Promise.all([
 		readlink(`/proc/${pid}/exe`).catch(() => undefined),
-		readFile(`/proc/${pid}/environ`).catch(() => undefined),
+		readFile(`/proc/${pid}/environ`).catch((error: NodeJS.ErrnoException) => (gone(error) ? null : undefined)),
 		readFile(`/proc/${pid}/cmdline`).catch(() => undefined),
 	]);
+	// Gone while it was read: no Zed. An environment kept from pi (a process that is not dumpable) is no reason.
+	if (environ === null) return undefined;
 	return {
 		pid,
 		name,
@@ -45,6 +50,8 @@ async function zedProcess(pid: number, uid: number): Promise<ProcessFacts | unde
 		...(cmdline !== undefined && { argv: cmdline.toString("utf8").split("\0").filter(Boolean).slice(0, 64) }),
 	};
 }
+
+const gone = (error: NodeJS.ErrnoException) => error.code === "ESRCH" || error.code === "ENOENT";
 
 function zedEnv(environ: Buffer): ZedEnv {
 	const env: Record<string, string> = {};

@@ -7,7 +7,7 @@ import { type DatabaseOnDisk, databaseToRead, type RunningZed, runningZeds } fro
 import { workspaceNotOffered, type ZedSnapshot } from "../core/zed-rows.ts";
 import type { ZedReport, ZedWorkspaceReport } from "../core/zed-status.ts";
 import type { EditorSource } from "./editor-source.ts";
-import { isProcessAlive } from "./liveness.ts";
+import { isProcessRunning } from "./liveness.ts";
 import { resourceCount } from "./session-memory.ts";
 import { readZedDatabase } from "./zed-database.ts";
 import { zedProcesses } from "./zed-processes.ts";
@@ -77,7 +77,7 @@ export class ZedSource implements EditorSource {
 	private lastReadStartMs = 0;
 	private scanning?: Promise<void>;
 	private lastScanMs = Number.NEGATIVE_INFINITY;
-	private reads = { count: 0, lastMs: 0 };
+	private reads = { count: 0, lastMs: 0, lastOk: false };
 	private closed = false;
 
 	constructor(private readonly options: ZedSourceOptions) {
@@ -140,12 +140,16 @@ export class ZedSource implements EditorSource {
 		};
 	}
 
-	/** Zed's pid on the existing liveness tick; once it is gone, the next database change scans again. */
+	/**
+	 * Zed's pid on the existing liveness tick. Once it is gone, `/proc` is scanned again at once (another Zed,
+	 * say of another channel, may still run) and then on the next database change.
+	 */
 	checkLiveness(): boolean {
 		const zed = this.zed;
-		if (!zed || isProcessAlive(zed.pid)) return false;
+		if (!zed || isProcessRunning(zed.pid)) return false;
 		this.zed = undefined;
 		this.options.onEvent({ kind: "app-gone", label: `zed ${zed.pid}` });
+		void this.findZed();
 		return true;
 	}
 
@@ -281,12 +285,14 @@ export class ZedSource implements EditorSource {
 		this.reading = (async () => {
 			this.marks = fileMarks(database.path);
 			const result = readZedDatabase(sqlite, database.path);
-			this.reads = { count: this.reads.count + 1, lastMs: result.tookMs };
+			this.reads = { count: this.reads.count + 1, lastMs: result.tookMs, lastOk: result.ok };
 			if (result.schema) this.schemaSteps = result.schema.steps;
 			if (!result.ok) {
 				this.lastProblem = { reason: result.reason, atSeconds: this.options.nowSeconds() };
-				// A locked database keeps the last state; a schema pi cannot read shows nothing rather than a guess.
-				if (!result.busy) this.blocked = result.reason;
+				// A locked database keeps the last state and is read again by the 2 s fallback even if Zed writes
+				// nothing more; a schema pi cannot read shows nothing rather than a guess.
+				if (result.busy) this.marks = "";
+				else this.blocked = result.reason;
 				return;
 			}
 			this.blocked = undefined;

@@ -51,7 +51,7 @@ describe("/ide status: the Zed section", () => {
 				zed: { pid: 77 },
 				schemaSteps: "WorkspaceDb 30, EditorDb 7",
 				sessionId: "s1",
-				reads: { count: 3, lastMs: 1.234 },
+				reads: { count: 3, lastMs: 1.234, lastOk: false },
 				workspaces: [
 					{ id: "1", paths: "/p", editor: editor(["/p"], true), kept: "no pane has focus" },
 					{ id: "2", paths: "/q\n/r", editor: editor(["/q", "/r"]) },
@@ -68,6 +68,21 @@ describe("/ide status: the Zed section", () => {
 				"  Workspace 2 (/q, /r): no tier (no workspace root or file in the project), a.ts",
 				"  Workspace 3 (no folder): not offered: a remote workspace: its paths are not this machine's",
 				"  Last read problem (10s ago): database is locked",
+			],
+		],
+		[
+			"a read problem that has passed",
+			{
+				phase: { kind: "reading" },
+				database,
+				reads: { count: 4, lastMs: 0.5, lastOk: true },
+				workspaces: [],
+				lastProblem: { reason: "database is locked", atSeconds: 940 },
+			},
+			[
+				"Zed: database /home/u/.local/share/zed/db/0-stable/db.sqlite (stable); Zed is not running",
+				"  Reads: 4, the last took 0.5 ms",
+				"  Last read problem (1m ago; read fine since): database is locked",
 			],
 		],
 		[

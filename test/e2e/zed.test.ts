@@ -55,7 +55,7 @@ describe("Zed through the real pi 1.x CLI (RPC)", () => {
 		await zed.show({ workspaceId: 1, itemId: 11, path, selections }, focus);
 		zed.start();
 		const rpc = startPi(zed);
-		await waitFor("connected to Zed", () => widget(rpc.lastWidget()), 15_000);
+		await rpc.waitForWidget(widget, 15_000);
 		return { zed, rpc };
 	}
 
@@ -79,7 +79,7 @@ describe("Zed through the real pi 1.x CLI (RPC)", () => {
 			});
 			const zedPid = zed.start();
 			const rpc = startPi(zed);
-			await waitFor("connected to Zed", () => rpc.lastWidget() === "1 line selected in greet.ts", 15_000);
+			await rpc.waitForWidget("1 line selected in greet.ts", 15_000);
 
 			await rpc.prompt("what is selected?");
 			const sent = lastRequest();
@@ -102,7 +102,7 @@ describe("Zed through the real pi 1.x CLI (RPC)", () => {
 					[second, third],
 				],
 			});
-			await waitFor("the new selection", () => rpc.lastWidget() === "2 lines selected in greet.ts", 3000);
+			await rpc.waitForWidget("2 lines selected in greet.ts", 3000);
 			await rpc.prompt("and now?");
 			expect(lastRequest()).toContain("Selection: lines 2-3 (from line 2 column 17 to line 3 column 6)");
 			expect(lastRequest()).toContain("Cursor: line 3, column 7");
@@ -122,7 +122,7 @@ describe("Zed through the real pi 1.x CLI (RPC)", () => {
 
 			zed.quit();
 			const quitAt = Date.now();
-			await waitFor("widget cleared", () => rpc.lastWidget() === "(cleared)", 5000);
+			await rpc.waitForWidget("(cleared)", 5000);
 			expect(Date.now() - quitAt).toBeLessThan(2000);
 			await rpc.prompt("still there?");
 			expect(lastRequest()).toContain("The editor is disconnected: the previous editor context no longer applies.");
@@ -154,7 +154,7 @@ describe("Zed through the real pi 1.x CLI (RPC)", () => {
 			// Zed starts: it writes its database (here: a tab moves), which is when pi looks for it.
 			const zedPid = zed.start();
 			await zed.show({ workspaceId: 1, itemId: 11, path: file, selections: [[6, 6]] });
-			await waitFor("connected once Zed runs", () => rpc.lastWidget() === "in main.ts", 5000);
+			await rpc.waitForWidget("in main.ts", 5000);
 			const lines = await rpc.ideStatus();
 			expect(lines).toContain(`Zed: database ${zed.dbPath} (stable); Zed is running (pid ${zedPid})`);
 			expect(lines).toContain(`  Workspace 1 (${ws.project}): tier 0 (a workspace root is the project), main.ts`);
@@ -166,6 +166,30 @@ describe("Zed through the real pi 1.x CLI (RPC)", () => {
 			);
 			await rpc.prompt("where?");
 			expect(lastRequest()).toContain("Cursor: line 2, column 1");
+		},
+	);
+
+	test.skipIf(!pi1.node)(
+		"a Zed that quit and is not yet reaped (a zombie, no environment left) is not taken for the running one; when Zed quits, another running Zed is found at once",
+		async () => {
+			const zed = await zedFixture();
+			await zed.workspace({ id: 1, roots: [ws.project] });
+			await zed.show({ workspaceId: 1, itemId: 11, path: join(ws.project, "src", "main.ts"), selections: [[6, 11]] });
+			const zombie = await zed.zombie();
+			const zedPid = zed.start();
+			const rpc = startPi(zed);
+			await rpc.waitForWidget("1 line selected in main.ts", 15_000);
+			const lines = await rpc.ideStatus();
+			expect(lines).toContain(`Zed: database ${zed.dbPath} (stable); Zed is running (pid ${zedPid})`);
+			expect(lines.join("\n")).not.toContain(String(zombie));
+
+			// A second Zed runs; the first quits. pi looks again at once: no database write is needed to find it.
+			const second = zed.start();
+			zed.quitOne(zedPid);
+			await waitFor("the second Zed", async () =>
+				(await rpc.ideStatus()).includes(`Zed: database ${zed.dbPath} (stable); Zed is running (pid ${second})`),
+			);
+			await rpc.waitForWidget("1 line selected in main.ts");
 		},
 	);
 
@@ -186,7 +210,7 @@ describe("Zed through the real pi 1.x CLI (RPC)", () => {
 			await zed.show({ workspaceId: 1, itemId: 11, path: main, contents: unsaved, selections: [[6, 20]] });
 			zed.start();
 			const rpc = startPi(zed);
-			await waitFor("connected", () => rpc.lastWidget() === "1 line selected in main.ts", 15_000);
+			await rpc.waitForWidget("1 line selected in main.ts", 15_000);
 			await rpc.prompt("what is selected?");
 			expect(lastRequest()).toContain("Buffer: 3 lines, unsaved changes");
 			expect(lastRequest()).toContain("UNSAVED in zed");
@@ -222,7 +246,7 @@ describe("Zed through the real pi 1.x CLI (RPC)", () => {
 
 			// The user clicks into the editor and moves, then back to the terminal dock: the last state stays.
 			await zed.show({ workspaceId: 1, itemId: 11, path: main, selections: [[18, 23]] });
-			await waitFor("the selection", () => rpc.lastWidget() === "1 line selected in main.ts", 3000);
+			await rpc.waitForWidget("1 line selected in main.ts", 3000);
 			await zed.focusTerminal(1);
 			await waitFor("the read of the focus change", async () => {
 				const lines = await rpc.ideStatus();
@@ -261,6 +285,14 @@ describe("Zed through the real pi 1.x CLI (RPC)", () => {
 				const lines = await rpc.ideStatus();
 				expect(lines.find((l) => l.includes("Last read problem"))).toMatch(/database is locked/);
 				expect(rpc.lastWidget()).toBe("1 line selected in main.ts");
+
+				// The lock ends with nothing written: no file moves, yet pi reads again on its own.
+				await zed.unlock("ROLLBACK");
+				await waitFor(
+					"a read after the lock",
+					async () => (await rpc.ideStatus()).some((l) => l.includes("; read fine since): database is locked")),
+					5000,
+				);
 			} finally {
 				await zed.unlock();
 			}
@@ -345,7 +377,7 @@ describe.skipIf(!pi073.node)("Zed on pi 0.73 (Node 20: no node:sqlite)", () => {
 				env: { XDG_DATA_HOME: dataHome, HOME: join(ws.root, "home") },
 			}),
 		);
-		await waitFor("connected to nvim", () => rpc.lastWidget() === "in main.ts", 15_000);
+		await rpc.waitForWidget("in main.ts", 15_000);
 		expect(await rpc.ideStatus()).toContain(
 			`Zed: not read: reading Zed needs node:sqlite (Node >= 22.13); pi runs on Node ${process.versions.node}`,
 		);

@@ -1,10 +1,19 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { copyFileSync, mkdirSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
+import { parseProcStat } from "../../src/core/proc-stat.ts";
 import { waitFor } from "./wait-for.ts";
 
 const WRITER = join(import.meta.dirname, "zed-writer.mjs");
+
+const readProc = (pid: number, file: string) => {
+	try {
+		return readFileSync(`/proc/${pid}/${file}`, "utf8");
+	} catch {
+		return undefined;
+	}
+};
 
 export interface ShownEditor {
 	workspaceId: number;
@@ -26,8 +35,10 @@ export interface ShownEditor {
 export class FakeZed {
 	readonly dataHome: string;
 	readonly dbPath: string;
-	private app?: ChildProcess;
+	private readonly apps: ChildProcess[] = [];
 	private readonly replies: Record<string, unknown>[] = [];
+	private readonly zombieParents: ChildProcess[] = [];
+	private locked = false;
 
 	private constructor(
 		private readonly root: string,
@@ -59,28 +70,55 @@ export class FakeZed {
 
 	/** Starts "Zed": a `zed-editor` process of this user with the database's data dir in its environment. */
 	start(): number {
-		const bin = join(this.root, "bin");
-		mkdirSync(bin, { recursive: true });
-		copyFileSync("/bin/sleep", join(bin, "zed-editor"));
-		this.app = spawn(join(bin, "zed-editor"), ["3600"], {
+		const app = spawn(this.binary(), ["3600"], {
 			stdio: "ignore",
 			env: { PATH: process.env.PATH, HOME: this.root, XDG_DATA_HOME: this.dataHome },
 		});
-		return this.app.pid as number;
+		this.apps.push(app);
+		return app.pid as number;
+	}
+
+	/**
+	 * A Zed that was killed and not yet reaped by its parent: a zombie named `zed-editor`, whose environment and
+	 * binary can no longer be read. Its parent is a `sleep` that never reaps it; `close` ends both.
+	 */
+	async zombie(): Promise<number> {
+		const app = this.binary();
+		const parent = spawn("/bin/sh", ["-c", `"${app}" 3600 & echo $!; exec sleep 3600`], {
+			stdio: ["ignore", "pipe", "inherit"],
+		});
+		this.zombieParents.push(parent);
+		const pid = await new Promise<number>((done) =>
+			createInterface({ input: parent.stdout as NodeJS.ReadableStream }).once("line", (line) => done(Number(line))),
+		);
+		await waitFor("the app to start", () => readProc(pid, "comm") === "zed-editor\n");
+		process.kill(pid, "SIGKILL");
+		await waitFor("the zombie", () => parseProcStat(readProc(pid, "stat") ?? "")?.state === "Z");
+		return pid;
+	}
+
+	private binary(): string {
+		const bin = join(this.root, "bin");
+		mkdirSync(bin, { recursive: true });
+		const app = join(bin, "zed-editor");
+		if (!existsSync(app)) copyFileSync("/bin/sleep", app);
+		return app;
 	}
 
 	/** Zed quits (or is killed): its rows stay, as Zed leaves them. */
 	quit(): void {
-		this.app?.kill("SIGKILL");
-		this.app = undefined;
+		for (const app of this.apps.splice(0)) app.kill("SIGKILL");
 	}
 
-	get pid(): number | undefined {
-		return this.app?.pid;
+	/** One of several running Zeds quits. */
+	quitOne(pid: number): void {
+		const index = this.apps.findIndex((app) => app.pid === pid);
+		this.apps.splice(index, 1)[0]?.kill("SIGKILL");
 	}
 
 	async close(): Promise<void> {
 		this.quit();
+		for (const parent of this.zombieParents.splice(0)) parent.kill("SIGKILL");
 		this.writer.stdin?.end();
 		this.writer.kill();
 	}
@@ -159,9 +197,13 @@ export class FakeZed {
 	/** Holds the database locked against every reader (as a writer in exclusive locking mode does). */
 	async lock(): Promise<void> {
 		await this.sql("PRAGMA locking_mode = EXCLUSIVE; BEGIN EXCLUSIVE; UPDATE kv_store SET value = value;");
+		this.locked = true;
 	}
 
-	async unlock(): Promise<void> {
-		await this.sql("COMMIT; PRAGMA locking_mode = NORMAL; SELECT count(*) FROM kv_store;");
+	/** Ends the lock: committed (the WAL moves), or rolled back (nothing on disk changes). Once is enough. */
+	async unlock(end: "COMMIT" | "ROLLBACK" = "COMMIT"): Promise<void> {
+		if (!this.locked) return;
+		this.locked = false;
+		await this.sql(`${end}; PRAGMA locking_mode = NORMAL; SELECT count(*) FROM kv_store;`);
 	}
 }

@@ -111,6 +111,30 @@ export class RpcPi {
 		return updates.length === 0 ? undefined : (updates.at(-1)?.[0] ?? "(cleared)");
 	}
 
+	/**
+	 * Waits until the widget shows `expected`. A timeout says what pi showed instead, what `/ide status` said
+	 * and pi's stderr: a run that fails on a CI machine explains itself.
+	 */
+	async waitForWidget(expected: string | ((line: string | undefined) => boolean), timeoutMs = 5000): Promise<void> {
+		const matches = typeof expected === "string" ? (line?: string) => line === expected : expected;
+		try {
+			await waitFor(`the widget ${String(expected)}`, () => matches(this.lastWidget()), timeoutMs);
+		} catch (error) {
+			const status = await this.ideStatus().catch((reason: unknown) => [`(no /ide status: ${String(reason)})`]);
+			const shown = this.widgetUpdates()
+				.slice(-5)
+				.map((lines) => lines?.[0] ?? "(cleared)");
+			throw new Error(
+				[
+					String(error),
+					`widget updates, the last five: ${JSON.stringify(shown)}`,
+					...status,
+					`stderr: ${this.stderr().slice(-2000)}`,
+				].join("\n"),
+			);
+		}
+	}
+
 	/** `/ide status` run now: the doctor's lines, from the notice this command raised. */
 	async ideStatus(): Promise<string[]> {
 		const before = this.notices().length;
