@@ -34,7 +34,9 @@ export async function lstatFacts(path: string): Promise<{ facts: FsFacts; ino?: 
  */
 export function lstatFactsNow(path: string): { facts: FsFacts; ino?: bigint } {
 	try {
-		const stats = lstatSync(path, { bigint: true });
+		// A missing side dir is the common case, every 2 s: no error object built (and its stack captured) for it.
+		const stats = lstatSync(path, { bigint: true, throwIfNoEntry: false });
+		if (stats === undefined) return { facts: MISSING };
 		return { facts: factsOf(stats), ino: stats.ino };
 	} catch (error) {
 		return missingOrThrow(error);

@@ -7,7 +7,7 @@ import { type DatabaseOnDisk, databaseToRead, type RunningZed, runningZeds } fro
 import { workspaceNotOffered, type ZedSnapshot } from "../core/zed-rows.ts";
 import type { ZedReport, ZedWorkspaceReport } from "../core/zed-status.ts";
 import type { EditorSource } from "./editor-source.ts";
-import { isProcessRunning } from "./liveness.ts";
+import { isProcessAlive, isProcessRunning } from "./liveness.ts";
 import { resourceCount } from "./session-memory.ts";
 import { readZedDatabase } from "./zed-database.ts";
 import { zedProcesses } from "./zed-processes.ts";
@@ -16,6 +16,8 @@ import { ZedWorkspaces } from "./zed-workspaces.ts";
 
 /** Reads at most this often while Zed keeps writing; the last change is always read (a trailing read). */
 export const ZED_READ_THROTTLE_MS = 100;
+/** Every this many liveness ticks (2 s at 500 ms) `/proc` says whether Zed's pid is a zombie. */
+const ZOMBIE_CHECK_EVERY_TICKS = 4;
 /** While no Zed is known, a database change scans `/proc` at most this often (the 2 s fallback comes back). */
 const ZED_SCAN_INTERVAL_MS = 2000;
 
@@ -77,6 +79,7 @@ export class ZedSource implements EditorSource {
 	private lastReadStartMs = 0;
 	private scanning?: Promise<void>;
 	private lastScanMs = Number.NEGATIVE_INFINITY;
+	private livenessTicks = 0;
 	private reads = { count: 0, lastMs: 0, lastOk: false };
 	private closed = false;
 
@@ -141,12 +144,15 @@ export class ZedSource implements EditorSource {
 	}
 
 	/**
-	 * Zed's pid on the existing liveness tick. Once it is gone, `/proc` is scanned again at once (another Zed,
-	 * say of another channel, may still run) and then on the next database change.
+	 * Zed's pid on the existing liveness tick (a zombie within 2 s). Once it is gone, `/proc` is scanned again
+	 * at once (another Zed, say of another channel, may still run) and then on the next database change.
 	 */
 	checkLiveness(): boolean {
 		const zed = this.zed;
-		if (!zed || isProcessRunning(zed.pid)) return false;
+		if (!zed) return false;
+		// A zombie passes `kill(pid, 0)`; `/proc` tells it apart, asked every few ticks (idle pi stays idle).
+		const askProc = ++this.livenessTicks % ZOMBIE_CHECK_EVERY_TICKS === 0;
+		if (askProc ? isProcessRunning(zed.pid) : isProcessAlive(zed.pid)) return false;
 		this.zed = undefined;
 		this.options.onEvent({ kind: "app-gone", label: `zed ${zed.pid}` });
 		void this.findZed();

@@ -42,9 +42,11 @@ const HOW_TO_READ = `## How to read it
   appended since.
 - **Start-up** is \`session_start\` until connected, with that many state files of dead pids beside one live
   editor: dead pids' files are skipped before they are even stat-ed.
-- **Idle CPU** is the CPU time of the whole pi process over 60 s (median of three samples, at the kernel's
-  10 ms tick), next to pi with no extension and pi with one empty 500 ms timer. The 1/10-of-the-baseline
-  target is out of reach as stated whenever pi by itself uses more than a tenth of the baseline.
+- **Idle CPU** is the CPU time of the whole pi process over 60 s (median of five consecutive windows, at the
+  kernel's 10 ms tick), next to pi with no extension and pi with one empty 500 ms timer. The
+  1/10-of-the-baseline target is out of reach as stated whenever pi by itself uses more than a tenth of the
+  baseline. The side-dir and Zed rows compare two processes running side by side, window by window; a third,
+  set up like the first, shows how far two identical processes differ: the resolution of those rows.
 - **Memory** is judged by the slope over rounds after a warm-up round, not by one step: V8's compiled code
   grows a little as more functions are optimised and tapers off.
 - **Conversation** compares send-once with the same code sending the whole block every prompt.
