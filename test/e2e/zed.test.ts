@@ -12,7 +12,7 @@ import { FakeZed } from "../support/fake-zed.ts";
 import { projectState } from "../support/fixtures.ts";
 import { type PiLine, piLines } from "../support/pi-cli.ts";
 import { RpcPi } from "../support/rpc-pi.ts";
-import { waitFor } from "../support/wait-for.ts";
+import { PI_START_TIMEOUT_MS, waitFor } from "../support/wait-for.ts";
 
 const [pi073, pi1] = piLines() as [PiLine, PiLine];
 const GREETING = 'const a = 1;\nconst grüß = "héllo 🌍";\nexport {};\n';
@@ -55,7 +55,7 @@ describe("Zed through the real pi 1.x CLI (RPC)", () => {
 		await zed.show({ workspaceId: 1, itemId: 11, path, selections }, focus);
 		zed.start();
 		const rpc = startPi(zed);
-		await rpc.waitForWidget(widget, 15_000);
+		await rpc.waitForWidget(widget, PI_START_TIMEOUT_MS);
 		return { zed, rpc };
 	}
 
@@ -79,7 +79,7 @@ describe("Zed through the real pi 1.x CLI (RPC)", () => {
 			});
 			const zedPid = zed.start();
 			const rpc = startPi(zed);
-			await rpc.waitForWidget("1 line selected in greet.ts", 15_000);
+			await rpc.waitForWidget("1 line selected in greet.ts", PI_START_TIMEOUT_MS);
 
 			await rpc.prompt("what is selected?");
 			const sent = lastRequest();
@@ -178,7 +178,7 @@ describe("Zed through the real pi 1.x CLI (RPC)", () => {
 			const zombie = await zed.zombie();
 			const zedPid = zed.start();
 			const rpc = startPi(zed);
-			await rpc.waitForWidget("1 line selected in main.ts", 15_000);
+			await rpc.waitForWidget("1 line selected in main.ts", PI_START_TIMEOUT_MS);
 			const lines = await rpc.ideStatus();
 			expect(lines).toContain(`Zed: database ${zed.dbPath} (stable); Zed is running (pid ${zedPid})`);
 			expect(lines.join("\n")).not.toContain(String(zombie));
@@ -210,7 +210,7 @@ describe("Zed through the real pi 1.x CLI (RPC)", () => {
 			await zed.show({ workspaceId: 1, itemId: 11, path: main, contents: unsaved, selections: [[6, 20]] });
 			zed.start();
 			const rpc = startPi(zed);
-			await rpc.waitForWidget("1 line selected in main.ts", 15_000);
+			await rpc.waitForWidget("1 line selected in main.ts", PI_START_TIMEOUT_MS);
 			await rpc.prompt("what is selected?");
 			expect(lastRequest()).toContain("Buffer: 3 lines, unsaved changes");
 			expect(lastRequest()).toContain("UNSAVED in zed");
@@ -377,7 +377,7 @@ describe.skipIf(!pi073.node)("Zed on pi 0.73 (Node 20: no node:sqlite)", () => {
 				env: { XDG_DATA_HOME: dataHome, HOME: join(ws.root, "home") },
 			}),
 		);
-		await rpc.waitForWidget("in main.ts", 15_000);
+		await rpc.waitForWidget("in main.ts", PI_START_TIMEOUT_MS);
 		expect(await rpc.ideStatus()).toContain(
 			`Zed: not read: reading Zed needs node:sqlite (Node >= 22.13); pi runs on Node ${process.versions.node}`,
 		);

@@ -3,7 +3,7 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { parseProcStat } from "../../src/core/proc-stat.ts";
-import { waitFor } from "./wait-for.ts";
+import { PI_START_TIMEOUT_MS, waitFor } from "./wait-for.ts";
 
 const WRITER = join(import.meta.dirname, "zed-writer.mjs");
 
@@ -59,7 +59,7 @@ export class FakeZed {
 			stdio: ["pipe", "pipe", "inherit"],
 		});
 		const zed = new FakeZed(root, writer);
-		await waitFor("the Zed database writer", () => zed.replies.length > 0, 15_000);
+		await waitFor("the Zed database writer", () => zed.replies.length > 0, PI_START_TIMEOUT_MS);
 		return zed;
 	}
 
@@ -91,7 +91,11 @@ export class FakeZed {
 		const pid = await new Promise<number>((done) =>
 			createInterface({ input: parent.stdout as NodeJS.ReadableStream }).once("line", (line) => done(Number(line))),
 		);
-		await waitFor("the app to start", () => readProc(pid, "comm") === "zed-editor\n");
+		// Killed only once the shell has become `sleep`: a shell still running could reap its child.
+		await waitFor(
+			"the app to start, its parent to be sleep",
+			() => readProc(pid, "comm") === "zed-editor\n" && readProc(parent.pid ?? 0, "comm") === "sleep\n",
+		);
 		process.kill(pid, "SIGKILL");
 		await waitFor("the zombie", () => parseProcStat(readProc(pid, "stat") ?? "")?.state === "Z");
 		return pid;

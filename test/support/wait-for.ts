@@ -1,3 +1,9 @@
+/**
+ * How long a test waits for a pi it just started to show its first state. pi starts in 1-2 s on an idle
+ * machine; beside the heavy suites on two cores pi by itself (no extension) took up to 13 s.
+ */
+export const PI_START_TIMEOUT_MS = 40_000;
+
 /** Poll a condition until it holds or the deadline passes; the failure names what was awaited. */
 export async function waitFor<T>(
 	what: string,
