@@ -4,7 +4,7 @@ import { useE2eWorkspace } from "../support/e2e-workspace.ts";
 import { projectState, type StateOverrides } from "../support/fixtures.ts";
 import { piLines } from "../support/pi-cli.ts";
 import { hasTmux, TmuxPi } from "../support/tmux-pi.ts";
-import { waitFor } from "../support/wait-for.ts";
+import { PI_START_TIMEOUT_MS, waitFor } from "../support/wait-for.ts";
 
 const tmux = hasTmux();
 const now = () => Date.now() / 1000;
@@ -103,7 +103,7 @@ describe.skipIf(!tmux)("interactive TUI in tmux (skipped without tmux)", () => {
 				older.write(state("older.ts", { timestamp: now() - 120, argv: ["older/"] }));
 				newer.write(state("newer.ts", { argv: ["newer/"] }));
 				const tui = start(100, 30);
-				await tui.waitForScreen("pi ready", (screen) => screen.includes("/128k"));
+				await tui.waitForScreen("pi ready", (screen) => screen.includes("/128k"), PI_START_TIMEOUT_MS);
 				expect(tui.belowEditor()?.trim()).not.toMatch(/^in /); // a tie: nobody connected yet
 
 				await tui.submit("/ide");
@@ -139,7 +139,7 @@ describe.skipIf(!tmux)("interactive TUI in tmux (skipped without tmux)", () => {
 				a.write(state("a.ts", { timestamp: now() - 60 }));
 				b.write(state("b.ts"));
 				const tui = start(100, 30);
-				await tui.waitForScreen("pi ready", (screen) => screen.includes("/128k"));
+				await tui.waitForScreen("pi ready", (screen) => screen.includes("/128k"), PI_START_TIMEOUT_MS);
 				await tui.submit("/ide");
 				await tui.waitForScreen("picker", (screen) => screen.includes("Connect pi to an editor"));
 				tui.press("Down", "Enter"); // the older one, so only the sticky memory explains keeping it
