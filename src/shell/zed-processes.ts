@@ -40,7 +40,8 @@ async function zedProcess(pid: number, uid: number): Promise<ProcessFacts | unde
 		readFile(`/proc/${pid}/environ`).catch((error: NodeJS.ErrnoException) => (gone(error) ? null : undefined)),
 		readFile(`/proc/${pid}/cmdline`).catch(() => undefined),
 	]);
-	// Gone while it was read: no Zed. An environment kept from pi (a process that is not dumpable) is no reason.
+	// Gone while it was read: no Zed. An environment pi may not read (a process that is not dumpable) still
+	// leaves a Zed, of whichever data dir.
 	if (environ === null) return undefined;
 	return {
 		pid,
