@@ -43,6 +43,18 @@ describe("Zed through the real pi 1.x CLI (RPC)", () => {
 		);
 	}
 
+	/** Zed's database with workspace 1 (the project) showing `path` in a focused pane; Zed not started yet. */
+	async function zedShowing(
+		path: string,
+		selections: [number, number][],
+		focus: "editor" | "terminal" = "editor",
+	): Promise<FakeZed> {
+		const zed = await zedFixture();
+		await zed.workspace({ id: 1, roots: [ws.project] });
+		await zed.show({ workspaceId: 1, itemId: 11, path, selections }, focus);
+		return zed;
+	}
+
 	/** Zed running with workspace 1 (the project) showing `path` in a focused pane, and pi connected to it. */
 	async function zedConnected(
 		path: string,
@@ -50,9 +62,7 @@ describe("Zed through the real pi 1.x CLI (RPC)", () => {
 		widget: (line: string | undefined) => boolean,
 		focus: "editor" | "terminal" = "editor",
 	): Promise<{ zed: FakeZed; rpc: RpcPi }> {
-		const zed = await zedFixture();
-		await zed.workspace({ id: 1, roots: [ws.project] });
-		await zed.show({ workspaceId: 1, itemId: 11, path, selections }, focus);
+		const zed = await zedShowing(path, selections, focus);
 		zed.start();
 		const rpc = startPi(zed);
 		await rpc.waitForWidget(widget, PI_START_TIMEOUT_MS);
@@ -172,9 +182,7 @@ describe("Zed through the real pi 1.x CLI (RPC)", () => {
 	test.skipIf(!pi1.node)(
 		"a Zed that quit and is not yet reaped (a zombie, no environment left) is not taken for the running one; when Zed quits, another running Zed is found at once",
 		async () => {
-			const zed = await zedFixture();
-			await zed.workspace({ id: 1, roots: [ws.project] });
-			await zed.show({ workspaceId: 1, itemId: 11, path: join(ws.project, "src", "main.ts"), selections: [[6, 11]] });
+			const zed = await zedShowing(join(ws.project, "src", "main.ts"), [[6, 11]]);
 			const zombie = await zed.zombie();
 			const zedPid = zed.start();
 			const rpc = startPi(zed);
@@ -334,9 +342,7 @@ describe("Zed through the real pi 1.x CLI (RPC)", () => {
 	test.skipIf(!pi1.node)(
 		"Zed beside a Neovim editor of the same project: no auto-connect, /ide offers both, picking Zed connects it",
 		async () => {
-			const zed = await zedFixture();
-			await zed.workspace({ id: 1, roots: [ws.project] });
-			await zed.show({ workspaceId: 1, itemId: 11, path: join(ws.project, "src", "main.ts"), selections: [[0, 0]] });
+			const zed = await zedShowing(join(ws.project, "src", "main.ts"), [[0, 0]]);
 			const zedPid = zed.start();
 			const nvim = ws.editor();
 			nvim.write(projectState(ws.project, { buffer: { name: "main.ts" } }));
