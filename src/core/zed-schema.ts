@@ -57,3 +57,13 @@ export function zedSchemaVerdict(
 		},
 	};
 }
+
+/**
+ * `octet_length` (SQLite 3.43+) tells a text's size in bytes from the record header; `length(CAST(… AS BLOB))`
+ * copies the whole text first (a 64 MiB unsaved buffer: ~170 ms on pi's thread). Node's own SQLite has it; a
+ * Node built against an older system SQLite gets the copy.
+ */
+export function hasOctetLength(sqliteVersion: string): boolean {
+	const [major = 0, minor = 0] = sqliteVersion.split(".").map(Number);
+	return major > 3 || (major === 3 && minor >= 43);
+}

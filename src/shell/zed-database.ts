@@ -6,7 +6,13 @@ import type {
 	ZedSnapshot,
 	ZedWorkspaceRow,
 } from "../core/zed-rows.ts";
-import { type MigrationStep, type SchemaVerdict, ZED_COLUMNS_READ, zedSchemaVerdict } from "../core/zed-schema.ts";
+import {
+	hasOctetLength,
+	type MigrationStep,
+	type SchemaVerdict,
+	ZED_COLUMNS_READ,
+	zedSchemaVerdict,
+} from "../core/zed-schema.ts";
 import type { Sqlite, SqliteDatabase } from "./zed-sqlite.ts";
 
 export type ZedRead =
@@ -89,8 +95,14 @@ function probeSchema(db: SqliteDatabase): SchemaVerdict {
 const IN_SESSION = `workspace_id IN (SELECT workspace_id FROM workspaces WHERE remote_connection_id IS NULL
 	AND session_id = (SELECT value FROM kv_store WHERE key = 'session_id'))`;
 
+/** The SQL for a column's size in bytes, by what this process's SQLite offers (asked once). */
+let bytesOf: ((column: string) => string) | undefined;
+
 function readRows(db: SqliteDatabase, optional: { pathsOrder: boolean; language: boolean }): ZedSnapshot {
 	const all = (sql: string) => db.prepare(sql).all() as Row[];
+	bytesOf ??= hasOctetLength(String(all("SELECT sqlite_version() AS version")[0]?.version))
+		? (column) => `octet_length(${column})`
+		: (column) => `length(CAST(${column} AS BLOB))`;
 	const session = all("SELECT value FROM kv_store WHERE key = 'session_id'")[0];
 	const workspaces = all(
 		`SELECT CAST(workspace_id AS TEXT) AS id, paths, ${optional.pathsOrder ? "paths_order" : "NULL"} AS paths_order,
@@ -128,7 +140,7 @@ function readRows(db: SqliteDatabase, optional: { pathsOrder: boolean; language:
 	);
 	const editors = all(
 		`SELECT item_id, CAST(workspace_id AS TEXT) AS workspace_id, path, contents IS NOT NULL AS unsaved,
-			CASE WHEN length(CAST(contents AS BLOB)) <= ${MAX_UNSAVED_TEXT_BYTES} THEN contents END AS contents,
+			CASE WHEN ${bytesOf("contents")} <= ${MAX_UNSAVED_TEXT_BYTES} THEN contents END AS contents,
 			${optional.language ? "language" : "NULL"} AS language FROM editors WHERE ${IN_SESSION}`,
 	).map(
 		(row): ZedEditorRow => ({

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { channelOfBinary, zedDatabases, zedDataDir, zedDataDirs } from "../../src/core/zed-paths.ts";
 import { databaseToRead, type ProcessFacts, runningZeds, zedWriting } from "../../src/core/zed-process.ts";
-import { stepsText, ZED_COLUMNS_READ, zedSchemaVerdict } from "../../src/core/zed-schema.ts";
+import { hasOctetLength, stepsText, ZED_COLUMNS_READ, zedSchemaVerdict } from "../../src/core/zed-schema.ts";
 
 describe("where Zed keeps its database", () => {
 	test.each([
@@ -134,5 +134,19 @@ describe("the schema pi reads", () => {
 
 	test("no migrations table", () => {
 		expect(stepsText([])).toBe("no migrations table");
+	});
+});
+
+describe("an unsaved buffer's size without copying it: octet_length from SQLite 3.43", () => {
+	test.each([
+		["3.54.1", true],
+		["3.43.0", true],
+		["3.42.9", false],
+		["3.40.1", false],
+		["4.0.0", true],
+		["", false],
+		["not a version", false],
+	])("%s", (version, has) => {
+		expect(hasOctetLength(version)).toBe(has);
 	});
 });
