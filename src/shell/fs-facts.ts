@@ -1,5 +1,5 @@
 import type { BigIntStats, Stats } from "node:fs";
-import { lstatSync } from "node:fs";
+import { lstatSync, statSync } from "node:fs";
 import { lstat } from "node:fs/promises";
 import type { FsFacts, FsObjectKind } from "../core/file-trust.ts";
 
@@ -48,4 +48,13 @@ function missingOrThrow(error: unknown): { facts: FsFacts } {
 	const code = (error as NodeJS.ErrnoException).code;
 	if (code === "ENOENT" || code === "ENOTDIR") return { facts: MISSING };
 	throw error;
+}
+
+/** A file's stats (symlinks followed), or undefined when it is not there or not readable. */
+export function statOf(file: string): BigIntStats | undefined {
+	try {
+		return statSync(file, { bigint: true });
+	} catch {
+		return undefined;
+	}
 }

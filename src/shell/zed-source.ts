@@ -1,4 +1,4 @@
-import { type BigIntStats, type FSWatcher, statSync, watch } from "node:fs";
+import { type FSWatcher, watch } from "node:fs";
 import { dirname } from "node:path";
 import type { Editor, KeyFacts } from "../core/editor.ts";
 import type { IdeEvent } from "../core/event-log.ts";
@@ -7,6 +7,7 @@ import { type DatabaseOnDisk, databaseToRead, type RunningZed, runningZeds } fro
 import { workspaceNotOffered, type ZedSnapshot } from "../core/zed-rows.ts";
 import type { ZedReport, ZedWorkspaceReport } from "../core/zed-status.ts";
 import type { EditorSource } from "./editor-source.ts";
+import { statOf } from "./fs-facts.ts";
 import { isProcessAlive, isProcessRunning } from "./liveness.ts";
 import { resourceCount } from "./session-memory.ts";
 import { readZedDatabase } from "./zed-database.ts";
@@ -16,8 +17,6 @@ import { ZedWorkspaces } from "./zed-workspaces.ts";
 
 /** Reads at most this often while Zed keeps writing; the last change is always read (a trailing read). */
 export const ZED_READ_THROTTLE_MS = 100;
-/** Every this many liveness ticks (2 s at 500 ms) `/proc` says whether Zed's pid is a zombie. */
-const ZOMBIE_CHECK_EVERY_TICKS = 4;
 /** While no Zed is known, a database change scans `/proc` at most this often (the 2 s fallback comes back). */
 const ZED_SCAN_INTERVAL_MS = 2000;
 
@@ -33,15 +32,6 @@ export interface ZedSourceOptions {
 	onEvent: (event: IdeEvent) => void;
 	/** `/proc` scan, stood in by tests of the matching rules; the real one by default. */
 	processes?: (uid: number) => Promise<Parameters<typeof runningZeds>[0] | undefined>;
-}
-
-/** The file's stats, or undefined when it is not there (or not readable). */
-function statOf(file: string): BigIntStats | undefined {
-	try {
-		return statSync(file, { bigint: true });
-	} catch {
-		return undefined;
-	}
 }
 
 /** Size and mtime of `db.sqlite` and its `-wal`: the slow fallback reads only when they moved. */
@@ -79,7 +69,6 @@ export class ZedSource implements EditorSource {
 	private lastReadStartMs = 0;
 	private scanning?: Promise<void>;
 	private lastScanMs = Number.NEGATIVE_INFINITY;
-	private livenessTicks = 0;
 	private reads = { count: 0, lastMs: 0, lastOk: false };
 	private closed = false;
 
@@ -143,24 +132,20 @@ export class ZedSource implements EditorSource {
 		};
 	}
 
-	/**
-	 * Zed's pid on the existing liveness tick (a zombie within 2 s). Once it is gone, `/proc` is scanned again
-	 * at once (another Zed, say of another channel, may still run) and then on the next database change.
-	 */
+	/** Zed's pid on the existing liveness tick: `kill(pid, 0)`. */
 	checkLiveness(): boolean {
-		const zed = this.zed;
-		if (!zed) return false;
-		// A zombie passes `kill(pid, 0)`; `/proc` tells it apart, asked every few ticks (idle pi stays idle).
-		const askProc = ++this.livenessTicks % ZOMBIE_CHECK_EVERY_TICKS === 0;
-		if (askProc ? isProcessRunning(zed.pid) : isProcessAlive(zed.pid)) return false;
-		this.zed = undefined;
-		this.options.onEvent({ kind: "app-gone", label: `zed ${zed.pid}` });
-		void this.findZed();
+		if (!this.zed || isProcessAlive(this.zed.pid)) return false;
+		this.forgetZed();
 		return true;
 	}
 
 	/** The slow fallback: sizes and mtimes compared, a read (or a scan for Zed) only when they moved. */
 	async recheck(): Promise<void> {
+		// A zombie (Zed quit, its parent has not reaped it) passes `kill(pid, 0)`: `/proc` tells, every 2 s.
+		if (this.zed && !isProcessRunning(this.zed.pid)) {
+			this.forgetZed();
+			this.options.onChange();
+		}
 		if (!this.database && !this.sqlite) return;
 		const path = this.database?.path ?? this.onDisk[0]?.database.path;
 		if (!path || fileMarks(path) === this.marks) return;
@@ -258,6 +243,14 @@ export class ZedSource implements EditorSource {
 			}, wait);
 	}
 
+	/** Zed is gone: look again at once (another Zed, say of another channel, may still run). */
+	private forgetZed(): void {
+		const pid = this.zed?.pid;
+		this.zed = undefined;
+		this.options.onEvent({ kind: "app-gone", label: `zed ${pid}` });
+		void this.findZed();
+	}
+
 	private findZed(): Promise<void> {
 		this.scanning ??= this.scan().finally(() => {
 			this.scanning = undefined;
@@ -289,16 +282,18 @@ export class ZedSource implements EditorSource {
 		this.lastReadStartMs = performance.now();
 		const { sqlite, database } = this;
 		this.reading = (async () => {
-			this.marks = fileMarks(database.path);
+			// Taken before the read, so that a write during it is read again.
+			const marks = fileMarks(database.path);
 			const result = readZedDatabase(sqlite, database.path);
 			this.reads = { count: this.reads.count + 1, lastMs: result.tookMs, lastOk: result.ok };
 			if (result.schema) this.schemaSteps = result.schema.steps;
+			// A locked database was not read: its marks stay unclaimed and the 2 s fallback reads it again, even
+			// if Zed writes nothing more. Its last state stays meanwhile.
+			if (result.ok || !result.busy) this.marks = marks;
 			if (!result.ok) {
 				this.lastProblem = { reason: result.reason, atSeconds: this.options.nowSeconds() };
-				// A locked database keeps the last state and is read again by the 2 s fallback even if Zed writes
-				// nothing more; a schema pi cannot read shows nothing rather than a guess.
-				if (result.busy) this.marks = "";
-				else this.blocked = result.reason;
+				// A schema pi cannot read shows nothing rather than a guess.
+				if (!result.busy) this.blocked = result.reason;
 				return;
 			}
 			this.blocked = undefined;

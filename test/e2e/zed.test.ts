@@ -180,7 +180,7 @@ describe("Zed through the real pi 1.x CLI (RPC)", () => {
 	);
 
 	test.skipIf(!pi1.node)(
-		"a Zed that quit and is not yet reaped (a zombie, no environment left) is not taken for the running one; when Zed quits, another running Zed is found at once",
+		"a Zed that quit and is not yet reaped (a zombie, no environment left) is not taken for the running one; when Zed quits, another running Zed is found at once; a Zed left a zombie is gone within 2 s",
 		async () => {
 			const zed = await zedShowing(join(ws.project, "src", "main.ts"), [[6, 11]]);
 			const zombie = await zed.zombie();
@@ -198,6 +198,17 @@ describe("Zed through the real pi 1.x CLI (RPC)", () => {
 				(await rpc.ideStatus()).includes(`Zed: database ${zed.dbPath} (stable); Zed is running (pid ${second})`),
 			);
 			await rpc.waitForWidget("1 line selected in main.ts");
+
+			// That Zed quits too, but its parent does not reap it: a zombie passes kill(pid, 0), /proc does not.
+			const unreaped = await zed.startUnreaped();
+			zed.quitOne(second);
+			await waitFor("the unreaped Zed", async () =>
+				(await rpc.ideStatus()).includes(`Zed: database ${zed.dbPath} (stable); Zed is running (pid ${unreaped})`),
+			);
+			await zed.killUnreaped(unreaped);
+			const killedAt = Date.now();
+			await rpc.waitForWidget("(cleared)", 5000);
+			expect(Date.now() - killedAt).toBeLessThan(3000);
 		},
 	);
 

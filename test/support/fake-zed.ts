@@ -37,7 +37,7 @@ export class FakeZed {
 	readonly dbPath: string;
 	private readonly apps: ChildProcess[] = [];
 	private readonly replies: Record<string, unknown>[] = [];
-	private readonly zombieParents: ChildProcess[] = [];
+	private readonly unreapingParents: ChildProcess[] = [];
 	private locked = false;
 
 	private constructor(
@@ -70,35 +70,48 @@ export class FakeZed {
 
 	/** Starts "Zed": a `zed-editor` process of this user with the database's data dir in its environment. */
 	start(): number {
-		const app = spawn(this.binary(), ["3600"], {
-			stdio: "ignore",
-			env: { PATH: process.env.PATH, HOME: this.root, XDG_DATA_HOME: this.dataHome },
-		});
+		const app = spawn(this.binary(), ["3600"], { stdio: "ignore", env: this.appEnvironment() });
 		this.apps.push(app);
 		return app.pid as number;
 	}
 
 	/**
-	 * A Zed that was killed and not yet reaped by its parent: a zombie named `zed-editor`, whose environment and
-	 * binary can no longer be read. Its parent is a `sleep` that never reaps it; `close` ends both.
+	 * Starts Zed under a parent that never reaps it (a `sleep`; `close` ends both): once killed, it stays a
+	 * zombie named `zed-editor` whose environment and binary can no longer be read. Resolves with its pid.
 	 */
-	async zombie(): Promise<number> {
-		const app = this.binary();
-		const parent = spawn("/bin/sh", ["-c", `"${app}" 3600 & echo $!; exec sleep 3600`], {
+	async startUnreaped(): Promise<number> {
+		const parent = spawn("/bin/sh", ["-c", `"${this.binary()}" 3600 & echo $!; exec sleep 3600`], {
 			stdio: ["ignore", "pipe", "inherit"],
+			env: this.appEnvironment(),
 		});
-		this.zombieParents.push(parent);
+		this.unreapingParents.push(parent);
 		const pid = await new Promise<number>((done) =>
 			createInterface({ input: parent.stdout as NodeJS.ReadableStream }).once("line", (line) => done(Number(line))),
 		);
-		// Killed only once the shell has become `sleep`: a shell still running could reap its child.
+		// Ready only once the shell has become `sleep`: a shell still running could reap its child.
 		await waitFor(
 			"the app to start, its parent to be sleep",
 			() => readProc(pid, "comm") === "zed-editor\n" && readProc(parent.pid ?? 0, "comm") === "sleep\n",
 		);
+		return pid;
+	}
+
+	/** Kills a Zed from `startUnreaped`: it becomes a zombie. */
+	async killUnreaped(pid: number): Promise<void> {
 		process.kill(pid, "SIGKILL");
 		await waitFor("the zombie", () => parseProcStat(readProc(pid, "stat") ?? "")?.state === "Z");
+	}
+
+	/** A Zed that was killed and not yet reaped by its parent. */
+	async zombie(): Promise<number> {
+		const pid = await this.startUnreaped();
+		await this.killUnreaped(pid);
 		return pid;
+	}
+
+	/** Zed's own environment: the data dir it writes. */
+	private appEnvironment(): NodeJS.ProcessEnv {
+		return { PATH: process.env.PATH, HOME: this.root, XDG_DATA_HOME: this.dataHome };
 	}
 
 	private binary(): string {
@@ -122,7 +135,7 @@ export class FakeZed {
 
 	async close(): Promise<void> {
 		this.quit();
-		for (const parent of this.zombieParents.splice(0)) parent.kill("SIGKILL");
+		for (const parent of this.unreapingParents.splice(0)) parent.kill("SIGKILL");
 		this.writer.stdin?.end();
 		this.writer.kill();
 	}
