@@ -1,4 +1,4 @@
-import { parseProcStat } from "./proc-stat.ts";
+import type { ProcStat } from "./proc-stat.ts";
 
 /**
  * A reused pid is a dead editor. A client killed with -9 leaves its file; another process may later get its
@@ -26,8 +26,7 @@ export function bootTimeFromProcStat(text: string): number | undefined {
 	return match ? Number(match[1]) : undefined;
 }
 
-/** When the process of a `/proc/<pid>/stat` line started, in unix seconds. */
-export function processStartFromStat(statLine: string, bootTimeSeconds: number): number | undefined {
-	const stat = parseProcStat(statLine);
-	return stat && bootTimeSeconds + stat.startTicks / PROC_TICKS_PER_SECOND;
+/** When a process started, in unix seconds, from its `/proc/<pid>/stat` and the boot time. */
+export function processStart(stat: Pick<ProcStat, "startTicks">, bootTimeSeconds: number): number {
+	return bootTimeSeconds + stat.startTicks / PROC_TICKS_PER_SECOND;
 }

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
-import { bootTimeFromProcStat, processStartFromStat } from "../core/pid-reuse.ts";
-import { hasExited, parseProcStat } from "../core/proc-stat.ts";
+import { bootTimeFromProcStat, processStart } from "../core/pid-reuse.ts";
+import { hasExited, type ProcStat, parseProcStat } from "../core/proc-stat.ts";
 
 /**
  * `kill(pid, 0)`: the only liveness signal the protocol has. EPERM means the process exists but belongs to
@@ -16,19 +16,23 @@ export function isProcessAlive(pid: number): boolean {
 	}
 }
 
+/** `/proc/<pid>/stat`, parsed; undefined where there is no `/proc` (macOS) or the process is gone. */
+function procStatOf(pid: number): ProcStat | undefined {
+	if (!Number.isSafeInteger(pid) || pid <= 0) return undefined;
+	try {
+		return parseProcStat(readFileSync(`/proc/${pid}/stat`, "utf8"));
+	} catch {
+		return undefined;
+	}
+}
+
 /**
  * Alive and not exited: `kill(pid, 0)` also succeeds on a zombie (an app that quit and whose parent has not
  * reaped it), which runs no more. Where `/proc` cannot tell, `kill` alone decides.
  */
 export function isProcessRunning(pid: number): boolean {
 	if (!isProcessAlive(pid)) return false;
-	let line: string;
-	try {
-		line = readFileSync(`/proc/${pid}/stat`, "utf8");
-	} catch {
-		return true;
-	}
-	const stat = parseProcStat(line);
+	const stat = procStatOf(pid);
 	return stat === undefined || !hasExited(stat);
 }
 
@@ -40,12 +44,12 @@ let bootTimeSeconds: number | undefined;
  * `/proc`, as on macOS; a process that is gone). Small synchronous reads of procfs, asked once per file write.
  */
 export function processStartSeconds(pid: number): number | undefined {
-	if (!Number.isSafeInteger(pid) || pid <= 0) return undefined;
+	const stat = procStatOf(pid);
+	if (!stat) return undefined;
 	try {
 		bootTimeSeconds ??= bootTimeFromProcStat(readFileSync("/proc/stat", "utf8"));
-		if (bootTimeSeconds === undefined) return undefined;
-		return processStartFromStat(readFileSync(`/proc/${pid}/stat`, "utf8"), bootTimeSeconds);
 	} catch {
 		return undefined;
 	}
+	return bootTimeSeconds === undefined ? undefined : processStart(stat, bootTimeSeconds);
 }

@@ -3,8 +3,15 @@ import {
 	bootTimeFromProcStat,
 	PID_REUSE_TOLERANCE_SECONDS,
 	pidReused,
-	processStartFromStat,
+	processStart,
 } from "../../src/core/pid-reuse.ts";
+import { parseProcStat } from "../../src/core/proc-stat.ts";
+
+/** A stat line to its process's start, as liveness reads it. */
+const processStartFromStat = (line: string, bootTimeSeconds: number) => {
+	const stat = parseProcStat(line);
+	return stat && processStart(stat, bootTimeSeconds);
+};
 
 describe("pidReused", () => {
 	const written = 1_800_000_000;
