@@ -130,6 +130,7 @@ export class FakeZed {
 	/** One of several running Zeds quits. */
 	quitOne(pid: number): void {
 		const index = this.apps.findIndex((app) => app.pid === pid);
+		if (index < 0) throw new Error(`no Zed ${pid} started by start()`);
 		this.apps.splice(index, 1)[0]?.kill("SIGKILL");
 	}
 
