@@ -1,21 +1,21 @@
 import { homedir } from "node:os";
 import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
-import { CONTEXT_MESSAGE_TYPE, NO_KNOWLEDGE } from "./core/model-knowledge.ts";
-import { secretFileMatcher } from "./core/secret-files.ts";
-import type { IdeSettings } from "./core/settings.ts";
+import { IdeController } from "./connection/controller.ts";
+import { plannedStateDirs } from "./editors/state-dir/state-dir.ts";
 import { EDITOR_EVENT_CHANNEL } from "./events.ts";
-import { IDE_SUBCOMMANDS, runIdeCommand } from "./shell/ide-command.ts";
-import { IdeController } from "./shell/ide-controller.ts";
-import { KnowledgeCache } from "./shell/knowledge-cache.ts";
-import { PromptContext, prepareSelection } from "./shell/prompt-context.ts";
-import { withSelectionReference } from "./shell/reference-completion.ts";
-import { insertEditorReference, REFERENCE_SHORTCUT, selectionReference } from "./shell/reference-shortcut.ts";
-import { connectionMemory } from "./shell/session-memory.ts";
-import { readSettings, settingsFiles } from "./shell/settings-source.ts";
-import { plannedStateDirs } from "./shell/state-dir.ts";
-import { registerTranscriptLine } from "./shell/transcript-line.ts";
-import { guardUnsavedWrite } from "./shell/unsaved-guard.ts";
-import { WidgetSurface } from "./shell/widget-surface.ts";
+import { CONTEXT_MESSAGE_TYPE, NO_KNOWLEDGE } from "./prompt/core/model-knowledge.ts";
+import { KnowledgeCache } from "./prompt/knowledge-cache.ts";
+import { PromptContext, prepareSelection } from "./prompt/message-builder.ts";
+import { withSelectionReference } from "./references/completion.ts";
+import { insertEditorReference, REFERENCE_SHORTCUT, selectionReference } from "./references/shortcut.ts";
+import { secretFileMatcher } from "./safety/core/secret-files.ts";
+import { guardUnsavedWrite } from "./safety/unsaved-guard.ts";
+import type { IdeSettings } from "./settings/core/settings.ts";
+import { readSettings, settingsFiles } from "./settings/settings-files.ts";
+import { connectionMemory } from "./shared/process-memory.ts";
+import { IDE_SUBCOMMANDS, runIdeCommand } from "./ui/ide-command.ts";
+import { registerTranscriptLine } from "./ui/transcript-line.ts";
+import { WidgetSurface } from "./ui/widget-surface.ts";
 
 /**
  * Benchmark only: send the whole block with every prompt, as 0.1 did, to measure what send-once saves. Not a

@@ -4,7 +4,7 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { parseReferences } from "../../src/core/code-reference.ts";
+import { parseReferences } from "../../src/references/core/parse.ts";
 import { FakeEditor } from "../support/fake-editor.ts";
 import { editorState } from "../support/fixtures.ts";
 import { startSdkSession } from "../support/sdk-session.ts";

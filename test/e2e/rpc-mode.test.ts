@@ -1,6 +1,6 @@
 import { chmodSync, readdirSync } from "node:fs";
 import { describe, expect, test } from "vitest";
-import { goneLine } from "../../src/core/editor-block.ts";
+import { goneLine } from "../../src/prompt/core/editor-block.ts";
 import { useE2eWorkspace } from "../support/e2e-workspace.ts";
 import { messageText } from "../support/fake-model-server.ts";
 import {

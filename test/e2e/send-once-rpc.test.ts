@@ -1,7 +1,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { goneLine, unchangedLine } from "../../src/core/editor-block.ts";
+import { goneLine, unchangedLine } from "../../src/prompt/core/editor-block.ts";
 import { useE2eWorkspace } from "../support/e2e-workspace.ts";
 import { messageText } from "../support/fake-model-server.ts";
 import { projectState, selection } from "../support/fixtures.ts";

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
-import { unchangedLine } from "../../src/core/editor-block.ts";
 import { EDITOR_EVENT_CHANNEL } from "../../src/index.ts";
-import { resourceCount } from "../../src/shell/session-memory.ts";
+import { unchangedLine } from "../../src/prompt/core/editor-block.ts";
+import { resourceCount } from "../../src/shared/process-memory.ts";
 import { FakeEditor } from "../support/fake-editor.ts";
 import { nvimFixtureText } from "../support/fixtures.ts";
 import { contentText, type SdkSession, startSdkSession } from "../support/sdk-session.ts";

@@ -1,8 +1,8 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { goneLine, unchangedLine } from "../../src/core/editor-block.ts";
 import { EDITOR_EVENT_CHANNEL } from "../../src/index.ts";
+import { goneLine, unchangedLine } from "../../src/prompt/core/editor-block.ts";
 import { projectState, type StateOverrides, selection } from "../support/fixtures.ts";
 import { contentText, type SdkSession } from "../support/sdk-session.ts";
 import { useSdkWorkspace } from "../support/sdk-workspace.ts";

@@ -7,9 +7,9 @@ import { chmodSync, chownSync, linkSync, mkdirSync, rmSync, symlinkSync, writeFi
 import { createServer, type Server } from "node:net";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import { MAX_SELECTION_BYTES } from "../../src/core/editor-block.ts";
-import { MAX_STATE_FILE_BYTES } from "../../src/core/file-trust.ts";
-import { pickerRows } from "../../src/core/picker-rows.ts";
+import { MAX_STATE_FILE_BYTES } from "../../src/editors/state-dir/core/trust.ts";
+import { MAX_SELECTION_BYTES } from "../../src/prompt/core/editor-block.ts";
+import { pickerRows } from "../../src/ui/core/picker-rows.ts";
 import { controllerBlock } from "../support/blocks.ts";
 import { ControllerHarness } from "../support/controller-harness.ts";
 import { writeAtomic } from "../support/fake-editor.ts";

@@ -1,10 +1,10 @@
-import { contextMessage } from "../../src/core/context-message.ts";
-import { editorNow, freshSelectionSource } from "../../src/core/editor-now.ts";
-import { NO_KNOWLEDGE } from "../../src/core/model-knowledge.ts";
-import { cutForPrompt, sentSelection } from "../../src/core/selection-payload.ts";
-import type { EditorState } from "../../src/core/state-schema.ts";
-import type { IdeController } from "../../src/shell/ide-controller.ts";
-import { PromptContext, prepareSelection } from "../../src/shell/prompt-context.ts";
+import type { IdeController } from "../../src/connection/controller.ts";
+import type { EditorState } from "../../src/editors/core/protocol-state.ts";
+import { contextMessage } from "../../src/prompt/core/context-message.ts";
+import { NO_KNOWLEDGE } from "../../src/prompt/core/model-knowledge.ts";
+import { editorNow, freshSelectionSource } from "../../src/prompt/core/prompt-editor.ts";
+import { cutForPrompt, sentSelection } from "../../src/prompt/core/selection-payload.ts";
+import { PromptContext, prepareSelection } from "../../src/prompt/message-builder.ts";
 
 /** The block a first prompt would carry for `state` (nothing in the model's context yet), or undefined. */
 export function firstBlockFor(

@@ -1,11 +1,11 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { pidOfStateFileKey } from "../../src/core/parse-state-file.ts";
-import { resolveSettings } from "../../src/core/settings.ts";
-import type { DirPlan } from "../../src/core/state-dirs.ts";
+import { IdeController } from "../../src/connection/controller.ts";
+import type { DirPlan } from "../../src/editors/state-dir/core/dir-plan.ts";
+import { pidOfStateFileKey } from "../../src/editors/state-dir/core/parse.ts";
 import type { EditorEvent } from "../../src/events.ts";
-import { IdeController } from "../../src/shell/ide-controller.ts";
-import type { ConnectionMemory } from "../../src/shell/session-memory.ts";
+import { resolveSettings } from "../../src/settings/core/settings.ts";
+import type { ConnectionMemory } from "../../src/shared/process-memory.ts";
 import { FakeEditor } from "./fake-editor.ts";
 import { tempDir } from "./temp-dir.ts";
 

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { EditorState } from "../../src/core/state-schema.ts";
+import type { EditorState } from "../../src/editors/core/protocol-state.ts";
 
 export type NvimFixture = "named-buffer" | "visual-line-selection" | "charwise-selection" | "unnamed-buffer";
 

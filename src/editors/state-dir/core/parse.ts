@@ -1,0 +1,87 @@
+import { Compile } from "typebox/compile";
+import { type EditorState, EditorStateSchema, MAX_PID } from "../../core/protocol-state.ts";
+
+export type ParseResult = { ok: true; pid: number; state: EditorState } | { ok: false; reason: string };
+
+export type FileNameVerdict =
+	| { kind: "state"; pid: number }
+	| { kind: "rejected"; reason: string }
+	| { kind: "ignored" };
+
+const STATE_FILE_NAME = /^(.*)\.json$/;
+const POSITIVE_INTEGER = /^[1-9][0-9]*$/;
+
+const validator = Compile(EditorStateSchema);
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+/**
+ * Which directory entries are state files. `<pid>.json.tmp` and every other name are ignored; a `*.json`
+ * whose stem is no usable pid is rejected (not ignored) so `/ide status` can say why it is not used.
+ */
+export function classifyFileName(fileName: string): FileNameVerdict {
+	const match = STATE_FILE_NAME.exec(fileName);
+	if (!match) return { kind: "ignored" };
+	const stem = match[1] ?? "";
+	if (!POSITIVE_INTEGER.test(stem)) {
+		return { kind: "rejected", reason: "file name is not <pid>.json with a positive integer pid" };
+	}
+	const pid = Number(stem);
+	if (pid > MAX_PID) return { kind: "rejected", reason: `pid ${stem} in the file name is out of range` };
+	return { kind: "state", pid };
+}
+
+/** Decode, parse and validate one state file's bytes. Never throws: bad input yields a reason. */
+export function parseStateFile(fileName: string, bytes: Uint8Array): ParseResult {
+	const name = classifyFileName(fileName);
+	if (name.kind === "ignored") return { ok: false, reason: "not a state file name" };
+	if (name.kind === "rejected") return { ok: false, reason: name.reason };
+	if (bytes.length === 0) return { ok: false, reason: "empty file (an editor may be mid-write)" };
+
+	let text: string;
+	try {
+		text = utf8.decode(bytes);
+	} catch {
+		return { ok: false, reason: "not valid UTF-8" };
+	}
+	let value: unknown;
+	try {
+		value = JSON.parse(text);
+	} catch {
+		return { ok: false, reason: "not valid JSON (truncated or corrupt)" };
+	}
+	if (!validator.Check(value)) return { ok: false, reason: describeSchemaError(value) };
+	if (value.pid !== name.pid) {
+		return { ok: false, reason: `pid field ${value.pid} does not match the file name ${fileName}` };
+	}
+	return { ok: true, pid: name.pid, state: value };
+}
+
+function describeSchemaError(value: unknown): string {
+	if (typeof value !== "object" || value === null || Array.isArray(value)) {
+		return `top level is ${value === null ? "null" : Array.isArray(value) ? "an array" : typeof value}, not an object`;
+	}
+	for (const error of validator.Errors(value)) {
+		// anyOf reports one error per branch; the branch messages are clearer than the summary.
+		if (error.keyword === "anyOf") continue;
+		const where = error.instancePath === "" ? "top level" : error.instancePath.slice(1).replaceAll("/", ".");
+		return `invalid state: ${where} ${error.message}`;
+	}
+	return "invalid state: does not match protocol v0.2";
+}
+
+/** The state file an editor with this pid writes; `classifyFileName` reads the pid back. */
+export function stateFileName(pid: number): string {
+	return `${pid}.json`;
+}
+
+/** The key of the editor behind a state file: the pid, whichever state dir holds the file. */
+export function stateFileKey(pid: number): string {
+	return `pid:${pid}`;
+}
+
+/** The pid a state-file key names, or undefined for another source's key. */
+export function pidOfStateFileKey(key: string): number | undefined {
+	const match = /^pid:([1-9][0-9]*)$/.exec(key);
+	const pid = Number(match?.[1]);
+	return match && pid <= MAX_PID ? pid : undefined;
+}

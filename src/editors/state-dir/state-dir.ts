@@ -1,0 +1,273 @@
+import { existsSync } from "node:fs";
+import { mkdir } from "node:fs/promises";
+import { join } from "node:path";
+import type { IdeEvent } from "../../connection/core/event-log.ts";
+import { noticeText } from "../../shared/core/notice-texts.ts";
+import { resourceCount } from "../../shared/process-memory.ts";
+import type { Editor, KeyFacts, StateFileEntry } from "../core/editor.ts";
+import { pidReused } from "../core/pid-reuse.ts";
+import type { EditorSource } from "../editor-source.ts";
+import { lstatFacts, lstatFactsNow } from "../fs-facts.ts";
+import { isProcessAlive, processStartSeconds } from "../liveness.ts";
+import { type DirEnv, type DirPlan, type DirRole, type DirVerdict, REAL_ROOTS, stateDirPlan } from "./core/dir-plan.ts";
+import { classifyFileName, pidOfStateFileKey, stateFileKey, stateFileName } from "./core/parse.ts";
+import { checkDirTrust, type FsFacts } from "./core/trust.ts";
+import { StateWatcher } from "./watcher.ts";
+
+export type NoticeLevel = "info" | "warning" | "error";
+
+/** A file of the dir as `/ide status` shows it: the entry, the editor it makes, and a reused pid. */
+export interface DirFile {
+	entry: StateFileEntry;
+	editor?: Omit<Editor, "tier">;
+	/** The pid now belongs to a process started after the file was last written. */
+	reusedPid?: number;
+}
+
+export interface StateDirOptions {
+	plan: DirPlan;
+	uid: number;
+	nowSeconds: () => number;
+	/** Something in the dir changed; called often, so the receiver coalesces. */
+	onChange: () => void;
+	/** A file's reads are done for now (see `StateWatcher`): the moment a rejection is news. */
+	onSettled: (key: string) => void;
+	notify: (message: string, level: NoticeLevel) => void;
+	/** Dirs appearing, disappearing or turning untrusted, for the event log. */
+	onEvent: (event: IdeEvent) => void;
+}
+
+/** Where editors may write, for this environment: `/tmp` and `/run/user` may stand in a test's temp dir. */
+export function plannedStateDirs(env: DirEnv & { PI_IDE_TEST_FS_ROOT?: string }, uid: number): DirPlan[] {
+	const root = env.PI_IDE_TEST_FS_ROOT;
+	const roots = root ? { tmp: join(root, "tmp"), runUser: join(root, "run", "user") } : REAL_ROOTS;
+	return stateDirPlan(env, uid, existsSync(join(roots.runUser, String(uid))), roots);
+}
+
+/**
+ * One state dir as a source of editors: trusted only while owned by this user, 0700 and a real dir; its
+ * watcher, re-checked by inode (replaced, chmod-ed or removed while pi runs); the liveness of its pids. The
+ * protocol's dir is created when missing; a side dir is only looked for, one lstat per re-check.
+ */
+export class StateDir implements EditorSource {
+	private dirVerdict: DirVerdict = { kind: "untrusted", reason: "not started" };
+	private watcher?: StateWatcher;
+	private watchedIno?: bigint;
+	private watcherError?: string;
+	private readonly alive = new Map<number, boolean>();
+	/** Per pid, the file write its start time was compared with: read once per pid and write, not per tick. */
+	private readonly reuse = new Map<number, { writtenAtSeconds: number; reused: boolean }>();
+	private checking = false;
+	private closed = false;
+
+	constructor(private readonly options: StateDirOptions) {}
+
+	get dir(): string {
+		return this.options.plan.path;
+	}
+
+	get role(): DirRole {
+		return this.options.plan.role;
+	}
+
+	get verdict(): DirVerdict {
+		return this.dirVerdict;
+	}
+
+	/** The watcher's last error, kept for `/ide status`. */
+	get problem(): string | undefined {
+		return this.watcherError;
+	}
+
+	/** True when the watcher saw its dir go: the next tick re-checks at once. */
+	get lost(): boolean {
+		return this.watcher?.lost === true;
+	}
+
+	files(): DirFile[] {
+		return [...(this.watcher?.entries.values() ?? [])].map((entry) => {
+			const reading = entry.reading;
+			if (!reading) return { entry };
+			const reused = this.isReused(reading.pid, reading.writtenAtSeconds);
+			const editor = { ...reading, key: stateFileKey(reading.pid), alive: this.isAlive(reading.pid) && !reused };
+			return { entry, editor, ...(reused && { reusedPid: reading.pid }) };
+		});
+	}
+
+	async start(): Promise<void> {
+		await this.open();
+		const verdict = this.dirVerdict;
+		if (verdict.kind === "untrusted" && this.role !== "side") {
+			this.options.notify(noticeText.notReading(verdict.reason), "warning");
+		}
+		if (verdict.kind === "untrusted")
+			this.options.onEvent({ kind: "dir-untrusted", dir: this.dir, reason: verdict.reason });
+	}
+
+	async close(): Promise<void> {
+		this.closed = true;
+		await this.closeWatcher();
+	}
+
+	editors(): Omit<Editor, "tier">[] {
+		return this.files().flatMap((file) => (file.editor ? [file.editor] : []));
+	}
+
+	facts(key: string): KeyFacts | undefined {
+		const pid = pidOfStateFileKey(key);
+		const entry = pid === undefined ? undefined : this.watcher?.entries.get(stateFileName(pid));
+		if (!entry || pid === undefined) return undefined;
+		const reused = entry.reading !== undefined && this.isReused(pid, entry.reading.writtenAtSeconds);
+		return {
+			listed: true,
+			alive: entry.deadPid === undefined && this.checkAlive(pid) && !reused,
+			...(entry.reading && { reading: entry.reading }),
+			...(entry.rejection !== undefined && { rejection: entry.rejection }),
+			...(entry.writtenAtSeconds !== undefined && { writtenAtSeconds: entry.writtenAtSeconds }),
+		};
+	}
+
+	checkLiveness(): boolean {
+		let died = false;
+		// Only pids believed alive: a dead editor's file is looked at again when it is written.
+		for (const [pid, alive] of this.alive) if (alive && !this.checkAlive(pid)) died = true;
+		return died;
+	}
+
+	isPending(key: string): boolean {
+		const pid = pidOfStateFileKey(key);
+		return pid !== undefined && this.watcher?.isPending(stateFileName(pid)) === true;
+	}
+
+	async flush(key: string): Promise<void> {
+		const pid = pidOfStateFileKey(key);
+		if (pid !== undefined) await this.watcher?.flush(stateFileName(pid));
+	}
+
+	/** The dir's own standing (created, removed, chmod-ed, replaced) and pids no file names any more. */
+	async recheck(): Promise<void> {
+		this.forgetVanishedPids();
+		if (this.checking || this.closed) return;
+		this.checking = true;
+		try {
+			const { facts, ino } = lstatFactsNow(this.dir);
+			const next = this.judge(facts);
+			const before = this.dirVerdict;
+			// Trusted and unchanged, or not read for the same reason: nothing to redo until something changes.
+			const same =
+				next.kind === "trusted"
+					? before.kind === "trusted" && ino === this.watchedIno && !this.watcher?.lost
+					: next.kind === before.kind && (next.kind !== "untrusted" || next.reason === verdictReason(before));
+			if (same || this.closed) return;
+			await this.closeWatcher();
+			if (this.closed) return;
+			await this.open();
+			this.tellChange(before, this.dirVerdict);
+			this.options.onChange();
+		} catch (error) {
+			this.dirVerdict = { kind: "untrusted", reason: `cannot check ${this.dir}: ${String(error)}` };
+		} finally {
+			this.checking = false;
+		}
+	}
+
+	private tellChange(before: DirVerdict, now: DirVerdict): void {
+		if (now.kind !== "untrusted") {
+			this.options.onEvent({ kind: now.kind === "trusted" ? "dir-appeared" : "dir-gone", dir: this.dir });
+			return;
+		}
+		this.options.onEvent({ kind: "dir-untrusted", dir: this.dir, reason: now.reason });
+		// Someone else's /tmp/pi-ide is no news to pop up; losing the dir pi reads by default is.
+		if (before.kind === "trusted" && this.role !== "side") {
+			this.options.notify(noticeText.stoppedReading(now.reason), "warning");
+		}
+	}
+
+	private judge(facts: FsFacts): DirVerdict {
+		if (facts.kind === "missing" && this.role === "side") return { kind: "missing" };
+		const trust = checkDirTrust(this.dir, facts, this.options.uid);
+		return trust.ok ? { kind: "trusted" } : { kind: "untrusted", reason: trust.reason };
+	}
+
+	/** Never throws: whatever goes wrong becomes a dir not read, with a reason, and pi carries on. */
+	private async open(): Promise<void> {
+		const dir = this.dir;
+		try {
+			let { facts, ino } = await lstatFacts(dir);
+			if (facts.kind === "missing" && this.role !== "side") {
+				await mkdir(dir, { recursive: true, mode: 0o700 }).catch(() => {});
+				({ facts, ino } = await lstatFacts(dir));
+			}
+			this.dirVerdict = this.judge(facts);
+			if (this.dirVerdict.kind !== "trusted" || this.closed) return;
+			const watcher = new StateWatcher({
+				dir,
+				uid: this.options.uid,
+				isAlive: (pid) => this.checkAlive(pid),
+				nowSeconds: this.options.nowSeconds,
+				onChange: this.options.onChange,
+				onSettled: (fileName) => {
+					const name = classifyFileName(fileName);
+					if (name.kind === "state") this.options.onSettled(stateFileKey(name.pid));
+				},
+				onError: (message) => this.reportWatcherError(message),
+			});
+			this.watcher = watcher;
+			this.watchedIno = ino;
+			resourceCount().watchers++;
+			await watcher.start();
+		} catch (error) {
+			this.dirVerdict = { kind: "untrusted", reason: `cannot watch ${dir}: ${String(error)}` };
+			await this.closeWatcher();
+		}
+	}
+
+	/** Shown once per watcher (a vanished dir can make chokidar repeat itself), kept for `/ide status`. */
+	private reportWatcherError(message: string): void {
+		const first = this.watcherError === undefined;
+		this.watcherError = message;
+		if (first && this.role !== "side") this.options.notify(noticeText.watcherProblem(message), "warning");
+	}
+
+	private async closeWatcher(): Promise<void> {
+		const watcher = this.watcher;
+		this.watcher = undefined;
+		this.watchedIno = undefined;
+		this.watcherError = undefined;
+		if (!watcher) return;
+		resourceCount().watchers--;
+		await watcher.close();
+	}
+
+	private isAlive(pid: number): boolean {
+		return this.alive.get(pid) ?? this.checkAlive(pid);
+	}
+
+	private checkAlive(pid: number): boolean {
+		const alive = isProcessAlive(pid);
+		this.alive.set(pid, alive);
+		return alive;
+	}
+
+	private isReused(pid: number, writtenAtSeconds: number): boolean {
+		const known = this.reuse.get(pid);
+		if (known?.writtenAtSeconds === writtenAtSeconds) return known.reused;
+		const reused = pidReused(processStartSeconds(pid), writtenAtSeconds);
+		this.reuse.set(pid, { writtenAtSeconds, reused });
+		return reused;
+	}
+
+	private forgetVanishedPids(): void {
+		const entries = this.watcher?.entries;
+		if (!entries || this.alive.size + this.reuse.size <= 2 * entries.size) return;
+		const known = new Set<number>();
+		for (const entry of entries.values()) {
+			const pid = entry.reading?.pid ?? entry.deadPid;
+			if (pid !== undefined) known.add(pid);
+		}
+		for (const pid of this.alive.keys()) if (!known.has(pid)) this.alive.delete(pid);
+		for (const pid of this.reuse.keys()) if (!known.has(pid)) this.reuse.delete(pid);
+	}
+}
+
+const verdictReason = (verdict: DirVerdict) => (verdict.kind === "untrusted" ? verdict.reason : undefined);

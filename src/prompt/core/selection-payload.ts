@@ -1,0 +1,71 @@
+import { createHash } from "node:crypto";
+import { selectionLineCount } from "../../editors/core/active-buffer.ts";
+import type { Selection } from "../../editors/core/protocol-state.ts";
+import { cutSelection, selectionBody, selectionRange } from "./editor-block.ts";
+
+/** A fresh selection as it will be described to the model, prepared once per distinct selection. */
+export interface SelectionPayload {
+	/** `lines 2-4 (from line 2 column 1 to line 4 column 5)`. */
+	range: string;
+	lineCount: number;
+	/** Identity of what the model would hold: file, range, `selected_at` and the text as sent. */
+	id: string;
+	/** The fenced text to send; absent when withheld. */
+	body?: string;
+	cut: boolean;
+	/** Why the text may not leave the machine (secret file); the block says so instead of sending it. */
+	withheld?: { reason: string; label: string };
+	redactions: number;
+}
+
+export interface SelectionSource {
+	file: string;
+	language: string | null | undefined;
+	selection: Selection;
+}
+
+/** The text that may go to the model: cut to the cap first, so later steps never see a 16 MiB select-all. */
+export function cutForPrompt(selection: Selection): { text: string; note?: string } {
+	return cutSelection(selection.text, selection.start.line, selection.end.line);
+}
+
+/** A short stable id of what was sent: the same parts are the same thing to the model. */
+export const contentId = (parts: readonly unknown[]) =>
+	createHash("sha256").update(JSON.stringify(parts)).digest("hex").slice(0, 32);
+
+/** Range, line count and an id over where the selection is and `detail`: the text as sent, or why it was withheld. */
+function identify(source: SelectionSource, kind: "sent" | "withheld", detail: string) {
+	const { file, selection } = source;
+	return {
+		range: selectionRange(selection),
+		lineCount: selectionLineCount(selection),
+		id: contentId([kind, file, selection.start, selection.end, selection.selected_at, detail]),
+	};
+}
+
+/** A selection whose text is sent (after cutting and redaction): its id covers the text exactly as sent. */
+export function sentSelection(
+	source: SelectionSource,
+	cut: { text: string; note?: string },
+	redactions: number,
+): SelectionPayload {
+	return {
+		...identify(source, "sent", cut.text),
+		body: selectionBody(cut.text, source.language, cut.note),
+		cut: cut.note !== undefined,
+		redactions,
+	};
+}
+
+/** A selection whose text stays on the machine: it never counts as sent. */
+export function withheldSelection(
+	source: SelectionSource,
+	withheld: { reason: string; label: string },
+): SelectionPayload {
+	return {
+		...identify(source, "withheld", withheld.reason),
+		cut: false,
+		withheld,
+		redactions: 0,
+	};
+}

@@ -1,0 +1,54 @@
+import type { ExtensionContext } from "@mariozechner/pi-coding-agent";
+import type { IdeController } from "../connection/controller.ts";
+import { absoluteFile } from "../editors/core/active-buffer.ts";
+import { isInside } from "../editors/core/tiers.ts";
+import { insertedReference } from "./core/parse.ts";
+
+/** The key that inserts a reference to what the editor shows, as Claude Code's ctrl+alt+k does. */
+export const REFERENCE_SHORTCUT = "ctrl+alt+k";
+
+/**
+ * Inserts at the cursor of pi's input a reference to the connected editor's selection (fresh or stale), else
+ * to its cursor line. Nothing connected, or no named buffer: a notice, nothing inserted. Synchronous on
+ * purpose: pi redraws after the key's handler returns, and an insertion after an `await` would show only
+ * with the next key (seen on both pi lines in tmux). The widget shows the same in-memory state.
+ */
+export function insertEditorReference(ctx: ExtensionContext, controller: IdeController): void {
+	if (!ctx.hasUI) return;
+	const target = referenceTarget(controller, ctx.cwd, { cursorLine: true });
+	if (typeof target === "string") {
+		ctx.ui.notify(`pi-ide: nothing to reference: ${target}`, "info");
+		return;
+	}
+	ctx.ui.pasteToEditor(insertedReference({ ...target, inputBefore: ctx.ui.getEditorText() }));
+}
+
+/** The reference to the connected editor's selection (fresh or stale) as `@` completion offers it, if any. */
+export function selectionReference(controller: IdeController, cwd: string): string | undefined {
+	const target = referenceTarget(controller, cwd, { cursorLine: false });
+	return typeof target === "string" ? undefined : insertedReference({ ...target, inputBefore: "" }).trimEnd();
+}
+
+/**
+ * What a reference to the connected editor names: its file (relative to pi's cwd when inside it, else to the
+ * project) and the selection's lines, else (when asked) the cursor line; or why there is nothing.
+ */
+function referenceTarget(
+	controller: IdeController,
+	cwd: string,
+	options: { cursorLine: boolean },
+): { file: string; cwd: string; startLine: number; endLine: number } | string {
+	const editor = controller.connectedEditor();
+	const file = editor && absoluteFile(editor.state);
+	if (!editor || file === undefined)
+		return editor ? "the editor shows no file" : "no editor is connected (/ide picks one)";
+	const buffer = editor.state.active_buffer;
+	const line = options.cursorLine ? buffer?.cursor?.line : undefined;
+	const lines = buffer?.selection
+		? { startLine: buffer.selection.start.line, endLine: buffer.selection.end.line }
+		: typeof line === "number"
+			? { startLine: line, endLine: line }
+			: undefined;
+	if (!lines) return "the editor reports no selection and no cursor";
+	return { file, cwd: isInside(file, cwd) ? cwd : controller.project, ...lines };
+}

@@ -1,0 +1,81 @@
+import { DEFAULT_SECRET_FILE_PATTERNS } from "../../safety/core/secret-files.ts";
+
+/** The key in pi's settings files; the WebSocket peer pi-ide reads the same key. */
+export const SETTINGS_KEY = "pi-ide";
+
+export type SettingSource = "default" | "global" | "project";
+
+/** A guard is on unless the user's own (global) settings turn it off; a project may only turn it on. */
+export interface GuardSetting {
+	on: boolean;
+	source: SettingSource;
+}
+
+/** `auto`: the ambient editor block plus references; `explicit`: only what the user references. */
+export type ContextMode = "auto" | "explicit";
+
+export interface IdeSettings {
+	autoconnect: boolean;
+	/** A project may choose `explicit` (it only sends less); its `auto` does not override a global `explicit`. */
+	context: { mode: ContextMode; source: SettingSource };
+	/** Defaults, then the global list, then the project list: every one counts (pi 1.x would replace arrays). */
+	secretFiles: { patterns: string[]; global: string[]; project: string[] };
+	redactSecrets: GuardSetting;
+	guardUnsaved: GuardSetting;
+	/** Read Zed's own state database: on unless global or project settings say `false` (either only sends less). */
+	zed: { on: boolean; source: SettingSource };
+}
+
+function section(settings: unknown): Record<string, unknown> {
+	if (typeof settings !== "object" || settings === null) return {};
+	const value = (settings as Record<string, unknown>)[SETTINGS_KEY];
+	return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}
+
+const flag = (value: unknown) => (typeof value === "boolean" ? value : undefined);
+const globs = (value: unknown) =>
+	Array.isArray(value) ? value.filter((item): item is string => typeof item === "string" && item.trim() !== "") : [];
+
+/**
+ * A cloned repository's `.pi/settings.json` is not the user's word: it may add secret-file patterns or turn
+ * a guard on, never turn one off.
+ */
+function guard(global: unknown, project: unknown): GuardSetting {
+	if (flag(global) === false)
+		return flag(project) === true ? { on: true, source: "project" } : { on: false, source: "global" };
+	return { on: true, source: flag(global) === true ? "global" : "default" };
+}
+
+function contextMode(global: unknown, project: unknown): IdeSettings["context"] {
+	if (global === "explicit") return { mode: "explicit", source: "global" };
+	if (project === "explicit") return { mode: "explicit", source: "project" };
+	if (project === "auto") return { mode: "auto", source: "project" };
+	return { mode: "auto", source: global === "auto" ? "global" : "default" };
+}
+
+function zedSetting(global: unknown, project: unknown): IdeSettings["zed"] {
+	if (flag(global) === false) return { on: false, source: "global" };
+	if (flag(project) === false) return { on: false, source: "project" };
+	if (flag(project) === true) return { on: true, source: "project" };
+	return { on: true, source: flag(global) === true ? "global" : "default" };
+}
+
+/** `autoconnect`: project wins over global, missing means on. */
+export function resolveSettings(globalSettings: unknown, projectSettings: unknown): IdeSettings {
+	const global = section(globalSettings);
+	const project = section(projectSettings);
+	const fromGlobal = globs(global.secretFiles);
+	const fromProject = globs(project.secretFiles);
+	return {
+		autoconnect: flag(project.autoconnect) ?? flag(global.autoconnect) ?? true,
+		context: contextMode(global.context, project.context),
+		secretFiles: {
+			patterns: [...new Set([...DEFAULT_SECRET_FILE_PATTERNS, ...fromGlobal, ...fromProject])],
+			global: fromGlobal,
+			project: fromProject,
+		},
+		redactSecrets: guard(global.redactSecrets, project.redactSecrets),
+		guardUnsaved: guard(global.guardUnsaved, project.guardUnsaved),
+		zed: zedSetting(global.zed, project.zed),
+	};
+}

@@ -1,0 +1,23 @@
+import type { TierVerdict } from "../../editors/core/tiers.ts";
+import { sanitizeForDisplay } from "./display-text.ts";
+
+/** What pi tells the user in a notice: every one starts with `pi-ide:`. */
+export const noticeText = {
+	notReading: (reason: string) => `pi-ide: not reading editor state: ${reason}`,
+	stoppedReading: (reason: string) => `pi-ide: stopped reading editor state: ${reason}`,
+	watcherProblem: (message: string) => `pi-ide: ${message}`,
+	gone: (label: string) => `pi-ide: ${label} is gone; disconnected`,
+	rejectedWrite: (label: string, reason: string) =>
+		`pi-ide: ${label} wrote a state pi cannot use (${sanitizeForDisplay(reason)}); no editor context until its next valid write`,
+	paused: "pi-ide: disconnected; auto-connect paused until you pick an editor with /ide",
+	connected: (label: string) => `pi-ide: connected to ${label}`,
+	editorGone: "pi-ide: that editor is gone",
+	unknownArgument: (argument: string) =>
+		`pi-ide: unknown argument "${argument.slice(0, 40)}"; use /ide, /ide all, /ide off or /ide status`,
+} as const;
+
+/** Why pi is connected, as `/ide status` shows it after the editor's label. */
+export const connectReason = {
+	auto: (tier: TierVerdict) => `auto-connected: the only live editor in tier ${tier.tier} (${tier.evidence})`,
+	picked: (all: boolean) => (all ? "picked with /ide all" : "picked with /ide"),
+} as const;

@@ -1,0 +1,70 @@
+import type { Editor } from "../../editors/core/editor.ts";
+import type { EditorState } from "../../editors/core/protocol-state.ts";
+import { clip, sanitizeForDisplay } from "../../shared/core/display-text.ts";
+
+export const DISCONNECT_VALUE = "disconnect";
+const MAX_LAUNCH_CHARS = 60;
+const MAX_NAME_CHARS = 40;
+
+export interface PickerRow {
+	value: string;
+	label: string;
+	description: string;
+}
+
+/** What a picker row shows of an editor. */
+type PickerEditor = Pick<Editor, "key" | "pid" | "state">;
+
+/** `just now`, `12s ago`, `3m ago`, `2h ago`, `4d ago`: how long ago the editor last wrote its file. */
+export function formatAgo(ageSeconds: number): string {
+	const age = Math.max(0, Math.floor(ageSeconds));
+	if (age < 3) return "just now";
+	if (age < 60) return `${age}s ago`;
+	if (age < 3600) return `${Math.floor(age / 60)}m ago`;
+	if (age < 86_400) return `${Math.floor(age / 3600)}h ago`;
+	return `${Math.floor(age / 86_400)}d ago`;
+}
+
+/** How the editor was launched: its args tell same-cwd instances apart; without args, its cwd. */
+export function launchText(state: EditorState): string {
+	const args = state.argv?.slice(0, 16).map((arg) => sanitizeForDisplay(arg)) ?? [];
+	const text = args.length > 0 ? args.join(" ") : sanitizeForDisplay(state.cwd);
+	return clip(text, MAX_LAUNCH_CHARS);
+}
+
+export function editorLabel(editor: Pick<Editor, "pid" | "state">): string {
+	return `${clip(sanitizeForDisplay(editor.state.app), 16) || "editor"} ${editor.pid}`;
+}
+
+/**
+ * Rows for `/ide`, newest write first (touch the editor you mean, then take the top row). The connected
+ * editor is marked; a Disconnect row closes the list while connected.
+ */
+export function pickerRows(
+	editors: readonly PickerEditor[],
+	connectedKey: string | undefined,
+	nowSeconds: number,
+): PickerRow[] {
+	const rows = [...editors]
+		.sort((a, b) => b.state.timestamp - a.state.timestamp || a.pid - b.pid || a.key.localeCompare(b.key))
+		.map((editor) => {
+			const buffer = editor.state.active_buffer;
+			const name = buffer?.file ? clip(sanitizeForDisplay(buffer.name), MAX_NAME_CHARS) || "untitled" : "no file";
+			const connected = editor.key === connectedKey;
+			const marker = connected ? "* " : "  ";
+			const suffix = connected ? "  (connected)" : "";
+			return {
+				value: editor.key,
+				label: `${marker}${editorLabel(editor)}  ${launchText(editor.state)}`,
+				description: `${name}, active ${formatAgo(nowSeconds - editor.state.timestamp)}${suffix}`,
+			};
+		});
+	if (connectedKey !== undefined)
+		rows.push({ value: DISCONNECT_VALUE, label: "  Disconnect", description: "stop sending editor context" });
+	return rows;
+}
+
+/** `ctx.ui.select` takes plain strings: label and description on one line, unique through the pid. */
+export function pickerRowText(row: PickerRow): string {
+	return `${row.label.trim()} - ${row.description}`;
+}

@@ -1,0 +1,106 @@
+import type { ExtensionCommandContext } from "@mariozechner/pi-coding-agent";
+import { Container, type SelectItem, SelectList, Text } from "@mariozechner/pi-tui";
+import type { IdeController } from "../connection/controller.ts";
+import { formatNoMatch } from "../connection/core/status-report.ts";
+import { connectReason, noticeText } from "../shared/core/notice-texts.ts";
+import { DISCONNECT_VALUE, editorLabel, type PickerRow, pickerRows, pickerRowText } from "./core/picker-rows.ts";
+
+export const IDE_SUBCOMMANDS = [
+	{
+		value: "status",
+		label: "status",
+		description: "where pi looks and why, every state file and its verdict, recent events",
+	},
+	{ value: "all", label: "all", description: "pick from every live editor, whatever its project" },
+	{ value: "off", label: "off", description: "disconnect and pause auto-connect until you pick again" },
+] as const;
+
+const MAX_VISIBLE_ROWS = 10;
+
+/** `/ide [status|all|off]`. */
+export async function runIdeCommand(
+	args: string,
+	ctx: ExtensionCommandContext,
+	controller: IdeController,
+): Promise<void> {
+	const sub = args.trim();
+	if (sub === "status") return ctx.ui.notify(controller.statusText(), "info");
+	if (sub === "off") {
+		controller.disconnect({ pauseAutoConnect: true });
+		return ctx.ui.notify(noticeText.paused, "info");
+	}
+	if (sub !== "" && sub !== "all") return ctx.ui.notify(noticeText.unknownArgument(sub), "warning");
+
+	const all = sub === "all";
+	const editors = controller.pickable(all);
+	if (editors.length === 0) {
+		const elsewhere = controller.liveEditors();
+		return ctx.ui.notify(
+			formatNoMatch(controller.project, controller.dirReports(), elsewhere, controller.zedNoMatchLine()),
+			"info",
+		);
+	}
+	const connectedKey = controller.connectedEditor()?.key;
+	const rows = pickerRows(editors, connectedKey, Date.now() / 1000);
+	const picked = await choose(
+		ctx,
+		all ? "Connect pi to an editor (all projects)" : "Connect pi to an editor",
+		rows,
+		connectedKey,
+	);
+	if (picked === undefined) return;
+	if (picked === DISCONNECT_VALUE) {
+		controller.disconnect({ pauseAutoConnect: true });
+		return ctx.ui.notify(noticeText.paused, "info");
+	}
+	const editor = controller.liveEditors().find((candidate) => candidate.key === picked);
+	if (!editor) return ctx.ui.notify(noticeText.editorGone, "warning");
+	controller.connect(editor, connectReason.picked(all));
+	ctx.ui.notify(
+		noticeText.connected(rows.find((row) => row.value === picked)?.label.trim() ?? editorLabel(editor)),
+		"info",
+	);
+}
+
+/** The TUI gets a SelectList with the connected row pre-selected; RPC (no `custom`) falls back to `select`. */
+async function choose(
+	ctx: ExtensionCommandContext,
+	title: string,
+	rows: PickerRow[],
+	connectedKey: string | undefined,
+): Promise<string | undefined> {
+	if (!ctx.hasUI) return undefined;
+	const initial = Math.max(
+		0,
+		rows.findIndex((row) => row.value === connectedKey),
+	);
+	const fromList = await ctx.ui.custom<string | null>((tui, theme, _keybindings, done) => {
+		const items: SelectItem[] = rows;
+		const list = new SelectList(items, Math.min(items.length, MAX_VISIBLE_ROWS), {
+			selectedPrefix: (text) => theme.fg("accent", text),
+			selectedText: (text) => theme.fg("accent", text),
+			description: (text) => theme.fg("muted", text),
+			scrollInfo: (text) => theme.fg("dim", text),
+			noMatch: (text) => theme.fg("warning", text),
+		});
+		list.setSelectedIndex(initial);
+		list.onSelect = (item) => done(item.value);
+		list.onCancel = () => done(null);
+		const container = new Container();
+		container.addChild(new Text(theme.fg("accent", theme.bold(title)), 1, 0));
+		container.addChild(list);
+		container.addChild(new Text(theme.fg("dim", "up/down move, enter connect, esc cancel"), 1, 0));
+		return {
+			render: (width: number) => container.render(width),
+			invalidate: () => container.invalidate(),
+			handleInput: (data: string) => {
+				list.handleInput(data);
+				tui.requestRender();
+			},
+		};
+	});
+	if (fromList !== undefined) return fromList ?? undefined;
+	const texts = rows.map(pickerRowText);
+	const chosen = await ctx.ui.select(title, texts);
+	return chosen === undefined ? undefined : rows[texts.indexOf(chosen)]?.value;
+}

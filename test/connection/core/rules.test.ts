@@ -1,0 +1,158 @@
+import { describe, expect, test } from "vitest";
+import {
+	autoConnectTarget,
+	bestTier,
+	CONNECTION_END_TEXT,
+	connectionEnd,
+	newestFacts,
+	promptGoneReason,
+} from "../../../src/connection/core/rules.ts";
+import type { EditorReading, KeyFacts } from "../../../src/editors/core/editor.ts";
+import type { Tier } from "../../../src/editors/core/tiers.ts";
+import {
+	classifyFileName,
+	pidOfStateFileKey,
+	stateFileKey,
+	stateFileName,
+} from "../../../src/editors/state-dir/core/parse.ts";
+import { connectReason, noticeText } from "../../../src/shared/core/notice-texts.ts";
+import { editorState } from "../../support/fixtures.ts";
+
+const editor = (pid: number, tier: Tier | undefined) => ({ key: `pid:${pid}`, tier: { tier } });
+
+describe("bestTier and autoConnectTarget", () => {
+	test.each([
+		["nobody", [], undefined, [], undefined],
+		["one exact match", [editor(1, 0)], 0, ["pid:1"], "pid:1"],
+		["exact match beats weaker matches", [editor(1, 1), editor(2, 0), editor(3, 1)], 0, ["pid:2"], "pid:2"],
+		[
+			"two exact matches tie: wait for /ide",
+			[editor(1, 0), editor(2, 0), editor(3, 1)],
+			0,
+			["pid:1", "pid:2"],
+			undefined,
+		],
+		["one tier-1 match", [editor(1, 1), editor(2, undefined)], 1, ["pid:1"], "pid:1"],
+		["two tier-1 matches tie", [editor(1, 1), editor(2, 1)], 1, ["pid:1", "pid:2"], undefined],
+		["only unrelated editors", [editor(1, undefined), editor(2, undefined)], undefined, [], undefined],
+	])("%s", (_name, editors, tier, keys, target) => {
+		const best = bestTier(editors);
+		expect(best.tier).toBe(tier);
+		expect(best.editors.map((e) => e.key)).toEqual(keys);
+		expect(autoConnectTarget(editors)?.key).toBe(target);
+	});
+});
+
+const reading = (file: string | null): EditorReading => ({
+	pid: 7,
+	state: editorState({ pid: 7, cwd: "/p", buffer: { file, name: file ?? "[No Name]" } }),
+	paths: { cwd: "/p", argvDirs: [] },
+	selectionFirstSeenSeconds: 0,
+	writtenAtSeconds: 0,
+});
+
+describe("why a connection ends, and what a prompt gets", () => {
+	test.each<
+		[string, KeyFacts | undefined, ReturnType<typeof connectionEnd> | "n/a", ReturnType<typeof promptGoneReason>]
+	>([
+		["nothing under the key any more", undefined, "n/a", "disconnected"],
+		["file removed", { listed: false, alive: true }, "file-removed", "disconnected"],
+		[
+			"process gone, file left",
+			{ listed: true, alive: false, reading: reading("/p/a.ts") },
+			"process-gone",
+			"disconnected",
+		],
+		["a dead pid's file, never read", { listed: true, alive: false }, "process-gone", "disconnected"],
+		["Zed quit: its rows stay", { listed: true, alive: false, fromDatabase: true }, "app-quit", "disconnected"],
+		["a Zed window closed", { listed: false, alive: true, fromDatabase: true }, "workspace-closed", "disconnected"],
+		[
+			"a Zed schema pi cannot read: still connected, nothing sent",
+			{ listed: true, alive: true, fromDatabase: true, rejection: "table editors has no contents" },
+			undefined,
+			"rejected",
+		],
+		["latest write rejected: still connected", { listed: true, alive: true, rejection: "torn" }, undefined, "rejected"],
+		["no named buffer", { listed: true, alive: true, reading: reading(null) }, undefined, "no-file"],
+		["a named file", { listed: true, alive: true, reading: reading("/p/a.ts") }, undefined, undefined],
+	])("%s", (_name, facts, end, gone) => {
+		if (facts) expect(connectionEnd(facts)).toBe(end);
+		expect(promptGoneReason(facts)).toBe(gone);
+	});
+
+	test("each end has its own words", () => {
+		expect(CONNECTION_END_TEXT).toEqual({
+			"process-gone": "process gone, its file left behind",
+			"file-removed": "file removed (editor quit)",
+			"app-quit": "the app quit (or crashed)",
+			"workspace-closed": "its window was closed",
+		});
+	});
+});
+
+describe("one editor in two state dirs: what was written last counts", () => {
+	const valid = (writtenAtSeconds?: number): KeyFacts => ({
+		listed: true,
+		alive: true,
+		reading: reading("/p/a.ts"),
+		...(writtenAtSeconds !== undefined && { writtenAtSeconds }),
+	});
+	const rejected = (writtenAtSeconds?: number): KeyFacts => ({
+		listed: true,
+		alive: true,
+		rejection: "torn",
+		...(writtenAtSeconds !== undefined && { writtenAtSeconds }),
+	});
+	test.each<[string, KeyFacts[], "valid" | "rejected" | undefined]>([
+		["nobody holds it", [], undefined],
+		["one dir", [valid(5)], "valid"],
+		["the newer file is valid", [rejected(5), valid(9)], "valid"],
+		["the newer file is rejected", [valid(5), rejected(9)], "rejected"],
+		["a rejection of unknown age loses to a dated write", [rejected(), valid(1)], "valid"],
+	])("%s", (_name, facts, expected) => {
+		const newest = newestFacts(facts);
+		expect(newest === undefined ? undefined : newest.reading ? "valid" : "rejected").toBe(expected);
+	});
+});
+
+describe("state file name and key from a pid and back", () => {
+	test.each([1, 42, 4_194_304])("pid %i", (pid) => {
+		expect(stateFileName(pid)).toBe(`${pid}.json`);
+		expect(classifyFileName(stateFileName(pid))).toEqual({ kind: "state", pid });
+		expect(pidOfStateFileKey(stateFileKey(pid))).toBe(pid);
+	});
+	test.each(["pid:0", "pid:-1", "pid:1.5", "pid:01", "zed:/db#1", "pid:", "1", "pid:99999999999"])(
+		"%s is not a state-file key",
+		(key) => {
+			expect(pidOfStateFileKey(key)).toBeUndefined();
+		},
+	);
+});
+
+describe("notice texts", () => {
+	test.each([
+		[
+			noticeText.notReading("/s has mode 0755; run: chmod 700 /s"),
+			"pi-ide: not reading editor state: /s has mode 0755; run: chmod 700 /s",
+		],
+		[noticeText.stoppedReading("gone"), "pi-ide: stopped reading editor state: gone"],
+		[noticeText.gone("nvim 12"), "pi-ide: nvim 12 is gone; disconnected"],
+		[
+			noticeText.rejectedWrite("nvim 12", "not valid JSON\u001b[2J"),
+			"pi-ide: nvim 12 wrote a state pi cannot use (not valid JSON); no editor context until its next valid write",
+		],
+		[noticeText.connected("nvim 12  ~/p"), "pi-ide: connected to nvim 12  ~/p"],
+		[
+			noticeText.unknownArgument("x".repeat(50)),
+			`pi-ide: unknown argument "${"x".repeat(40)}"; use /ide, /ide all, /ide off or /ide status`,
+		],
+		[
+			connectReason.auto({ tier: 0, evidence: "cwd equals the project" }),
+			"auto-connected: the only live editor in tier 0 (cwd equals the project)",
+		],
+		[connectReason.picked(true), "picked with /ide all"],
+		[connectReason.picked(false), "picked with /ide"],
+	])("%s", (text, expected) => {
+		expect(text).toBe(expected);
+	});
+});

@@ -1,0 +1,158 @@
+import { describe, expect, test } from "vitest";
+import { classifyFileName, parseStateFile } from "../../../../src/editors/state-dir/core/parse.ts";
+import { type ClientFixture, clientFixtureText, editorState, nvimFixtureText } from "../../../support/fixtures.ts";
+
+const bytes = (text: string) => new TextEncoder().encode(text);
+const parse = (text: string, fileName = "4242.json") => parseStateFile(fileName, bytes(text));
+/** A valid state's JSON with `top` merged in at the top level and `buffer` into active_buffer. */
+const stateJson = (top: object, buffer: object = {}) => {
+	const state = editorState();
+	return JSON.stringify({ ...state, active_buffer: { ...state.active_buffer, ...buffer }, ...top });
+};
+const withTop = (top: object) => stateJson(top);
+const SELECTION = { start: { line: 1, column: 1 }, end: { line: 1, column: 2 }, text: "x", selected_at: 1 };
+const withBuffer = (buffer: object) => stateJson({}, buffer);
+
+describe("classifyFileName", () => {
+	test.each([
+		["4242.json", { kind: "state", pid: 4242 }],
+		["1.json", { kind: "state", pid: 1 }],
+		["2147483647.json", { kind: "state", pid: 2147483647 }],
+		["4242.json.tmp", { kind: "ignored" }],
+		["notes.txt", { kind: "ignored" }],
+		[".4242.json.swp", { kind: "ignored" }],
+		["0.json", { kind: "rejected", reason: "file name is not <pid>.json with a positive integer pid" }],
+		["-1.json", { kind: "rejected", reason: "file name is not <pid>.json with a positive integer pid" }],
+		["1.5.json", { kind: "rejected", reason: "file name is not <pid>.json with a positive integer pid" }],
+		["0042.json", { kind: "rejected", reason: "file name is not <pid>.json with a positive integer pid" }],
+		["abc.json", { kind: "rejected", reason: "file name is not <pid>.json with a positive integer pid" }],
+		["99999999999.json", { kind: "rejected", reason: "pid 99999999999 in the file name is out of range" }],
+	])("%s", (name, verdict) => {
+		expect(classifyFileName(name)).toEqual(verdict);
+	});
+});
+
+describe("parseStateFile accepts what real clients write", () => {
+	test.each(["named-buffer", "visual-line-selection", "charwise-selection", "unnamed-buffer"] as const)(
+		"%s",
+		(fixture) => {
+			const result = parse(nvimFixtureText(fixture));
+			expect(result.ok).toBe(true);
+			if (result.ok) expect(result.pid).toBe(4242);
+		},
+	);
+
+	test.each([
+		"vscode-client/named-file",
+		"vscode-client/no-editor",
+		"vscode-client/multi-root",
+		"vscode-client/restored-selection",
+		"vscode-client/unsaved-utf16-selection",
+		"vscode-client/untitled",
+		"obsidian-client/note",
+		"obsidian-client/no-note",
+	] satisfies ClientFixture[])("%s", (fixture) => {
+		const result = parse(clientFixtureText(fixture));
+		expect(result).toMatchObject({ ok: true, pid: 4242 });
+	});
+
+	test("VS Code's no-editor buffer: cursor null as a whole, explicit nulls, [No File]", () => {
+		const result = parse(clientFixtureText("vscode-client/no-editor"));
+		expect(result.ok && result.state.active_buffer).toEqual({
+			file: null,
+			name: "[No File]",
+			language: null,
+			cursor: null,
+			selection: null,
+			modified: false,
+			lines_total: 0,
+		});
+	});
+
+	test("escaped slashes decode to real paths", () => {
+		const result = parse(nvimFixtureText("named-buffer"));
+		expect(result.ok && result.state.active_buffer?.file).toBe("/home/dev/proj/src/main.ts");
+		expect(result.ok && result.state.argv).toEqual(["src/main.ts"]);
+	});
+
+	test("omitted nil keys stay omitted", () => {
+		const result = parse(nvimFixtureText("unnamed-buffer"));
+		expect(result.ok && result.state.active_buffer).toEqual({
+			lines_total: 1,
+			cursor: { line: 1, column: 1 },
+			name: "[No Name]",
+			modified: false,
+		});
+	});
+
+	test.each([
+		["explicit nulls", withBuffer({ file: null, language: null, selection: null })],
+		["null cursor (no cursor concept)", withBuffer({ cursor: { line: null, column: null } })],
+		["unknown extra keys", withTop({ future_field: { x: 1 }, vscode_window: 3 })],
+		["no argv", withTop({ argv: undefined })],
+		["null active_buffer", withTop({ active_buffer: null })],
+		["relative obsidian path", withBuffer({ file: "Notes/foo.md" })],
+		["selected_at null", withBuffer({ selection: { ...SELECTION, selected_at: null } })],
+		["selected_at omitted (nil)", withBuffer({ selection: { ...SELECTION, selected_at: undefined } })],
+	])("%s", (_name, text) => {
+		expect(parse(text)).toMatchObject({ ok: true });
+	});
+
+	test("a byte-order mark is tolerated", () => {
+		expect(parse(`\uFEFF${nvimFixtureText("named-buffer")}`)).toMatchObject({ ok: true });
+	});
+});
+
+describe("parseStateFile rejects with a reason", () => {
+	test.each([
+		["empty", "", "empty file (an editor may be mid-write)"],
+		["not JSON", "hello", "not valid JSON (truncated or corrupt)"],
+		["truncated", nvimFixtureText("named-buffer").slice(0, 80), "not valid JSON (truncated or corrupt)"],
+		["top-level array", "[1,2]", "top level is an array, not an object"],
+		["top-level string", '"x"', "top level is string, not an object"],
+		["top-level null", "null", "top level is null, not an object"],
+		["cwd a number", withTop({ cwd: 7 }), "invalid state: cwd must be string"],
+		["cwd relative", withTop({ cwd: "proj" }), 'invalid state: cwd must match pattern "^/"'],
+		["active_buffer a string", withTop({ active_buffer: "main.ts" }), "invalid state: active_buffer must be object"],
+		[
+			"cursor strings",
+			withBuffer({ cursor: { line: "1", column: "2" } }),
+			"invalid state: active_buffer.cursor.line must be integer",
+		],
+		[
+			"selection.text a number",
+			withBuffer({ selection: { ...SELECTION, text: 5 } }),
+			"invalid state: active_buffer.selection.text must be string",
+		],
+		["argv a string", withTop({ argv: "src/main.ts" }), "invalid state: argv must be array"],
+		["negative lines_total", withBuffer({ lines_total: -1 }), "invalid state: active_buffer.lines_total must be >= 0"],
+		[
+			"fractional lines_total",
+			withBuffer({ lines_total: 1.5 }),
+			"invalid state: active_buffer.lines_total must be integer",
+		],
+		[
+			"huge lines_total",
+			withBuffer({ lines_total: 1e300 }),
+			"invalid state: active_buffer.lines_total must be <= 2147483647",
+		],
+		["missing pid", withTop({ pid: undefined }), "invalid state: top level must have required properties pid"],
+		["pid differs from name", withTop({ pid: 777 }), "pid field 777 does not match the file name 4242.json"],
+	])("%s", (_name, text, reason) => {
+		expect(parse(text)).toEqual({ ok: false, reason });
+	});
+
+	test("invalid UTF-8", () => {
+		expect(parseStateFile("4242.json", new Uint8Array([0x7b, 0xff, 0xfe, 0x7d]))).toEqual({
+			ok: false,
+			reason: "not valid UTF-8",
+		});
+	});
+
+	test("a bad file name is rejected before the content is looked at", () => {
+		expect(parse(nvimFixtureText("named-buffer"), "0.json")).toEqual({
+			ok: false,
+			reason: "file name is not <pid>.json with a positive integer pid",
+		});
+	});
+});

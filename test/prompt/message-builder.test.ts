@@ -1,0 +1,76 @@
+import { describe, expect, test } from "vitest";
+import type { ConnectedView } from "../../src/editors/core/editor.ts";
+import { NO_KNOWLEDGE } from "../../src/prompt/core/model-knowledge.ts";
+import { PromptContext, prepareSelection } from "../../src/prompt/message-builder.ts";
+import { editorState, selection } from "../support/fixtures.ts";
+
+const NOW = 1_800_000_000;
+const TOKEN = "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";
+const view = (overrides: { cursorLine?: number; text?: string } = {}, secret = false): ConnectedView => ({
+	kind: "editor",
+	state: editorState({
+		cwd: "/p",
+		buffer: {
+			file: "/p/src/main.ts",
+			cursor: { line: overrides.cursorLine ?? 1, column: 1 },
+			selection: selection(1, 2, overrides.text ?? `const t = "${TOKEN}";\nuse(t);`, NOW),
+		},
+	}),
+	selectionFirstSeenSeconds: NOW,
+	nowSeconds: NOW,
+	...(secret && { secret: { pattern: ".env", path: "/p/.env" } }),
+});
+
+describe("PromptContext prepares each selection once", () => {
+	test("the scan runs once per distinct selection, not per prompt or cursor move", async () => {
+		let scans = 0;
+		const prompts = new PromptContext(
+			() => "/p",
+			prepareSelection({
+				redactSecrets: true,
+				scan: async (text) => {
+					scans++;
+					const at = text.indexOf(TOKEN);
+					return at < 0 ? [] : [{ start: at, end: at + TOKEN.length, kind: "github" }];
+				},
+			}),
+		);
+		const first = await prompts.message(view(), NO_KNOWLEDGE);
+		expect(first?.content).toContain('const t = "[redacted: github]";');
+		await prompts.message(view({ cursorLine: 9 }), NO_KNOWLEDGE);
+		await prompts.message(view({ cursorLine: 12 }), NO_KNOWLEDGE);
+		expect(scans).toBe(1);
+		await prompts.message(view({ text: "other text" }), NO_KNOWLEDGE);
+		expect(scans).toBe(2);
+	});
+
+	test("a scan that fails withholds the text instead of sending it unchecked", async () => {
+		const prompts = new PromptContext(
+			() => "/p",
+			prepareSelection({
+				redactSecrets: true,
+				scan: async () => {
+					throw new Error("rule crashed");
+				},
+			}),
+		);
+		const message = await prompts.message(view(), NO_KNOWLEDGE);
+		expect(message?.content).not.toContain(TOKEN);
+		expect(message?.content).toContain("text withheld: the credential scan failed, so the text stays on this machine");
+		expect(message?.details.summary).toBe("editor: src/main.ts line 1, selection withheld (scan failed)");
+	});
+
+	test("a secret file's selection is never scanned; with redaction off the text goes as it is", async () => {
+		let scans = 0;
+		const counting = async () => {
+			scans++;
+			return [];
+		};
+		const guarded = new PromptContext(() => "/p", prepareSelection({ redactSecrets: true, scan: counting }));
+		expect((await guarded.message(view({}, true), NO_KNOWLEDGE))?.content).not.toContain(TOKEN);
+		expect(scans).toBe(0);
+		const open = new PromptContext(() => "/p", prepareSelection({ redactSecrets: false, scan: counting }));
+		expect((await open.message(view(), NO_KNOWLEDGE))?.content).toContain(TOKEN);
+		expect(scans).toBe(0);
+	});
+});

@@ -1,0 +1,116 @@
+import { describe, expect, test } from "vitest";
+import { DEFAULT_SECRET_FILE_PATTERNS } from "../../../src/safety/core/secret-files.ts";
+import { resolveSettings } from "../../../src/settings/core/settings.ts";
+
+const ide = (section: object) => ({ "pi-ide": section });
+const off = ide({ autoconnect: false });
+const on = ide({ autoconnect: true });
+
+describe("autoconnect: the project wins, missing means on", () => {
+	test.each([
+		["nothing set", undefined, undefined, true],
+		["global off", off, undefined, false],
+		["project off", undefined, off, false],
+		["project on wins over global off", off, on, true],
+		["project off wins over global on", on, off, false],
+		["a non-boolean is ignored", ide({ autoconnect: "no" }), undefined, true],
+		["a broken section is ignored", { "pi-ide": 5 }, null, true],
+	])("%s", (_name, global, project, expected) => {
+		expect(resolveSettings(global, project).autoconnect).toBe(expected);
+	});
+});
+
+describe("context mode: a project may choose explicit; its auto does not override a global explicit", () => {
+	test.each([
+		["nothing set", undefined, undefined, { mode: "auto", source: "default" }],
+		["global explicit", ide({ context: "explicit" }), undefined, { mode: "explicit", source: "global" }],
+		["global auto", ide({ context: "auto" }), undefined, { mode: "auto", source: "global" }],
+		["project explicit", undefined, ide({ context: "explicit" }), { mode: "explicit", source: "project" }],
+		[
+			"project explicit over global auto",
+			ide({ context: "auto" }),
+			ide({ context: "explicit" }),
+			{ mode: "explicit", source: "project" },
+		],
+		[
+			"project auto cannot undo global explicit",
+			ide({ context: "explicit" }),
+			ide({ context: "auto" }),
+			{ mode: "explicit", source: "global" },
+		],
+		["project auto", undefined, ide({ context: "auto" }), { mode: "auto", source: "project" }],
+		["anything else is ignored", ide({ context: "none" }), ide({ context: true }), { mode: "auto", source: "default" }],
+	])("%s", (_name, global, project, expected) => {
+		expect(resolveSettings(global, project).context).toEqual(expected);
+	});
+});
+
+describe("guards: only the user's global settings turn one off; a project may turn one on", () => {
+	test.each([
+		["nothing set", undefined, undefined, { on: true, source: "default" }],
+		["global off", ide({ redactSecrets: false, guardUnsaved: false }), undefined, { on: false, source: "global" }],
+		["global on", ide({ redactSecrets: true, guardUnsaved: true }), undefined, { on: true, source: "global" }],
+		[
+			"project off is ignored",
+			undefined,
+			ide({ redactSecrets: false, guardUnsaved: false }),
+			{ on: true, source: "default" },
+		],
+		[
+			"project off cannot undo global on",
+			ide({ redactSecrets: true, guardUnsaved: true }),
+			ide({ redactSecrets: false, guardUnsaved: false }),
+			{ on: true, source: "global" },
+		],
+		[
+			"project on over global off",
+			ide({ redactSecrets: false, guardUnsaved: false }),
+			ide({ redactSecrets: true, guardUnsaved: true }),
+			{ on: true, source: "project" },
+		],
+		[
+			"a non-boolean is ignored",
+			ide({ redactSecrets: "no", guardUnsaved: 0 }),
+			undefined,
+			{ on: true, source: "default" },
+		],
+	])("%s", (_name, global, project, expected) => {
+		const settings = resolveSettings(global, project);
+		expect(settings.redactSecrets).toEqual(expected);
+		expect(settings.guardUnsaved).toEqual(expected);
+	});
+});
+
+describe("secretFiles: defaults, global and project lists all count (pi 1.x would replace one with the other)", () => {
+	test("union, in order, without duplicates; junk entries dropped", () => {
+		const settings = resolveSettings(
+			ide({ secretFiles: ["*.secret.json", "", 7, ".env"] }),
+			ide({ secretFiles: ["config/prod.yaml", "*.secret.json"] }),
+		);
+		expect(settings.secretFiles).toEqual({
+			patterns: [...DEFAULT_SECRET_FILE_PATTERNS, "*.secret.json", "config/prod.yaml"],
+			global: ["*.secret.json", ".env"],
+			project: ["config/prod.yaml", "*.secret.json"],
+		});
+	});
+
+	test("a list that is not an array adds nothing", () => {
+		expect(resolveSettings(ide({ secretFiles: "*.pem" }), undefined).secretFiles.patterns).toEqual([
+			...DEFAULT_SECRET_FILE_PATTERNS,
+		]);
+	});
+});
+
+describe("zed: on unless the global or project settings say false; a project's true never overrides a global false", () => {
+	test.each([
+		["nothing set", undefined, undefined, { on: true, source: "default" }],
+		["global false", ide({ zed: false }), undefined, { on: false, source: "global" }],
+		["project false", undefined, ide({ zed: false }), { on: false, source: "project" }],
+		["project true under global false", ide({ zed: false }), ide({ zed: true }), { on: false, source: "global" }],
+		["project true", undefined, ide({ zed: true }), { on: true, source: "project" }],
+		["global true", ide({ zed: true }), undefined, { on: true, source: "global" }],
+		["a non-boolean is ignored", ide({ zed: "no" }), undefined, { on: true, source: "default" }],
+	])("%s", (_name, global, project, expected) => {
+		expect(resolveSettings(global, project).zed).toEqual(expected);
+	});
+});
