@@ -1,19 +1,43 @@
+/**
+ * pi-ide-context: the editor's file, cursor and fresh selection in every prompt, a one-line widget showing
+ * what pi sees, `@path#L3-9` references, and `/ide` to pick an editor. This file only wires pi to the features:
+ *
+ * | pi event / registration | module                                                                      |
+ * | ----------------------- | --------------------------------------------------------------------------- |
+ * | `session_start`         | connection/controller.ts starts the sources (editors/), the widget (ui/)     |
+ * | `session_shutdown`      | the same, closed and awaited                                                |
+ * | `input`                 | text queued while the agent works: its references go with the next prompt    |
+ * | `before_agent_start`    | prompt/message-builder.ts: the editor block and references, one message     |
+ * | `tool_call`             | safety/unsaved-guard.ts blocks a write of a file with unsaved changes       |
+ * | `/ide`                  | ui/ide-command.ts: picker, `all`, `off`, `status`                           |
+ * | ctrl+alt+k, `@` completion | references/shortcut.ts, references/completion.ts                         |
+ * | message renderer        | ui/transcript-line.ts: the dim line under each prompt                       |
+ *
+ * Features depend in this order, each with its pure rules in its own `core/` (docs/development.md):
+ * events → shared → settings → editors → safety → connection → references → prompt → ui → index.
+ */
 import { homedir } from "node:os";
 import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
 import { IdeController } from "./connection/controller.ts";
 import { plannedStateDirs } from "./editors/state-dir/state-dir.ts";
 import { EDITOR_EVENT_CHANNEL } from "./events.ts";
-import { CONTEXT_MESSAGE_TYPE, NO_KNOWLEDGE } from "./prompt/core/model-knowledge.ts";
+import { CONTEXT_MESSAGE_TYPE } from "./prompt/core/context-message.ts";
+import { NO_KNOWLEDGE } from "./prompt/core/model-knowledge.ts";
 import { KnowledgeCache } from "./prompt/knowledge-cache.ts";
-import { PromptContext, prepareSelection } from "./prompt/message-builder.ts";
+import { MessageBuilder, prepareSelection } from "./prompt/message-builder.ts";
 import { withSelectionReference } from "./references/completion.ts";
-import { insertEditorReference, REFERENCE_SHORTCUT, selectionReference } from "./references/shortcut.ts";
-import { secretFileMatcher } from "./safety/core/secret-files.ts";
+import {
+	type EditorInProject,
+	insertEditorReference,
+	REFERENCE_SHORTCUT,
+	selectionReference,
+} from "./references/shortcut.ts";
+import { secretFileMatcher, secretFilePatterns } from "./safety/core/secret-files.ts";
 import { guardUnsavedWrite } from "./safety/unsaved-guard.ts";
 import type { IdeSettings } from "./settings/core/settings.ts";
 import { readSettings, settingsFiles } from "./settings/settings-files.ts";
 import { connectionMemory } from "./shared/process-memory.ts";
-import { IDE_SUBCOMMANDS, runIdeCommand } from "./ui/ide-command.ts";
+import { IDE_SUBCOMMANDS, type IdeCommandConnection, runIdeCommand } from "./ui/ide-command.ts";
 import { registerTranscriptLine } from "./ui/transcript-line.ts";
 import { WidgetSurface } from "./ui/widget-surface.ts";
 
@@ -25,14 +49,10 @@ const SEND_EVERY_PROMPT = process.env.PI_IDE_BENCH_SEND_EVERY_PROMPT === "1";
 
 export { EDITOR_EVENT_CHANNEL, type EditorEvent } from "./events.ts";
 
-/**
- * pi-ide-context: the editor's file, cursor and fresh selection in every prompt, a one-line widget showing
- * what pi sees, and `/ide` to pick an editor. Wiring only: the rules live in ./core, the I/O in ./shell.
- */
 export default function piIdeContext(pi: ExtensionAPI): void {
 	let controller: IdeController | undefined;
 	let widget: WidgetSurface | undefined;
-	let prompts: PromptContext | undefined;
+	let messages: MessageBuilder | undefined;
 	let references: ReturnType<typeof referenceOptions> | undefined;
 	const knowledgeCache = new KnowledgeCache(CONTEXT_MESSAGE_TYPE);
 	const queuedTexts: string[] = [];
@@ -76,14 +96,17 @@ export default function piIdeContext(pi: ExtensionAPI): void {
 		);
 		const started = controller;
 		references = referenceOptions(ctx.cwd, settings);
-		prompts = new PromptContext(() => started.project, prepareSelection({ redactSecrets: settings.redactSecrets.on }));
+		messages = new MessageBuilder(
+			() => started.project,
+			prepareSelection({ redactSecrets: settings.redactSecrets.on }),
+		);
 		await controller.start();
 	}
 
 	async function stop(): Promise<void> {
 		const closing = controller;
 		controller = undefined;
-		prompts = undefined;
+		messages = undefined;
 		references = undefined;
 		widget?.dispose();
 		widget = undefined;
@@ -92,12 +115,18 @@ export default function piIdeContext(pi: ExtensionAPI): void {
 
 	const stopped = (surface: WidgetSurface) => widget !== surface;
 
+	/** The connected editor for ctrl+alt+k and `@` completion, read from the controller of the moment. */
+	const editorInProject = (): EditorInProject | undefined => {
+		const editor = controller?.connectedEditor();
+		return controller && editor && { editor, projectDir: controller.project };
+	};
+
 	pi.on("session_start", async (_event, ctx) => {
 		await start(ctx);
-		// Reads the controller of the moment: a provider left from an earlier session then offers nothing.
+		// A provider left from an earlier session reads the controller of the moment, so it offers nothing stale.
 		if (ctx.hasUI)
 			ctx.ui.addAutocompleteProvider((current) =>
-				withSelectionReference(current, () => (controller ? selectionReference(controller, ctx.cwd) : undefined)),
+				withSelectionReference(current, () => selectionReference(editorInProject(), ctx.cwd)),
 			);
 	});
 
@@ -112,12 +141,12 @@ export default function piIdeContext(pi: ExtensionAPI): void {
 
 	pi.on("before_agent_start", async (event, ctx) => {
 		// pi 1.x also starts runs from custom messages; editor context belongs to what the user asked.
-		if (!("prompt" in event) || !controller || !prompts || !references) return;
-		const view = await controller.connectedView();
+		if (!("prompt" in event) || !controller || !messages || !references) return;
+		const view = await controller.viewAfterPendingRead();
 		// What the model already holds, from the session itself: right after /new, /fork, /resume or a compaction.
 		const knowledge = SEND_EVERY_PROMPT ? NO_KNOWLEDGE : knowledgeCache.knowledge(ctx.sessionManager);
 		const texts = [event.prompt, ...queuedTexts.splice(0)];
-		const message = await prompts.forPrompt(view, knowledge, {
+		const message = await messages.forPrompt(view, knowledge, {
 			texts,
 			mode: controller.settings.context.mode,
 			references,
@@ -128,14 +157,13 @@ export default function piIdeContext(pi: ExtensionAPI): void {
 
 	pi.registerShortcut(REFERENCE_SHORTCUT, {
 		description: "Insert a reference to the editor's selection (or cursor line) into the prompt",
-		handler: (ctx) => {
-			if (controller) insertEditorReference(ctx, controller);
-		},
+		handler: (ctx) => insertEditorReference(ctx, editorInProject()),
 	});
 
 	pi.on("tool_call", async (event, ctx) => {
-		if (!controller?.settings.guardUnsaved.on) return;
-		return guardUnsavedWrite(event, ctx, controller);
+		const guarding = controller;
+		if (!guarding?.settings.guardUnsaved.on) return;
+		return guardUnsavedWrite(event, ctx, () => guarding.unsavedAfterPendingRead());
 	});
 
 	registerTranscriptLine(pi);
@@ -148,9 +176,23 @@ export default function piIdeContext(pi: ExtensionAPI): void {
 		},
 		handler: async (args, ctx) => {
 			if (!controller) await start(ctx);
-			if (controller) await runIdeCommand(args, ctx, controller);
+			if (controller) await runIdeCommand(args, ctx, ideCommandConnection(controller));
 		},
 	});
+}
+
+/** The controller's methods `/ide` calls, each bound. */
+function ideCommandConnection(controller: IdeController): IdeCommandConnection {
+	return {
+		statusText: () => controller.statusText(),
+		pickable: (all) => controller.pickable(all),
+		liveEditors: () => controller.liveEditors(),
+		connectedKey: () => controller.connectedEditor()?.key,
+		connect: (editor, why) => controller.connect(editor, why),
+		disconnect: (options) => controller.disconnect(options),
+		noMatchText: () => controller.noMatchText(),
+		nowSeconds: () => controller.nowSeconds(),
+	};
 }
 
 /** How references are read this session: against pi's cwd and home, with the session's secret-file rules. */
@@ -158,7 +200,7 @@ function referenceOptions(cwd: string, settings: IdeSettings) {
 	return {
 		cwd,
 		home: homedir(),
-		secretFile: secretFileMatcher(settings.secretFiles.patterns),
+		secretFile: secretFileMatcher(secretFilePatterns(settings.secretFiles)),
 		redactSecrets: settings.redactSecrets.on,
 	};
 }

@@ -1,27 +1,36 @@
-import type { ConnectedView, Editor, EditorReading } from "../editors/core/editor.ts";
+import type { Editor, EditorReading, GoneReason, ListedEditor } from "../editors/core/editor.ts";
 import { scoreTier } from "../editors/core/tiers.ts";
-import { EditorList } from "../editors/merged-sources.ts";
+import type { NoticeLevel, SourceHooks } from "../editors/editor-source.ts";
+import { MergedSources } from "../editors/merged-sources.ts";
 import { realOrNormal } from "../editors/real-paths.ts";
 import type { DirPlan } from "../editors/state-dir/core/dir-plan.ts";
-import { type NoticeLevel, StateDir } from "../editors/state-dir/state-dir.ts";
+import { StateDir } from "../editors/state-dir/state-dir.ts";
 import { zedNoMatchLine, zedStatusLines } from "../editors/zed/core/status.ts";
 import { ZedSource, type ZedSourceOptions } from "../editors/zed/source.ts";
 import type { EditorEvent } from "../events.ts";
+import { secretFilePatterns } from "../safety/core/secret-files.ts";
+import { type UnsavedBuffer, unsavedBuffers } from "../safety/core/unsaved-buffers.ts";
 import { SecretVerdicts } from "../safety/secret-verdicts.ts";
 import type { IdeSettings } from "../settings/core/settings.ts";
 import type { SettingsFiles } from "../settings/settings-files.ts";
-import { connectReason, noticeText } from "../shared/core/notice-texts.ts";
+import { systemClock } from "../shared/clock.ts";
+import type { Clock } from "../shared/core/clock.ts";
+import { editorLabel } from "../shared/core/display-text.ts";
+import { noticeText } from "../shared/core/notice-texts.ts";
+import { LIVENESS_CHECK_MS, PROMPT_FLUSH_TIMEOUT_MS } from "../shared/core/timing.ts";
 import { type ConnectionMemory, recentEvents, resourceCount } from "../shared/process-memory.ts";
-import { editorLabel } from "../ui/core/picker-rows.ts";
-import { appendEvent, eventLine, type IdeEvent } from "./core/event-log.ts";
-import { autoConnectTarget, bestTier, connectionEnd, promptGoneReason } from "./core/rules.ts";
-import { type DirReport, formatStatus, type StatusEnvironment } from "./core/status-report.ts";
+import type { IdeEvent } from "./core/event-log.ts";
+import {
+	autoConnectTarget,
+	bestTier,
+	type ConnectedView,
+	connectionEnd,
+	connectReason,
+	promptGoneReason,
+} from "./core/rules.ts";
+import { type DirReport, formatNoMatch, formatStatus, type StatusEnvironment } from "./core/status-report.ts";
+import { recordEvent } from "./event-journal.ts";
 import { EditorPresenter } from "./presenter.ts";
-
-/** How often the pids we rely on are re-checked: an editor killed with -9 writes nothing more. */
-export const LIVENESS_CHECK_MS = 500;
-/** The prompt waits at most this long for a write that is being read right now. */
-const PROMPT_FLUSH_TIMEOUT_MS = 250;
 
 export type { NoticeLevel };
 
@@ -37,10 +46,10 @@ export interface ControllerConfig {
 	settings: IdeSettings;
 	/** Where the settings came from, for `/ide status`. */
 	settingsFiles?: SettingsFiles;
-	/** The clock, in unix seconds; tests move it to cross the freshness window without waiting. */
-	nowSeconds?: () => number;
+	/** Time and timers; tests hand in a clock they move by hand. The system clock by default. */
+	clock?: Clock;
 	/** Where Zed's database is looked for, and whether to (no Zed source without it). */
-	zed?: Omit<ZedSourceOptions, "nowSeconds" | "onChange" | "onEvent">;
+	zed?: ZedSourceOptions;
 }
 
 /** Where the controller's results go: pi's widget, pi's event bus, pi's notices. */
@@ -57,12 +66,12 @@ export interface ControllerOutputs {
 export class IdeController {
 	private readonly dirs: StateDir[];
 	private readonly zed?: ZedSource;
-	private readonly sources: EditorList;
+	private readonly sources: MergedSources;
 	private readonly presenter: EditorPresenter;
 	private readonly secrets: SecretVerdicts;
-	private readonly now: () => number;
+	private readonly clock: Clock;
 	private projectDir: string;
-	private tick?: NodeJS.Timeout;
+	private stopTick?: () => void;
 	private reconcileQueued = false;
 	private starting?: Promise<void>;
 	private stopped = false;
@@ -76,31 +85,23 @@ export class IdeController {
 		private readonly outputs: ControllerOutputs,
 	) {
 		this.projectDir = config.cwd;
-		this.now = config.nowSeconds ?? (() => Date.now() / 1000);
-		this.secrets = new SecretVerdicts(config.settings.secretFiles.patterns);
-		// What every source reports back to the controller.
-		const hooks = {
-			nowSeconds: this.now,
-			onChange: () => this.queueReconcile(),
-			onEvent: (event: IdeEvent) => this.record(event),
+		this.clock = config.clock ?? systemClock;
+		this.secrets = new SecretVerdicts(secretFilePatterns(config.settings.secretFiles));
+		const hooks: SourceHooks = {
+			clock: this.clock,
+			changed: () => this.queueReconcile(),
+			event: (event) => this.record(event),
+			notify: outputs.notify,
+			settled: (key) => this.noticeRejection(key),
 		};
-		this.dirs = config.stateDirs.map(
-			(plan) =>
-				new StateDir({
-					...hooks,
-					plan,
-					uid: config.uid,
-					onSettled: (key) => this.noticeRejection(key),
-					notify: outputs.notify,
-				}),
-		);
-		this.zed = config.zed && new ZedSource({ ...config.zed, ...hooks });
-		this.sources = new EditorList([...this.dirs, ...(this.zed ? [this.zed] : [])]);
+		this.dirs = config.stateDirs.map((plan) => new StateDir(plan, config.uid, hooks));
+		this.zed = config.zed && new ZedSource(config.zed, hooks);
+		this.sources = new MergedSources([...this.dirs, ...(this.zed ? [this.zed] : [])], this.clock);
 		this.presenter = new EditorPresenter(
 			{
 				showWidget: outputs.showWidget,
 				announce: outputs.announce,
-				nowSeconds: this.now,
+				clock: this.clock,
 				isSecret: (editor) => this.secrets.of(editor) !== undefined,
 			},
 			() => this.connectedEditor(),
@@ -118,9 +119,9 @@ export class IdeController {
 		if (this.stopped) return;
 		this.stopped = true;
 		await this.starting?.catch(() => {});
-		if (this.tick) {
-			clearInterval(this.tick);
-			this.tick = undefined;
+		if (this.stopTick) {
+			this.stopTick();
+			this.stopTick = undefined;
 			resourceCount().timers--;
 		}
 		this.presenter.stop();
@@ -160,20 +161,36 @@ export class IdeController {
 	}
 
 	/**
-	 * What the connected editor shows as a prompt starts: in-memory state, plus a short wait only when a write
-	 * of its file is being read right now (the same wait guards the unsaved-buffer check).
+	 * What the connected editor shows as a prompt starts: in-memory state, after a short wait only when a
+	 * write of its state is being read right now. An editor found gone on the way is disconnected at once.
 	 */
-	async connectedView(): Promise<ConnectedView> {
-		await this.starting;
-		const key = this.config.memory.connected?.key;
-		if (key === undefined) return { kind: "gone", reason: "disconnected" };
-		await this.sources.settle(key, PROMPT_FLUSH_TIMEOUT_MS);
-		const facts = this.sources.facts(key);
-		const gone = promptGoneReason(facts);
-		if (gone === "disconnected") this.reconcile();
-		if (gone || !facts?.reading) return { kind: "gone", reason: gone ?? "rejected" };
-		return this.viewOf(facts.reading);
+	async viewAfterPendingRead(): Promise<ConnectedView> {
+		const reading = await this.readingAfterPendingRead();
+		if (typeof reading === "string") return { kind: "gone", reason: reading };
+		const secret = this.secrets.of(reading);
+		return {
+			kind: "editor",
+			state: reading.state,
+			selectionFirstSeenSeconds: reading.selectionFirstSeenSeconds,
+			nowSeconds: this.clock.nowSeconds(),
+			...(reading.paths.activeFile !== undefined && { realFile: reading.paths.activeFile }),
+			...(secret && { secret }),
+			...(reading.unsavedFiles && { unsavedFiles: reading.unsavedFiles }),
+		};
 	}
+
+	/**
+	 * The files the connected editor holds with unsaved changes, after the same wait as a prompt's: the guard
+	 * must decide on the editor's latest write. Empty when nothing is connected or its state is unknown.
+	 */
+	async unsavedAfterPendingRead(): Promise<UnsavedBuffer[]> {
+		const reading = await this.readingAfterPendingRead();
+		if (typeof reading === "string") return [];
+		return unsavedBuffers(reading.state, reading.paths.activeFile, reading.unsavedFiles);
+	}
+
+	/** The clock the connection's ages and freshness are read on. */
+	nowSeconds = (): number => this.clock.nowSeconds();
 
 	statusText(): string {
 		const connected = this.connectedEditor();
@@ -182,7 +199,7 @@ export class IdeController {
 		return formatStatus({
 			environment: { ...this.config.environment, uid: this.config.uid },
 			dirs: this.dirReports(),
-			zed: this.zed ? zedStatusLines(this.zed.report(), this.now(), this.projectDir) : [],
+			zed: this.zed ? zedStatusLines(this.zed.report(), this.clock.nowSeconds(), this.projectDir) : [],
 			projectDir: this.projectDir,
 			autoconnect: this.config.settings.autoconnect,
 			settings: this.config.settings,
@@ -191,31 +208,24 @@ export class IdeController {
 			suppressed: this.config.memory.suppressed,
 			connected: this.config.memory.connected,
 			connectedRejection: facts && !facts.reading ? facts.rejection : undefined,
-			nowSeconds: this.now(),
+			nowSeconds: this.clock.nowSeconds(),
 			resources: resourceCount(),
 			events: recentEvents(),
 		});
 	}
 
-	/** Every dir read or looked for, with its verdict: what `/ide` names when it finds nothing. */
-	dirReports(): DirReport[] {
-		return this.dirs.map((dir) => ({
-			path: dir.dir,
-			role: dir.role,
-			verdict: dir.verdict,
-			watcherError: dir.problem,
-			files: dir.files().map(({ entry, editor, reusedPid }) => ({
-				entry,
-				...(editor && { editor: this.withTier(editor) }),
-				...(reusedPid !== undefined && { reusedPid }),
-			})),
-		}));
+	/** What `/ide` says when it finds nothing for this project: every dir it read, Zed, what runs elsewhere. */
+	noMatchText(): string {
+		const zed = this.zed?.report();
+		return formatNoMatch(this.projectDir, this.dirReports(), this.liveEditors(), zed && zedNoMatchLine(zed));
 	}
 
-	/** Zed's line in what `/ide` says when it finds nothing, when there is a Zed database. */
-	zedNoMatchLine(): string | undefined {
-		const report = this.zed?.report();
-		return report && zedNoMatchLine(report);
+	/** Every dir read or looked for, with its verdict. */
+	private dirReports(): DirReport[] {
+		return this.dirs.map((dir) => ({
+			...dir.standing(),
+			files: dir.files().map(({ editor, ...file }) => ({ ...file, ...(editor && { editor: this.withMatch(editor) }) })),
+		}));
 	}
 
 	get settings(): IdeSettings {
@@ -229,8 +239,7 @@ export class IdeController {
 	private async startOnce(): Promise<void> {
 		this.projectDir = await realOrNormal(this.config.cwd);
 		await this.sources.start();
-		this.tick = setInterval(() => this.onTick(), LIVENESS_CHECK_MS);
-		this.tick.unref?.();
+		this.stopTick = this.clock.every(LIVENESS_CHECK_MS, () => this.onTick());
 		resourceCount().timers++;
 		this.scanned = true;
 		this.reconcile();
@@ -244,11 +253,11 @@ export class IdeController {
 
 	/** Every valid editor with its liveness and tier right now. */
 	private editors(): Editor[] {
-		return this.sources.editors().map((editor) => this.withTier(editor));
+		return this.sources.editors().map((editor) => this.withMatch(editor));
 	}
 
-	private withTier(editor: Omit<Editor, "tier">): Editor {
-		return { ...editor, tier: scoreTier(editor.paths, this.projectDir) };
+	private withMatch(editor: ListedEditor): Editor {
+		return { ...editor, match: scoreTier(editor.paths, this.projectDir) };
 	}
 
 	private queueReconcile(): void {
@@ -275,7 +284,7 @@ export class IdeController {
 		}
 		if (!memory.connected && this.config.settings.autoconnect && !memory.suppressed) {
 			const target = autoConnectTarget(this.liveEditors());
-			if (target) this.connect(target, connectReason.auto(target.tier));
+			if (target) this.connect(target, connectReason.auto(target.match));
 		}
 		this.presenter.render();
 	}
@@ -292,21 +301,18 @@ export class IdeController {
 	}
 
 	private record(event: IdeEvent): void {
-		const log = recentEvents();
-		const clock = new Date(this.now() * 1000).toTimeString().slice(0, 8);
-		log.splice(0, log.length, ...appendEvent(log, eventLine(clock, event)));
+		recordEvent(this.clock.nowSeconds(), event);
 	}
 
-	private viewOf(reading: EditorReading): ConnectedView {
-		const secret = this.secrets.of(reading);
-		return {
-			kind: "editor",
-			state: reading.state,
-			selectionFirstSeenSeconds: reading.selectionFirstSeenSeconds,
-			nowSeconds: this.now(),
-			...(reading.paths.activeFile !== undefined && { realFile: reading.paths.activeFile }),
-			...(secret && { secret }),
-			...(reading.unsavedFiles && { unsavedFiles: reading.unsavedFiles }),
-		};
+	/** The connected editor's reading once a pending read of it is done, or why there is none to describe. */
+	private async readingAfterPendingRead(): Promise<EditorReading | GoneReason> {
+		await this.starting;
+		const key = this.config.memory.connected?.key;
+		if (key === undefined) return "disconnected";
+		await this.sources.waitForPendingRead(key, PROMPT_FLUSH_TIMEOUT_MS);
+		const facts = this.sources.facts(key);
+		const gone = promptGoneReason(facts);
+		if (gone === "disconnected") this.reconcile();
+		return gone ?? facts?.reading ?? "rejected";
 	}
 }

@@ -1,6 +1,7 @@
 import { absoluteFile, freshSelection } from "../editors/core/active-buffer.ts";
 import type { Editor } from "../editors/core/editor.ts";
 import type { EditorEvent } from "../events.ts";
+import type { Cancel, Clock } from "../shared/core/clock.ts";
 import { sanitizeForDisplay } from "../shared/core/display-text.ts";
 import { widgetText } from "./core/widget-line.ts";
 
@@ -8,7 +9,7 @@ export interface PresenterOptions {
 	showWidget: (text: string | undefined) => void;
 	/** Told whenever the connected editor or its widget changes (pi's event bus). */
 	announce?: (editor: EditorEvent | undefined) => void;
-	nowSeconds: () => number;
+	clock: Clock;
 	isSecret: (editor: Editor) => boolean;
 }
 
@@ -17,7 +18,8 @@ export interface PresenterOptions {
  * (no editor write wakes pi then), and the event for other extensions, sent only when something changed.
  */
 export class EditorPresenter {
-	private expiryTimer?: NodeJS.Timeout;
+	/** Cancels the re-render due when the fresh selection turns stale. */
+	private cancelExpiry?: Cancel;
 	private lastAnnounced: { state?: Editor["state"]; widget?: string } = {};
 
 	constructor(
@@ -28,7 +30,7 @@ export class EditorPresenter {
 	render(): void {
 		this.stop();
 		const editor = this.current();
-		const now = this.options.nowSeconds();
+		const now = this.options.clock.nowSeconds();
 		const widget = editor
 			? widgetText(editor.state, editor.selectionFirstSeenSeconds, now, this.options.isSecret(editor))
 			: undefined;
@@ -37,13 +39,12 @@ export class EditorPresenter {
 		const fresh = editor && freshSelection(editor.state, editor.selectionFirstSeenSeconds, now);
 		if (!fresh) return;
 		const delayMs = Math.max(0, (fresh.freshness.staleAtSeconds - now) * 1000) + 1;
-		this.expiryTimer = setTimeout(() => this.render(), delayMs);
-		this.expiryTimer.unref?.();
+		this.cancelExpiry = this.options.clock.after(delayMs, () => this.render());
 	}
 
 	stop(): void {
-		clearTimeout(this.expiryTimer);
-		this.expiryTimer = undefined;
+		this.cancelExpiry?.();
+		this.cancelExpiry = undefined;
 	}
 
 	private announce(editor: Editor | undefined, widget: string | undefined): void {

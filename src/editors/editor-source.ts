@@ -1,8 +1,24 @@
-import type { Editor, KeyFacts } from "./core/editor.ts";
+import type { Clock } from "../shared/core/clock.ts";
+import type { EditorFacts, ListedEditor, SourceEvent } from "./core/editor.ts";
+
+export type NoticeLevel = "info" | "warning" | "error";
 
 /**
- * Where editors come from: a state dir today, an editor's own state database later. The controller applies
- * the connection rules to what sources list and never learns where an editor came from.
+ * What every source reports back to whoever reads it (the connection controller): the same hooks for a
+ * state dir and for Zed. `changed` may be called often; the receiver coalesces.
+ */
+export interface SourceHooks {
+	clock: Clock;
+	changed: () => void;
+	event: (event: SourceEvent) => void;
+	notify: (message: string, level: NoticeLevel) => void;
+	/** The reads of a key are done for now: the moment a rejection of its latest write is news. */
+	settled: (key: string) => void;
+}
+
+/**
+ * Where editors come from: a state dir, Zed's own state database. The controller applies the connection
+ * rules to what sources list; where an editor came from is its `origin`, which only the rules read.
  */
 export interface EditorSource {
 	/** Resolves once the first scan is complete; never throws (a problem becomes the source's status). */
@@ -10,14 +26,17 @@ export interface EditorSource {
 	/** Idempotent; nothing of the source runs after it resolves. */
 	close(): Promise<void>;
 	/** Every editor whose latest state is valid, with its liveness now (the tier is the controller's to judge). */
-	editors(): Omit<Editor, "tier">[];
+	editors(): ListedEditor[];
 	/** What the source holds under a key, or undefined when nothing. */
-	facts(key: string): KeyFacts | undefined;
+	facts(key: string): EditorFacts | undefined;
 	/** Re-asks the liveness of the editors believed alive (every tick); true when one died. */
 	checkLiveness(): boolean;
-	/** The source's own standing (the dir's trust, its watcher), every few ticks. */
+	/** The source's own standing (the dir's trust, its watcher; Zed's marks), every few ticks. */
 	recheck(): Promise<void>;
+	/** The source lost what it watched (its dir was removed): re-check on the next tick, not a few later. */
+	readonly lost: boolean;
 	/** A read of that editor's state is under way or due: a prompt waits for it (briefly). */
 	isPending(key: string): boolean;
+	/** Runs a due read of that editor's state now and waits for reads under way. */
 	flush(key: string): Promise<void>;
 }

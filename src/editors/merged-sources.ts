@@ -1,18 +1,22 @@
-import { newestFacts } from "../connection/core/rules.ts";
-import type { Editor, KeyFacts } from "./core/editor.ts";
+import type { Clock } from "../shared/core/clock.ts";
+import { RECHECK_EVERY_TICKS } from "../shared/core/timing.ts";
+import { factsThatCount, listedCopyWins } from "./core/copies.ts";
+import type { EditorFacts, ListedEditor } from "./core/editor.ts";
 import type { EditorSource } from "./editor-source.ts";
-
-/** The source's standing is re-checked every this many liveness ticks (2 s at 500 ms): one lstat each. */
-const RECHECK_EVERY_TICKS = 4;
 
 /**
  * All sources as one: every editor once, by its key. The same key from two sources (one pid writing into two
- * state dirs) is one editor, and what was written last counts.
+ * state dirs) is one editor, and which copy counts is a rule of core/copies.ts.
  */
-export class EditorList implements EditorSource {
+export class MergedSources {
 	private ticks = 0;
+	/** Re-checks of the sources' standing so far: tests read it to know the slow fallback ran. */
+	rechecks = 0;
 
-	constructor(private readonly sources: readonly (EditorSource & { readonly lost?: boolean })[]) {}
+	constructor(
+		private readonly sources: readonly EditorSource[],
+		private readonly clock: Clock,
+	) {}
 
 	async start(): Promise<void> {
 		await Promise.all(this.sources.map((source) => source.start()));
@@ -22,19 +26,18 @@ export class EditorList implements EditorSource {
 		await Promise.all(this.sources.map((source) => source.close()));
 	}
 
-	editors(): Omit<Editor, "tier">[] {
-		const byKey = new Map<string, Omit<Editor, "tier">>();
+	editors(): ListedEditor[] {
+		const byKey = new Map<string, ListedEditor>();
 		for (const source of this.sources) {
 			for (const editor of source.editors()) {
-				const known = byKey.get(editor.key);
-				if (!known || editor.writtenAtSeconds > known.writtenAtSeconds) byKey.set(editor.key, editor);
+				if (listedCopyWins(editor, byKey.get(editor.key))) byKey.set(editor.key, editor);
 			}
 		}
 		return [...byKey.values()];
 	}
 
-	facts(key: string): KeyFacts | undefined {
-		return newestFacts(this.sources.flatMap((source) => source.facts(key) ?? []));
+	facts(key: string): EditorFacts | undefined {
+		return factsThatCount(this.sources.flatMap((source) => source.facts(key) ?? []));
 	}
 
 	checkLiveness(): boolean {
@@ -43,28 +46,21 @@ export class EditorList implements EditorSource {
 		return died;
 	}
 
-	/** Called every tick: each source every few ticks, or at once when it lost what it watched. */
+	/** Called every liveness tick: each source every few ticks, or at once when it lost what it watched. */
 	async recheck(): Promise<void> {
 		const due = ++this.ticks % RECHECK_EVERY_TICKS === 0;
+		if (due) this.rechecks++;
 		await Promise.all(this.sources.filter((source) => due || source.lost).map((source) => source.recheck()));
 	}
 
-	isPending(key: string): boolean {
-		return this.sources.some((source) => source.isPending(key));
-	}
-
-	async flush(key: string): Promise<void> {
-		await Promise.all(this.sources.map((source) => source.flush(key)));
-	}
-
-	/** Waits for a read of that editor's state under way or due, but never longer than the deadline. */
-	async settle(key: string, deadlineMs: number): Promise<void> {
-		if (!this.isPending(key)) return;
-		let timer: NodeJS.Timeout | undefined;
+	/** Waits for a read of that editor's state under way or due, but never longer than `deadlineMs`. */
+	async waitForPendingRead(key: string, deadlineMs: number): Promise<void> {
+		if (!this.sources.some((source) => source.isPending(key))) return;
+		let cancel: (() => void) | undefined;
 		const deadline = new Promise<void>((done) => {
-			timer = setTimeout(done, deadlineMs);
+			cancel = this.clock.after(deadlineMs, done);
 		});
-		await Promise.race([this.flush(key), deadline]);
-		clearTimeout(timer);
+		await Promise.race([Promise.all(this.sources.map((source) => source.flush(key))), deadline]);
+		cancel?.();
 	}
 }

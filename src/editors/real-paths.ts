@@ -1,8 +1,9 @@
 import { realpath, stat } from "node:fs/promises";
 import { basename, dirname, isAbsolute, join, resolve } from "node:path";
+import { normalizePath } from "../shared/core/paths.ts";
 import { absoluteFile } from "./core/active-buffer.ts";
 import type { EditorState } from "./core/protocol-state.ts";
-import { type EditorPaths, MAX_ARGV_EVIDENCE, normalizePath } from "./core/tiers.ts";
+import { type EditorPaths, MAX_ARGV_EVIDENCE } from "./core/tiers.ts";
 
 /** Longer launch args are no plausible directory; skip them without asking the file system. */
 const MAX_ARG_CHARS = 4096;

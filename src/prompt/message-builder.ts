@@ -1,4 +1,4 @@
-import type { ConnectedView } from "../editors/core/editor.ts";
+import type { ConnectedView } from "../connection/core/rules.ts";
 import { parseReferences } from "../references/core/parse.ts";
 import { type ReferenceSections, referenceSections } from "../references/core/sections.ts";
 import { type ReferenceContext, resolveReferences } from "../references/reader.ts";
@@ -60,18 +60,13 @@ function sameSource(a: SelectionSource, b: SelectionSource): boolean {
  * The editor-context message of one prompt. A selection is prepared once (cutting and redaction cost
  * something) and reused while the editor reports the same one: later prompts and cursor moves cost nothing.
  */
-export class PromptContext {
+export class MessageBuilder {
 	private cached?: { source: SelectionSource; secret: string | undefined; payload: Promise<SelectionPayload> };
 
 	constructor(
 		private readonly projectDir: () => string,
 		private readonly prepare: PrepareSelection,
 	) {}
-
-	/** The ambient editor block of one prompt (auto mode), or undefined when there is nothing to say. */
-	async message(view: ConnectedView, knowledge: ModelKnowledge): Promise<ContextMessage | undefined> {
-		return (await this.ambient(view, knowledge)).message;
-	}
 
 	/**
 	 * Everything one prompt carries: the ambient block (auto mode only) and the code the prompt references;

@@ -1,12 +1,12 @@
 import { constants } from "node:fs";
 import { type FileHandle, open, realpath } from "node:fs/promises";
 import { extname } from "node:path";
+import type { ConnectedView } from "../connection/core/rules.ts";
 import { absoluteFile } from "../editors/core/active-buffer.ts";
-import type { ConnectedView } from "../editors/core/editor.ts";
-import { shownPath } from "../editors/core/tiers.ts";
-import { cutSelection } from "../prompt/core/editor-block.ts";
 import { type SecretFileMatch, withheldReason } from "../safety/core/secret-files.ts";
 import { type findSecrets, redactedText, SCAN_FAILED } from "../safety/secret-scanner.ts";
+import { shownPath } from "../shared/core/paths.ts";
+import { cutText } from "../shared/core/text-cuts.ts";
 import { type CodeReference, referencePath } from "./core/parse.ts";
 import type { ResolvedReference } from "./core/sections.ts";
 
@@ -101,13 +101,13 @@ async function finish(
 	found: Omit<Extract<ResolvedReference, { kind: "text" }>, "kind" | "redactions" | "cutNote" | "language">,
 	context: ReferenceContext,
 ): Promise<ResolvedReference> {
-	const cut = cutSelection(found.text, found.startLine, found.endLine);
+	const cut = cutText(found.text, { first: found.startLine, last: found.endLine }, "reference");
 	const language = extname(found.file).slice(1);
 	const base = {
 		kind: "text" as const,
 		...found,
 		...(language && { language }),
-		...(cut.note && { cutNote: cut.note.replace("[selection cut", "[reference cut") }),
+		...(cut.note && { cutNote: cut.note }),
 	};
 	if (!context.redactSecrets) return { ...base, text: cut.text, redactions: 0 };
 	const redacted = await redactedText(cut.text, context.scan);

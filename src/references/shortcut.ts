@@ -1,8 +1,14 @@
 import type { ExtensionContext } from "@mariozechner/pi-coding-agent";
-import type { IdeController } from "../connection/controller.ts";
 import { absoluteFile } from "../editors/core/active-buffer.ts";
-import { isInside } from "../editors/core/tiers.ts";
+import type { Editor } from "../editors/core/editor.ts";
+import { isInside } from "../shared/core/paths.ts";
 import { insertedReference } from "./core/parse.ts";
+
+/** The connected editor (undefined while none, or its latest write is rejected) and the project it serves. */
+export interface EditorInProject {
+	editor: Pick<Editor, "state">;
+	projectDir: string;
+}
 
 /** The key that inserts a reference to what the editor shows, as Claude Code's ctrl+alt+k does. */
 export const REFERENCE_SHORTCUT = "ctrl+alt+k";
@@ -13,9 +19,9 @@ export const REFERENCE_SHORTCUT = "ctrl+alt+k";
  * purpose: pi redraws after the key's handler returns, and an insertion after an `await` would show only
  * with the next key (seen on both pi lines in tmux). The widget shows the same in-memory state.
  */
-export function insertEditorReference(ctx: ExtensionContext, controller: IdeController): void {
+export function insertEditorReference(ctx: ExtensionContext, editor: EditorInProject | undefined): void {
 	if (!ctx.hasUI) return;
-	const target = referenceTarget(controller, ctx.cwd, { cursorLine: true });
+	const target = referenceTarget(editor, ctx.cwd, { cursorLine: true });
 	if (typeof target === "string") {
 		ctx.ui.notify(`pi-ide: nothing to reference: ${target}`, "info");
 		return;
@@ -24,8 +30,8 @@ export function insertEditorReference(ctx: ExtensionContext, controller: IdeCont
 }
 
 /** The reference to the connected editor's selection (fresh or stale) as `@` completion offers it, if any. */
-export function selectionReference(controller: IdeController, cwd: string): string | undefined {
-	const target = referenceTarget(controller, cwd, { cursorLine: false });
+export function selectionReference(editor: EditorInProject | undefined, cwd: string): string | undefined {
+	const target = referenceTarget(editor, cwd, { cursorLine: false });
 	return typeof target === "string" ? undefined : insertedReference({ ...target, inputBefore: "" }).trimEnd();
 }
 
@@ -34,11 +40,11 @@ export function selectionReference(controller: IdeController, cwd: string): stri
  * project) and the selection's lines, else (when asked) the cursor line; or why there is nothing.
  */
 function referenceTarget(
-	controller: IdeController,
+	connected: EditorInProject | undefined,
 	cwd: string,
 	options: { cursorLine: boolean },
 ): { file: string; cwd: string; startLine: number; endLine: number } | string {
-	const editor = controller.connectedEditor();
+	const editor = connected?.editor;
 	const file = editor && absoluteFile(editor.state);
 	if (!editor || file === undefined)
 		return editor ? "the editor shows no file" : "no editor is connected (/ide picks one)";
@@ -50,5 +56,5 @@ function referenceTarget(
 			? { startLine: line, endLine: line }
 			: undefined;
 	if (!lines) return "the editor reports no selection and no cursor";
-	return { file, cwd: isInside(file, cwd) ? cwd : controller.project, ...lines };
+	return { file, cwd: isInside(file, cwd) ? cwd : connected.projectDir, ...lines };
 }

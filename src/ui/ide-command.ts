@@ -1,9 +1,10 @@
 import type { ExtensionCommandContext } from "@mariozechner/pi-coding-agent";
 import { Container, type SelectItem, SelectList, Text } from "@mariozechner/pi-tui";
-import type { IdeController } from "../connection/controller.ts";
-import { formatNoMatch } from "../connection/core/status-report.ts";
-import { connectReason, noticeText } from "../shared/core/notice-texts.ts";
-import { DISCONNECT_VALUE, editorLabel, type PickerRow, pickerRows, pickerRowText } from "./core/picker-rows.ts";
+import { connectReason } from "../connection/core/rules.ts";
+import type { Editor } from "../editors/core/editor.ts";
+import { editorLabel } from "../shared/core/display-text.ts";
+import { noticeText } from "../shared/core/notice-texts.ts";
+import { DISCONNECT_VALUE, type PickerRow, pickerRows, pickerRowText } from "./core/picker-rows.ts";
 
 export const IDE_SUBCOMMANDS = [
 	{
@@ -17,31 +18,38 @@ export const IDE_SUBCOMMANDS = [
 
 const MAX_VISIBLE_ROWS = 10;
 
+/** What `/ide` asks of the connection (the controller's methods, handed over one by one). */
+export interface IdeCommandConnection {
+	statusText: () => string;
+	/** The live editors `/ide` offers: the best tier only, or all of them for `/ide all`. */
+	pickable: (all: boolean) => Editor[];
+	liveEditors: () => Editor[];
+	connectedKey: () => string | undefined;
+	connect: (editor: Editor, why: string) => void;
+	disconnect: (options: { pauseAutoConnect: boolean }) => void;
+	noMatchText: () => string;
+	nowSeconds: () => number;
+}
+
 /** `/ide [status|all|off]`. */
 export async function runIdeCommand(
 	args: string,
 	ctx: ExtensionCommandContext,
-	controller: IdeController,
+	connection: IdeCommandConnection,
 ): Promise<void> {
 	const sub = args.trim();
-	if (sub === "status") return ctx.ui.notify(controller.statusText(), "info");
+	if (sub === "status") return ctx.ui.notify(connection.statusText(), "info");
 	if (sub === "off") {
-		controller.disconnect({ pauseAutoConnect: true });
+		connection.disconnect({ pauseAutoConnect: true });
 		return ctx.ui.notify(noticeText.paused, "info");
 	}
 	if (sub !== "" && sub !== "all") return ctx.ui.notify(noticeText.unknownArgument(sub), "warning");
 
 	const all = sub === "all";
-	const editors = controller.pickable(all);
-	if (editors.length === 0) {
-		const elsewhere = controller.liveEditors();
-		return ctx.ui.notify(
-			formatNoMatch(controller.project, controller.dirReports(), elsewhere, controller.zedNoMatchLine()),
-			"info",
-		);
-	}
-	const connectedKey = controller.connectedEditor()?.key;
-	const rows = pickerRows(editors, connectedKey, Date.now() / 1000);
+	const editors = connection.pickable(all);
+	if (editors.length === 0) return ctx.ui.notify(connection.noMatchText(), "info");
+	const connectedKey = connection.connectedKey();
+	const rows = pickerRows(editors, connectedKey, connection.nowSeconds());
 	const picked = await choose(
 		ctx,
 		all ? "Connect pi to an editor (all projects)" : "Connect pi to an editor",
@@ -50,12 +58,12 @@ export async function runIdeCommand(
 	);
 	if (picked === undefined) return;
 	if (picked === DISCONNECT_VALUE) {
-		controller.disconnect({ pauseAutoConnect: true });
+		connection.disconnect({ pauseAutoConnect: true });
 		return ctx.ui.notify(noticeText.paused, "info");
 	}
-	const editor = controller.liveEditors().find((candidate) => candidate.key === picked);
+	const editor = connection.liveEditors().find((candidate) => candidate.key === picked);
 	if (!editor) return ctx.ui.notify(noticeText.editorGone, "warning");
-	controller.connect(editor, connectReason.picked(all));
+	connection.connect(editor, connectReason.picked(all));
 	ctx.ui.notify(
 		noticeText.connected(rows.find((row) => row.value === picked)?.label.trim() ?? editorLabel(editor)),
 		"info",

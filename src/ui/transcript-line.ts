@@ -1,6 +1,6 @@
 import type { ExtensionAPI } from "@mariozechner/pi-coding-agent";
 import { type Component, truncateToWidth } from "@mariozechner/pi-tui";
-import { CONTEXT_MESSAGE_TYPE } from "../prompt/core/model-knowledge.ts";
+import { CONTEXT_MESSAGE_TYPE } from "../prompt/core/context-message.ts";
 import { sanitizeForDisplay } from "../shared/core/display-text.ts";
 
 type Theme = Parameters<Parameters<ExtensionAPI["registerMessageRenderer"]>[1]>[2];

@@ -3,7 +3,7 @@
  * liveness interval. Its CPU time is the floor any extension pays for re-checking pids on a timer.
  */
 import type { ExtensionAPI } from "@mariozechner/pi-coding-agent";
-import { LIVENESS_CHECK_MS } from "../../src/connection/controller.ts";
+import { LIVENESS_CHECK_MS } from "../../src/shared/core/timing.ts";
 
 export default function timerFloor(pi: ExtensionAPI): void {
 	let timer: NodeJS.Timeout | undefined;

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { resourceCount } from "../../src/shared/process-memory.ts";
 import { controllerBlock } from "../support/blocks.ts";
+import { ManualClock } from "../support/clocks.ts";
 import { ControllerHarness, type HarnessOptions } from "../support/controller-harness.ts";
 import { clientFixtureText, projectState, type StateOverrides, selection } from "../support/fixtures.ts";
 import { waitFor } from "../support/wait-for.ts";
@@ -84,18 +85,22 @@ describe("IdeController with real editors and a real state dir", () => {
 	});
 
 	test("the widget drops 'selected' when the selection turns stale, with no write", async () => {
-		// The injected clock stands still until the test moves it: "fresh" holds however slow the machine is.
-		let clock = now();
-		const pi = harness({ nowSeconds: () => clock });
+		// The clock moves only when the test moves it: "fresh" holds however slow the machine is, and the
+		// expiry timer is seen to fire at its time, not before.
+		const clock = new ManualClock(now());
+		const pi = harness({ clock });
 		const { project } = pi;
 		const nvim = pi.editor();
-		const selectedAt = clock - 59.7;
+		const selectedAt = clock.nowSeconds() - 59.7;
 		nvim.write(at(project, { buffer: { selection: selection(3, 4, "x", selectedAt) } }));
 		await pi.controller.start();
 		expect(pi.widget()).toBe("2 lines selected in main.ts");
-		clock = selectedAt + 60.5;
+		const rendersBefore = pi.widgets.length;
+		clock.advance(250);
+		expect(pi.widgets).toHaveLength(rendersBefore);
 		// The expiry timer, armed for 0.3 s, renders again with no write.
-		await waitFor("stale flip", () => pi.widget() === "in main.ts", 3000);
+		clock.advance(100);
+		expect(pi.widget()).toBe("in main.ts");
 	});
 
 	test("the connection survives a session replacement through the shared memory, even with a tie", async () => {
@@ -255,7 +260,7 @@ describe("IdeController with real editors and a real state dir", () => {
 		}
 		// A notice is given when a file's reads settle; the view waits for every read still pending or due, so
 		// once it returns every settle of these writes has happened.
-		await pi.controller.connectedView();
+		await pi.controller.viewAfterPendingRead();
 		expect(pi.notices).toEqual([]);
 	});
 

@@ -8,7 +8,7 @@ import { createServer, type Server } from "node:net";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { MAX_STATE_FILE_BYTES } from "../../src/editors/state-dir/core/trust.ts";
-import { MAX_SELECTION_BYTES } from "../../src/prompt/core/editor-block.ts";
+import { MAX_SENT_TEXT_BYTES } from "../../src/shared/core/text-cuts.ts";
 import { pickerRows } from "../../src/ui/core/picker-rows.ts";
 import { controllerBlock } from "../support/blocks.ts";
 import { ControllerHarness } from "../support/controller-harness.ts";
@@ -386,7 +386,7 @@ describe("7. prompt hostility", () => {
 		nvim.write(stateFor(nvim.pid, { buffer: { selection: selection(1, lines.length, lines.join("\n"), now()) } }));
 		await h.controller.start();
 		const block = (await controllerBlock(h.controller)) ?? "";
-		expect(Buffer.byteLength(block)).toBeLessThan(MAX_SELECTION_BYTES + 1024);
+		expect(Buffer.byteLength(block)).toBeLessThan(MAX_SENT_TEXT_BYTES + 1024);
 		expect(block).toMatch(/\n\[selection cut at 64 KiB: lines 6\d\d-52000 left out\]\n<\/editor-context>$/);
 	});
 });

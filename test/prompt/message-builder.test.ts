@@ -1,10 +1,14 @@
 import { describe, expect, test } from "vitest";
-import type { ConnectedView } from "../../src/editors/core/editor.ts";
+import type { ConnectedView } from "../../src/connection/core/rules.ts";
 import { NO_KNOWLEDGE } from "../../src/prompt/core/model-knowledge.ts";
-import { PromptContext, prepareSelection } from "../../src/prompt/message-builder.ts";
+import { MessageBuilder, prepareSelection } from "../../src/prompt/message-builder.ts";
 import { editorState, selection } from "../support/fixtures.ts";
 
 const NOW = 1_800_000_000;
+/** A prompt without references: the ambient block alone, as a first prompt in auto mode gets it. */
+const ambientMessage = (builder: MessageBuilder, connected: ConnectedView) =>
+	builder.forPrompt(connected, NO_KNOWLEDGE, { texts: [], mode: "auto", references: NO_REFERENCES });
+const NO_REFERENCES = { cwd: "/p", home: "/nonexistent-home", secretFile: () => undefined, redactSecrets: true };
 const TOKEN = "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";
 const view = (overrides: { cursorLine?: number; text?: string } = {}, secret = false): ConnectedView => ({
 	kind: "editor",
@@ -21,10 +25,10 @@ const view = (overrides: { cursorLine?: number; text?: string } = {}, secret = f
 	...(secret && { secret: { pattern: ".env", path: "/p/.env" } }),
 });
 
-describe("PromptContext prepares each selection once", () => {
+describe("MessageBuilder prepares each selection once", () => {
 	test("the scan runs once per distinct selection, not per prompt or cursor move", async () => {
 		let scans = 0;
-		const prompts = new PromptContext(
+		const prompts = new MessageBuilder(
 			() => "/p",
 			prepareSelection({
 				redactSecrets: true,
@@ -35,17 +39,17 @@ describe("PromptContext prepares each selection once", () => {
 				},
 			}),
 		);
-		const first = await prompts.message(view(), NO_KNOWLEDGE);
+		const first = await ambientMessage(prompts, view());
 		expect(first?.content).toContain('const t = "[redacted: github]";');
-		await prompts.message(view({ cursorLine: 9 }), NO_KNOWLEDGE);
-		await prompts.message(view({ cursorLine: 12 }), NO_KNOWLEDGE);
+		await ambientMessage(prompts, view({ cursorLine: 9 }));
+		await ambientMessage(prompts, view({ cursorLine: 12 }));
 		expect(scans).toBe(1);
-		await prompts.message(view({ text: "other text" }), NO_KNOWLEDGE);
+		await ambientMessage(prompts, view({ text: "other text" }));
 		expect(scans).toBe(2);
 	});
 
 	test("a scan that fails withholds the text instead of sending it unchecked", async () => {
-		const prompts = new PromptContext(
+		const prompts = new MessageBuilder(
 			() => "/p",
 			prepareSelection({
 				redactSecrets: true,
@@ -54,7 +58,7 @@ describe("PromptContext prepares each selection once", () => {
 				},
 			}),
 		);
-		const message = await prompts.message(view(), NO_KNOWLEDGE);
+		const message = await ambientMessage(prompts, view());
 		expect(message?.content).not.toContain(TOKEN);
 		expect(message?.content).toContain("text withheld: the credential scan failed, so the text stays on this machine");
 		expect(message?.details.summary).toBe("editor: src/main.ts line 1, selection withheld (scan failed)");
@@ -66,11 +70,11 @@ describe("PromptContext prepares each selection once", () => {
 			scans++;
 			return [];
 		};
-		const guarded = new PromptContext(() => "/p", prepareSelection({ redactSecrets: true, scan: counting }));
-		expect((await guarded.message(view({}, true), NO_KNOWLEDGE))?.content).not.toContain(TOKEN);
+		const guarded = new MessageBuilder(() => "/p", prepareSelection({ redactSecrets: true, scan: counting }));
+		expect((await ambientMessage(guarded, view({}, true)))?.content).not.toContain(TOKEN);
 		expect(scans).toBe(0);
-		const open = new PromptContext(() => "/p", prepareSelection({ redactSecrets: false, scan: counting }));
-		expect((await open.message(view(), NO_KNOWLEDGE))?.content).toContain(TOKEN);
+		const open = new MessageBuilder(() => "/p", prepareSelection({ redactSecrets: false, scan: counting }));
+		expect((await ambientMessage(open, view()))?.content).toContain(TOKEN);
 		expect(scans).toBe(0);
 	});
 });

@@ -2,11 +2,11 @@ import { execFileSync } from "node:child_process";
 import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
-import type { ConnectedView } from "../../src/editors/core/editor.ts";
-import { MAX_SELECTION_BYTES } from "../../src/prompt/core/editor-block.ts";
+import type { ConnectedView } from "../../src/connection/core/rules.ts";
 import type { CodeReference } from "../../src/references/core/parse.ts";
 import { type ReferenceContext, resolveReferences } from "../../src/references/reader.ts";
 import { DEFAULT_SECRET_FILE_PATTERNS, secretFileMatcher } from "../../src/safety/core/secret-files.ts";
+import { MAX_SENT_TEXT_BYTES } from "../../src/shared/core/text-cuts.ts";
 import { editorState } from "../support/fixtures.ts";
 import { tempDir } from "../support/temp-dir.ts";
 
@@ -121,7 +121,7 @@ describe("resolveReferences on real files", () => {
 		writeFileSync(join(root, "big.txt"), lines.join("\n"));
 		const [out] = await resolveReferences([ref("big.txt", 1, 2000)], context());
 		if (out?.kind !== "text") throw new Error("not a text");
-		expect(Buffer.byteLength(out.text)).toBeLessThanOrEqual(MAX_SELECTION_BYTES);
+		expect(Buffer.byteLength(out.text)).toBeLessThanOrEqual(MAX_SENT_TEXT_BYTES);
 		expect(out.cutNote).toMatch(/^\[reference cut at 64 KiB: lines \d+-2000 left out\]$/);
 	});
 

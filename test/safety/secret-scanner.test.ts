@@ -2,10 +2,10 @@ import { generateKeyPairSync } from "node:crypto";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { MAX_SELECTION_BYTES } from "../../src/prompt/core/editor-block.ts";
 import { cutForPrompt } from "../../src/prompt/core/selection-payload.ts";
 import { redact, widenToReportedValues } from "../../src/safety/core/redaction.ts";
 import { findSecrets } from "../../src/safety/secret-scanner.ts";
+import { MAX_SENT_TEXT_BYTES } from "../../src/shared/core/text-cuts.ts";
 import { selection } from "../support/fixtures.ts";
 import { PACKAGE_ROOT } from "../support/pi-cli.ts";
 
@@ -86,7 +86,7 @@ describe("credentials in a selection are redacted, the rest untouched", () => {
 	test("a private key cut open by the 64 KiB cap is redacted to the end", async () => {
 		const filler = Array.from({ length: 2200 }, (_, i) => `const filler${i} = ${i};`).join("\n");
 		// Padding puts BEGIN just inside the cap and END beyond it.
-		const padding = "x".repeat(MAX_SELECTION_BYTES - Buffer.byteLength(filler) - 200);
+		const padding = "x".repeat(MAX_SENT_TEXT_BYTES - Buffer.byteLength(filler) - 200);
 		const text = `${filler}\n${padding}\n${privateKey}`;
 		const opened = cutForPrompt(selection(1, text.split("\n").length, text, 1));
 		expect(opened.text).toContain("-----BEGIN PRIVATE KEY-----");
@@ -123,7 +123,7 @@ describe("no false positives on ordinary code", () => {
 		expect(corpus.length).toBeGreaterThan(400);
 		let mentioning = 0;
 		for (const file of corpus) {
-			const text = readFileSync(file, "utf8").slice(0, MAX_SELECTION_BYTES);
+			const text = readFileSync(file, "utf8").slice(0, MAX_SENT_TEXT_BYTES);
 			if (/password|token|secret|apiKey/i.test(text)) mentioning++;
 			const spans = await findSecrets(text);
 			expect(spans, `${file}: ${JSON.stringify(spans.map((s) => text.slice(s.start, s.end)))}`).toEqual([]);

@@ -4,9 +4,13 @@ import { contextMessage } from "../../src/prompt/core/context-message.ts";
 import { NO_KNOWLEDGE } from "../../src/prompt/core/model-knowledge.ts";
 import { editorNow, freshSelectionSource } from "../../src/prompt/core/prompt-editor.ts";
 import { cutForPrompt, sentSelection } from "../../src/prompt/core/selection-payload.ts";
-import { PromptContext, prepareSelection } from "../../src/prompt/message-builder.ts";
+import { MessageBuilder, prepareSelection } from "../../src/prompt/message-builder.ts";
 
-/** The block a first prompt would carry for `state` (nothing in the model's context yet), or undefined. */
+/**
+ * The core's composition for a first prompt (nothing in the model's context yet, no redaction): what the
+ * core tests pin exact texts against, and the property tests check for raw control characters. Never the
+ * expected value of a test: a test of pi's output compares it with a pinned text.
+ */
 export function firstBlockFor(
 	state: EditorState,
 	selectionFirstSeenSeconds: number,
@@ -20,7 +24,14 @@ export function firstBlockFor(
 
 /** What the controller's connected editor would put in a first prompt right now, through the real prompt path. */
 export async function controllerBlock(controller: IdeController): Promise<string | undefined> {
-	const prompts = new PromptContext(() => controller.project, prepareSelection({ redactSecrets: true }));
-	const message = await prompts.message(await controller.connectedView(), NO_KNOWLEDGE);
+	const builder = new MessageBuilder(() => controller.project, prepareSelection({ redactSecrets: true }));
+	const references = {
+		cwd: controller.project,
+		home: "/nonexistent-home",
+		secretFile: () => undefined,
+		redactSecrets: true,
+	};
+	const view = await controller.viewAfterPendingRead();
+	const message = await builder.forPrompt(view, NO_KNOWLEDGE, { texts: [], mode: "auto", references });
 	return message?.content;
 }

@@ -5,7 +5,9 @@ import type { DirPlan } from "../../src/editors/state-dir/core/dir-plan.ts";
 import { pidOfStateFileKey } from "../../src/editors/state-dir/core/parse.ts";
 import type { EditorEvent } from "../../src/events.ts";
 import { resolveSettings } from "../../src/settings/core/settings.ts";
+import type { Clock } from "../../src/shared/core/clock.ts";
 import type { ConnectionMemory } from "../../src/shared/process-memory.ts";
+import { offsetClock } from "./clocks.ts";
 import { FakeEditor } from "./fake-editor.ts";
 import { tempDir } from "./temp-dir.ts";
 
@@ -17,8 +19,8 @@ export interface HarnessOptions {
 	/** The project (pi's cwd) under the harness root; default `proj`. */
 	projectDirName?: string;
 	autoconnect?: boolean;
-	/** The clock in unix seconds; default the real clock plus `clockOffsetSeconds`. */
-	nowSeconds?: () => number;
+	/** Time and timers; default the system clock with its wall time moved by `clockOffsetSeconds`. */
+	clock?: Clock;
 	/** Called with each event-bus payload, as it is recorded. */
 	onAnnounce?: (editor: EditorEvent | undefined) => void;
 	/** The dirs to read, given the harness root; default the one state dir as `PI_IDE_STATE_DIR` would make it. */
@@ -74,7 +76,7 @@ export class ControllerHarness {
 				uid: process.getuid?.() ?? 0,
 				memory: this.memory,
 				settings: { ...resolveSettings(undefined, undefined), autoconnect: this.options.autoconnect ?? true },
-				nowSeconds: this.options.nowSeconds ?? (() => Date.now() / 1000 + this.clockOffsetSeconds),
+				clock: this.options.clock ?? offsetClock(() => this.clockOffsetSeconds),
 			},
 			{
 				showWidget: (text) => this.widgets.push(text),

@@ -1,3 +1,4 @@
+import type { SourceEvent } from "../../editors/core/editor.ts";
 import { clip, sanitizeForDisplay } from "../../shared/core/display-text.ts";
 import { CONNECTION_END_TEXT, type ConnectionEnd } from "./rules.ts";
 
@@ -9,11 +10,7 @@ export type IdeEvent =
 	| { kind: "connected"; label: string; why: string }
 	| { kind: "disconnected"; label: string; why: ConnectionEnd | "ide-off" }
 	| { kind: "rejected"; label: string; reason: string }
-	| { kind: "dir-appeared"; dir: string }
-	| { kind: "dir-gone"; dir: string }
-	| { kind: "dir-untrusted"; dir: string; reason: string }
-	| { kind: "app-found"; label: string; detail: string }
-	| { kind: "app-gone"; label: string };
+	| SourceEvent;
 
 const show = (text: string, max = 160) => clip(sanitizeForDisplay(text), max);
 

@@ -1,17 +1,18 @@
 import { absoluteFile } from "../../editors/core/active-buffer.ts";
-import type { KeyFacts } from "../../editors/core/editor.ts";
-import type { Tier } from "../../editors/core/tiers.ts";
-import type { GoneReason } from "../../prompt/core/editor-block.ts";
+import type { EditorFacts, EditorOrigin, GoneReason } from "../../editors/core/editor.ts";
+import type { EditorState } from "../../editors/core/protocol-state.ts";
+import type { Tier, TierVerdict } from "../../editors/core/tiers.ts";
+import type { SecretFileMatch } from "../../safety/core/secret-files.ts";
 
 export interface Candidate {
 	key: string;
-	tier: { tier: Tier | undefined };
+	match: { tier: Tier | undefined };
 }
 
 /** Only the best non-empty tier counts: when an editor matches exactly, weaker matches are not offered. */
 export function bestTier<T extends Candidate>(candidates: readonly T[]): { tier: Tier | undefined; editors: T[] } {
 	for (const tier of [0, 1] as const) {
-		const editors = candidates.filter((candidate) => candidate.tier.tier === tier);
+		const editors = candidates.filter((candidate) => candidate.match.tier === tier);
 		if (editors.length > 0) return { tier, editors };
 	}
 	return { tier: undefined, editors: [] };
@@ -23,6 +24,12 @@ export function autoConnectTarget<T extends Candidate>(liveCandidates: readonly 
 	return editors.length === 1 ? editors[0] : undefined;
 }
 
+/** Why pi is connected, as `/ide status` shows it after the editor's label. */
+export const connectReason = {
+	auto: (match: TierVerdict) => `auto-connected: the only live editor in tier ${match.tier} (${match.evidence})`,
+	picked: (all: boolean) => (all ? "picked with /ide all" : "picked with /ide"),
+} as const;
+
 /** Why a connection ended. pi cannot tell a kill from a crash: both leave the file of a dead process. */
 export type ConnectionEnd = "process-gone" | "file-removed" | "app-quit" | "workspace-closed";
 
@@ -33,31 +40,40 @@ export const CONNECTION_END_TEXT: Record<ConnectionEnd, string> = {
 	"workspace-closed": "its window was closed",
 };
 
+/** How each origin's editor goes away: its listing ends, or its process does. */
+const ENDS: Record<EditorOrigin, { unlisted: ConnectionEnd; dead: ConnectionEnd }> = {
+	"state-file": { unlisted: "file-removed", dead: "process-gone" },
+	zed: { unlisted: "workspace-closed", dead: "app-quit" },
+};
+
 /**
- * A connection ends when its editor dies or removes its file. A rejected write does not end it: the editor
- * is still there, pi just does not know what it shows until its next valid write.
+ * A connection ends when its editor dies or its source no longer lists it. A rejected write does not end it:
+ * the editor is still there, pi just does not know what it shows until its next valid write.
  */
-export function connectionEnd(facts: KeyFacts): ConnectionEnd | undefined {
-	if (!facts.listed) return facts.fromDatabase ? "workspace-closed" : "file-removed";
-	if (!facts.alive) return facts.fromDatabase ? "app-quit" : "process-gone";
+export function connectionEnd(facts: EditorFacts): ConnectionEnd | undefined {
+	if (!facts.listed) return ENDS[facts.origin].unlisted;
+	if (!facts.alive) return ENDS[facts.origin].dead;
 	return undefined;
 }
 
-/**
- * One editor seen by several sources (the same pid in two state dirs): what was written last counts, a valid
- * state before a rejection only when it is newer.
- */
-export function newestFacts(facts: readonly KeyFacts[]): KeyFacts | undefined {
-	let newest: KeyFacts | undefined;
-	for (const candidate of facts) {
-		if (!candidate.listed) continue;
-		if (!newest || (candidate.writtenAtSeconds ?? -1) > (newest.writtenAtSeconds ?? -1)) newest = candidate;
-	}
-	return newest ?? facts[0];
-}
+/** The connected editor's state for a prompt, or why there is none. */
+export type ConnectedView =
+	| {
+			kind: "editor";
+			state: EditorState;
+			selectionFirstSeenSeconds: number;
+			nowSeconds: number;
+			/** Real path of the active file. */
+			realFile?: string;
+			/** Set when the active file is a secret file: its selection text stays on the machine. */
+			secret?: SecretFileMatch;
+			/** Other files with unsaved changes in the editor, beside the active one. */
+			unsavedFiles?: readonly string[];
+	  }
+	| { kind: "gone"; reason: GoneReason };
 
 /** What a prompt says instead of the editor block, or undefined when the connected editor can be described. */
-export function promptGoneReason(facts: KeyFacts | undefined): GoneReason | undefined {
+export function promptGoneReason(facts: EditorFacts | undefined): GoneReason | undefined {
 	if (!facts || connectionEnd(facts)) return "disconnected";
 	if (!facts.reading) return "rejected";
 	if (absoluteFile(facts.reading.state) === undefined) return "no-file";

@@ -1,15 +1,14 @@
 import type { Editor, StateFileEntry } from "../../editors/core/editor.ts";
 import { selectionFreshness } from "../../editors/core/freshness.ts";
+import { DIR_ROLE_TEXT, type DirRole, type DirVerdict } from "../../editors/state-dir/core/dir-plan.ts";
 import {
-	DIR_ROLE_TEXT,
-	type DirRole,
-	type DirVerdict,
-	SIDE_DIR_LOOK_SECONDS,
-} from "../../editors/state-dir/core/dir-plan.ts";
-import { DEFAULT_SECRET_FILE_PATTERNS, type SecretFileMatch } from "../../safety/core/secret-files.ts";
+	DEFAULT_SECRET_FILE_PATTERNS,
+	type SecretFileMatch,
+	secretFilePatterns,
+} from "../../safety/core/secret-files.ts";
 import type { GuardSetting, IdeSettings } from "../../settings/core/settings.ts";
-import { clip, sanitizeForDisplay } from "../../shared/core/display-text.ts";
-import { editorLabel } from "../../ui/core/picker-rows.ts";
+import { clip, editorLabel, sanitizeForDisplay } from "../../shared/core/display-text.ts";
+import { SIDE_DIR_LOOK_SECONDS } from "../../shared/core/timing.ts";
 
 /** `/ide status` lists this many files per dir; the rest are counted, so 5 000 stale files stay one screen. */
 export const MAX_STATUS_FILES = 40;
@@ -76,7 +75,7 @@ function settingsLines(input: StatusInput): string[] {
 		context.source === "default" ? "default" : files ? show(files[context.source], 200) : `${context.source} settings`;
 	const lines = [
 		`Context: ${context.mode} (${contextFrom})${context.mode === "explicit" ? ": only code you reference with @file#L..., no ambient editor block" : ""}`,
-		`Secret files: ${secretFiles.patterns.length} patterns (${from.join(", ")}); their selections are never sent`,
+		`Secret files: ${secretFilePatterns(secretFiles).length} patterns (${from.join(", ")}); their selections are never sent`,
 		`Credential redaction in selections: ${guardText(settings.redactSecrets, files)}`,
 		`Unsaved-buffer guard (write/edit): ${guardText(settings.guardUnsaved, files)}`,
 	];
@@ -105,7 +104,7 @@ function describeEntry(
 		return { rank: 2, text: `${name}: dead: pid ${entry.deadPid} is not running (not read)` };
 	if (!facts) return { rank: 1, text: `${name}: rejected: ${show(entry.rejection ?? "unknown reason")}` };
 	if (!facts.alive) return { rank: 2, text: `${name}: dead: pid ${facts.pid} is not running` };
-	const tier = facts.tier.tier === undefined ? "no tier" : `tier ${facts.tier.tier}`;
+	const tier = facts.match.tier === undefined ? "no tier" : `tier ${facts.match.tier}`;
 	const buffer = facts.state.active_buffer;
 	const file = buffer?.file ? show(buffer.name, 40) : "no named buffer";
 	const freshness = selectionFreshness(buffer?.selection, facts.selectionFirstSeenSeconds, nowSeconds);
@@ -119,7 +118,7 @@ function describeEntry(
 					: "no selection";
 	return {
 		rank: 0,
-		text: `${name}: live ${editorLabel(facts)}, ${tier} (${show(facts.tier.evidence)}), cwd ${show(facts.state.cwd, 80)}, ${file}, ${selection}`,
+		text: `${name}: live ${editorLabel(facts)}, ${tier} (${show(facts.match.evidence)}), cwd ${show(facts.state.cwd, 80)}, ${file}, ${selection}`,
 	};
 }
 

@@ -1,10 +1,15 @@
-import type { GoneReason } from "../../prompt/core/editor-block.ts";
-import type { SecretFileMatch } from "../../safety/core/secret-files.ts";
 import type { EditorState } from "./protocol-state.ts";
 import type { EditorPaths, TierVerdict } from "./tiers.ts";
 
+/**
+ * Where an editor was read: its own state file (protocol v0.2), or Zed's state database. The merged list
+ * ranks two copies of one key by it (core/copies.ts), and a connection to it ends in its own words.
+ */
+export type EditorOrigin = "state-file" | "zed";
+
 /** One valid state of an editor as pi read it. */
 export interface EditorReading {
+	origin: EditorOrigin;
 	pid: number;
 	state: EditorState;
 	paths: EditorPaths;
@@ -16,14 +21,19 @@ export interface EditorReading {
 	unsavedFiles?: readonly string[];
 }
 
-/**
- * An editor in the list pi connects from. `key` is what its source calls it (`pid:1234` for a state file):
- * the connection, the `/ide` picker and the event payload carry it. The pid is only a liveness handle.
- */
-export interface Editor extends EditorReading {
+/** An editor as its source lists it: its key, and whether its process runs now. */
+export interface ListedEditor extends EditorReading {
+	/**
+	 * What its source calls it (`pid:1234` for a state file): the connection, the `/ide` picker and the event
+	 * payload carry it. The pid is only a liveness handle.
+	 */
 	key: string;
 	alive: boolean;
-	tier: TierVerdict;
+}
+
+/** An editor in the list pi connects from, with how well it matches the project. */
+export interface Editor extends ListedEditor {
+	match: TierVerdict;
 }
 
 /** What one `*.json` in a state dir holds for pi. */
@@ -43,7 +53,8 @@ export interface StateFileEntry {
 }
 
 /** What a source knows of one key right now: the facts the connection rules decide on. */
-export interface KeyFacts {
+export interface EditorFacts {
+	origin: EditorOrigin;
 	/** The source still holds something under the key (a state file, a database row). */
 	listed: boolean;
 	/** The process behind the key is running. */
@@ -52,22 +63,15 @@ export interface KeyFacts {
 	rejection?: string;
 	/** When the source last wrote what it holds under the key (unix seconds), when known. */
 	writtenAtSeconds?: number;
-	/** An editor read from its own database (Zed), not a state file: a connection ends in other words. */
-	fromDatabase?: boolean;
 }
 
-/** The connected editor's state for a prompt, or why there is none. */
-export type ConnectedView =
-	| {
-			kind: "editor";
-			state: EditorState;
-			selectionFirstSeenSeconds: number;
-			nowSeconds: number;
-			/** Real path of the active file. */
-			realFile?: string;
-			/** Set when the active file is a secret file: its selection text stays on the machine. */
-			secret?: SecretFileMatch;
-			/** Other files with unsaved changes in the editor, beside the active one. */
-			unsavedFiles?: readonly string[];
-	  }
-	| { kind: "gone"; reason: GoneReason };
+/** Why there is no editor to describe now, once the model has been told about one. */
+export type GoneReason = "disconnected" | "no-file" | "rejected";
+
+/** What a source tells the event log of its own standing: dirs coming and going, an app found or quit. */
+export type SourceEvent =
+	| { kind: "dir-appeared"; dir: string }
+	| { kind: "dir-gone"; dir: string }
+	| { kind: "dir-untrusted"; dir: string; reason: string }
+	| { kind: "app-found"; label: string; detail: string }
+	| { kind: "app-gone"; label: string };

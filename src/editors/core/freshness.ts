@@ -1,5 +1,4 @@
-/** A selection is meant for the next prompt only this long after the user made it. */
-export const SELECTION_FRESH_SECONDS = 60;
+import { SELECTION_FRESH_SECONDS } from "../../shared/core/timing.ts";
 
 export type Freshness =
 	| { kind: "none" }

@@ -1,3 +1,4 @@
+import { PID_REUSE_TOLERANCE_SECONDS } from "../../shared/core/timing.ts";
 import type { ProcStat } from "./proc-stat.ts";
 
 /**
@@ -7,8 +8,6 @@ import type { ProcStat } from "./proc-stat.ts";
  * since boot, and the boot time `btime` in `/proc/stat`.
  */
 
-/** Clock and mtime granularity, and a client's own write delay, fit well inside this. */
-export const PID_REUSE_TOLERANCE_SECONDS = 2;
 /** USER_HZ: what `/proc` counts in on every Linux architecture pi runs on. */
 export const PROC_TICKS_PER_SECOND = 100;
 

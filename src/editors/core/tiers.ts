@@ -1,4 +1,4 @@
-import { posix } from "node:path";
+import { isInside, isSameOrInside, normalizePath } from "../../shared/core/paths.ts";
 
 /** Launch args past this many are not looked at: argv is untrusted and each entry costs a stat. */
 export const MAX_ARGV_EVIDENCE = 64;
@@ -23,29 +23,6 @@ export interface EditorPaths {
 export interface TierVerdict {
 	tier: Tier | undefined;
 	evidence: string;
-}
-
-/** Normalize for comparison: collapse `..`, `.` and repeated or trailing slashes. */
-export function normalizePath(path: string): string {
-	const normal = posix.normalize(path);
-	return normal.length > 1 ? normal.replace(/\/+$/, "") : normal;
-}
-
-/** Segment-wise containment: `/a/bc` is not inside `/a/b`. */
-export function isInside(path: string, dir: string): boolean {
-	const child = normalizePath(path);
-	const parent = normalizePath(dir);
-	if (child === parent) return false;
-	return child.startsWith(parent === "/" ? "/" : `${parent}/`);
-}
-
-/** A path as a person reads it: relative to `dir` when inside it, else as it is. */
-export function shownPath(path: string, dir: string): string {
-	return isInside(path, dir) ? normalizePath(path).slice(normalizePath(dir).replace(/\/$/, "").length + 1) : path;
-}
-
-export function isSameOrInside(path: string, dir: string): boolean {
-	return normalizePath(path) === normalizePath(dir) || isInside(path, dir);
 }
 
 /** The protocol's tiers. An ancestor `cwd` alone is no evidence: a shared parent must not claim every project. */

@@ -1,12 +1,11 @@
 import { existsSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
-import type { IdeEvent } from "../../connection/core/event-log.ts";
 import { noticeText } from "../../shared/core/notice-texts.ts";
 import { resourceCount } from "../../shared/process-memory.ts";
-import type { Editor, KeyFacts, StateFileEntry } from "../core/editor.ts";
+import type { EditorFacts, ListedEditor, StateFileEntry } from "../core/editor.ts";
 import { pidReused } from "../core/pid-reuse.ts";
-import type { EditorSource } from "../editor-source.ts";
+import type { EditorSource, SourceHooks } from "../editor-source.ts";
 import { lstatFacts, lstatFactsNow } from "../fs-facts.ts";
 import { isProcessAlive, processStartSeconds } from "../liveness.ts";
 import { type DirEnv, type DirPlan, type DirRole, type DirVerdict, REAL_ROOTS, stateDirPlan } from "./core/dir-plan.ts";
@@ -14,27 +13,12 @@ import { classifyFileName, pidOfStateFileKey, stateFileKey, stateFileName } from
 import { checkDirTrust, type FsFacts } from "./core/trust.ts";
 import { StateWatcher } from "./watcher.ts";
 
-export type NoticeLevel = "info" | "warning" | "error";
-
 /** A file of the dir as `/ide status` shows it: the entry, the editor it makes, and a reused pid. */
 export interface DirFile {
 	entry: StateFileEntry;
-	editor?: Omit<Editor, "tier">;
+	editor?: ListedEditor;
 	/** The pid now belongs to a process started after the file was last written. */
 	reusedPid?: number;
-}
-
-export interface StateDirOptions {
-	plan: DirPlan;
-	uid: number;
-	nowSeconds: () => number;
-	/** Something in the dir changed; called often, so the receiver coalesces. */
-	onChange: () => void;
-	/** A file's reads are done for now (see `StateWatcher`): the moment a rejection is news. */
-	onSettled: (key: string) => void;
-	notify: (message: string, level: NoticeLevel) => void;
-	/** Dirs appearing, disappearing or turning untrusted, for the event log. */
-	onEvent: (event: IdeEvent) => void;
 }
 
 /** Where editors may write, for this environment: `/tmp` and `/run/user` may stand in a test's temp dir. */
@@ -60,23 +44,28 @@ export class StateDir implements EditorSource {
 	private checking = false;
 	private closed = false;
 
-	constructor(private readonly options: StateDirOptions) {}
+	constructor(
+		private readonly plan: DirPlan,
+		private readonly uid: number,
+		private readonly hooks: SourceHooks,
+	) {}
 
 	get dir(): string {
-		return this.options.plan.path;
+		return this.plan.path;
 	}
 
 	get role(): DirRole {
-		return this.options.plan.role;
+		return this.plan.role;
 	}
 
-	get verdict(): DirVerdict {
-		return this.dirVerdict;
-	}
-
-	/** The watcher's last error, kept for `/ide status`. */
-	get problem(): string | undefined {
-		return this.watcherError;
+	/** The dir as `/ide status` shows it: where, its role, its verdict and the watcher's last error. */
+	standing(): { path: string; role: DirRole; verdict: DirVerdict; watcherError?: string } {
+		return {
+			path: this.dir,
+			role: this.role,
+			verdict: this.dirVerdict,
+			...(this.watcherError !== undefined && { watcherError: this.watcherError }),
+		};
 	}
 
 	/** True when the watcher saw its dir go: the next tick re-checks at once. */
@@ -98,10 +87,10 @@ export class StateDir implements EditorSource {
 		await this.open();
 		const verdict = this.dirVerdict;
 		if (verdict.kind === "untrusted" && this.role !== "side") {
-			this.options.notify(noticeText.notReading(verdict.reason), "warning");
+			this.hooks.notify(noticeText.notReading(verdict.reason), "warning");
 		}
 		if (verdict.kind === "untrusted")
-			this.options.onEvent({ kind: "dir-untrusted", dir: this.dir, reason: verdict.reason });
+			this.hooks.event({ kind: "dir-untrusted", dir: this.dir, reason: verdict.reason });
 	}
 
 	async close(): Promise<void> {
@@ -109,16 +98,17 @@ export class StateDir implements EditorSource {
 		await this.closeWatcher();
 	}
 
-	editors(): Omit<Editor, "tier">[] {
+	editors(): ListedEditor[] {
 		return this.files().flatMap((file) => (file.editor ? [file.editor] : []));
 	}
 
-	facts(key: string): KeyFacts | undefined {
+	facts(key: string): EditorFacts | undefined {
 		const pid = pidOfStateFileKey(key);
 		const entry = pid === undefined ? undefined : this.watcher?.entries.get(stateFileName(pid));
 		if (!entry || pid === undefined) return undefined;
 		const reused = entry.reading !== undefined && this.isReused(pid, entry.reading.writtenAtSeconds);
 		return {
+			origin: "state-file",
 			listed: true,
 			alive: entry.deadPid === undefined && this.checkAlive(pid) && !reused,
 			...(entry.reading && { reading: entry.reading }),
@@ -163,7 +153,7 @@ export class StateDir implements EditorSource {
 			if (this.closed) return;
 			await this.open();
 			this.tellChange(before, this.dirVerdict);
-			this.options.onChange();
+			this.hooks.changed();
 		} catch (error) {
 			this.dirVerdict = { kind: "untrusted", reason: `cannot check ${this.dir}: ${String(error)}` };
 		} finally {
@@ -173,19 +163,19 @@ export class StateDir implements EditorSource {
 
 	private tellChange(before: DirVerdict, now: DirVerdict): void {
 		if (now.kind !== "untrusted") {
-			this.options.onEvent({ kind: now.kind === "trusted" ? "dir-appeared" : "dir-gone", dir: this.dir });
+			this.hooks.event({ kind: now.kind === "trusted" ? "dir-appeared" : "dir-gone", dir: this.dir });
 			return;
 		}
-		this.options.onEvent({ kind: "dir-untrusted", dir: this.dir, reason: now.reason });
+		this.hooks.event({ kind: "dir-untrusted", dir: this.dir, reason: now.reason });
 		// Someone else's /tmp/pi-ide is no news to pop up; losing the dir pi reads by default is.
 		if (before.kind === "trusted" && this.role !== "side") {
-			this.options.notify(noticeText.stoppedReading(now.reason), "warning");
+			this.hooks.notify(noticeText.stoppedReading(now.reason), "warning");
 		}
 	}
 
 	private judge(facts: FsFacts): DirVerdict {
 		if (facts.kind === "missing" && this.role === "side") return { kind: "missing" };
-		const trust = checkDirTrust(this.dir, facts, this.options.uid);
+		const trust = checkDirTrust(this.dir, facts, this.uid);
 		return trust.ok ? { kind: "trusted" } : { kind: "untrusted", reason: trust.reason };
 	}
 
@@ -202,13 +192,13 @@ export class StateDir implements EditorSource {
 			if (this.dirVerdict.kind !== "trusted" || this.closed) return;
 			const watcher = new StateWatcher({
 				dir,
-				uid: this.options.uid,
+				uid: this.uid,
 				isAlive: (pid) => this.checkAlive(pid),
-				nowSeconds: this.options.nowSeconds,
-				onChange: this.options.onChange,
+				clock: this.hooks.clock,
+				onChange: this.hooks.changed,
 				onSettled: (fileName) => {
 					const name = classifyFileName(fileName);
-					if (name.kind === "state") this.options.onSettled(stateFileKey(name.pid));
+					if (name.kind === "state") this.hooks.settled(stateFileKey(name.pid));
 				},
 				onError: (message) => this.reportWatcherError(message),
 			});
@@ -226,7 +216,7 @@ export class StateDir implements EditorSource {
 	private reportWatcherError(message: string): void {
 		const first = this.watcherError === undefined;
 		this.watcherError = message;
-		if (first && this.role !== "side") this.options.notify(noticeText.watcherProblem(message), "warning");
+		if (first && this.role !== "side") this.hooks.notify(noticeText.watcherProblem(message), "warning");
 	}
 
 	private async closeWatcher(): Promise<void> {

@@ -1,18 +1,13 @@
 import { lstat, readdir } from "node:fs/promises";
 import { basename, join, resolve } from "node:path";
 import { type FSWatcher, watch } from "chokidar";
+import type { Cancel, Clock } from "../../shared/core/clock.ts";
+import { TRAILING_READ_MS } from "../../shared/core/timing.ts";
 import type { StateFileEntry } from "../core/editor.ts";
 import type { EditorState } from "../core/protocol-state.ts";
 import { resolveEditorPaths } from "../real-paths.ts";
 import { classifyFileName } from "./core/parse.ts";
 import { readStateFile } from "./file-reader.ts";
-
-/**
- * chokidar drops a file's `change` events for 50 ms after one and emits nothing when the window ends, so an
- * editor's second write inside the window raises no event. One re-read this long after the last event
- * converges on the last write (and so within 100 ms of it).
- */
-export const TRAILING_READ_MS = 70;
 
 /** Reads in flight at once: thousands of stale files at start-up must not exhaust file descriptors. */
 const MAX_CONCURRENT_READS = 16;
@@ -22,7 +17,8 @@ export interface StateWatcherOptions {
 	uid: number;
 	/** Files of dead editors are not read at all: checked from the name, they cost one `kill(pid, 0)`. */
 	isAlive: (pid: number) => boolean;
-	nowSeconds: () => number;
+	/** The trailing re-read's timer, and when a reading was taken. */
+	clock: Clock;
 	/** Called after any entry changed; may be called often, so the receiver coalesces. */
 	onChange: () => void;
 	/**
@@ -43,7 +39,8 @@ interface FileTrack {
 	signature?: string;
 	reading?: Promise<void>;
 	dirty: boolean;
-	trailing?: NodeJS.Timeout;
+	/** Cancels the trailing re-read that is due. */
+	trailing?: Cancel;
 }
 
 /** Keeps `entries` equal to what the state dir holds: pid files read, validated and resolved. */
@@ -120,7 +117,7 @@ export class StateWatcher {
 	async close(): Promise<void> {
 		if (this.closed) return;
 		this.closed = true;
-		for (const track of this.tracks.values()) clearTimeout(track.trailing);
+		for (const track of this.tracks.values()) track.trailing?.();
 		for (const release of this.readQueue.splice(0)) release();
 		const reads = [...this.tracks.values()].map((track) => track.reading);
 		await this.watcher?.close().catch(() => {});
@@ -132,7 +129,7 @@ export class StateWatcher {
 		const track = this.tracks.get(fileName);
 		if (!track) return;
 		if (track.trailing) {
-			clearTimeout(track.trailing);
+			track.trailing();
 			track.trailing = undefined;
 			await this.readNow(fileName, track);
 		} else {
@@ -160,12 +157,11 @@ export class StateWatcher {
 		}
 		if (withTrailingRead) {
 			const current = track;
-			clearTimeout(current.trailing);
-			current.trailing = setTimeout(() => {
+			current.trailing?.();
+			current.trailing = this.options.clock.after(TRAILING_READ_MS, () => {
 				current.trailing = undefined;
 				void this.readNow(fileName, current);
-			}, TRAILING_READ_MS);
-			current.trailing.unref?.();
+			});
 		}
 		return this.readNow(fileName, track);
 	}
@@ -232,11 +228,12 @@ export class StateWatcher {
 			fileName,
 			...written,
 			reading: {
-				writtenAtSeconds: writtenAtSeconds ?? this.options.nowSeconds(),
+				origin: "state-file",
+				writtenAtSeconds: writtenAtSeconds ?? this.options.clock.nowSeconds(),
 				pid: result.pid,
 				state: result.state,
 				paths,
-				selectionFirstSeenSeconds: sameSelection ? before.selectionFirstSeenSeconds : this.options.nowSeconds(),
+				selectionFirstSeenSeconds: sameSelection ? before.selectionFirstSeenSeconds : this.options.clock.nowSeconds(),
 			},
 		});
 	}
@@ -258,7 +255,7 @@ export class StateWatcher {
 	private drop(fileName: string): void {
 		const track = this.tracks.get(fileName);
 		if (track) {
-			clearTimeout(track.trailing);
+			track.trailing?.();
 			track.trailing = undefined;
 		}
 		if (this.entries.delete(fileName)) this.options.onChange();

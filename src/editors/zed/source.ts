@@ -1,9 +1,10 @@
 import { type FSWatcher, watch } from "node:fs";
 import { dirname } from "node:path";
-import type { IdeEvent } from "../../connection/core/event-log.ts";
+import type { Cancel } from "../../shared/core/clock.ts";
+import { ZED_READ_THROTTLE_MS, ZED_SCAN_INTERVAL_MS } from "../../shared/core/timing.ts";
 import { resourceCount } from "../../shared/process-memory.ts";
-import type { Editor, KeyFacts } from "../core/editor.ts";
-import type { EditorSource } from "../editor-source.ts";
+import type { EditorFacts, ListedEditor } from "../core/editor.ts";
+import type { EditorSource, SourceHooks } from "../editor-source.ts";
 import { statOf } from "../fs-facts.ts";
 import { isProcessAlive, isProcessRunning } from "../liveness.ts";
 import { type ZedDatabase, type ZedEnv, zedDatabases, zedDataDirs } from "./core/data-dirs.ts";
@@ -15,11 +16,6 @@ import { zedProcesses } from "./proc-scan.ts";
 import { loadSqlite, type Sqlite } from "./sqlite.ts";
 import { ZedWorkspaces } from "./workspaces.ts";
 
-/** Reads at most this often while Zed keeps writing; the last change is always read (a trailing read). */
-export const ZED_READ_THROTTLE_MS = 100;
-/** While no Zed is known, a database change scans `/proc` at most this often (the 2 s fallback comes back). */
-const ZED_SCAN_INTERVAL_MS = 2000;
-
 export interface ZedSourceOptions {
 	/** `"pi-ide": { "zed": false }` turns the source off, with where that was said. */
 	enabled: { on: boolean; source: string };
@@ -27,9 +23,6 @@ export interface ZedSourceOptions {
 	home: string;
 	platform: string;
 	uid: number;
-	nowSeconds: () => number;
-	onChange: () => void;
-	onEvent: (event: IdeEvent) => void;
 	/** `/proc` scan, stood in by tests of the matching rules; the real one by default. */
 	processes?: (uid: number) => Promise<Parameters<typeof runningZeds>[0] | undefined>;
 }
@@ -63,7 +56,8 @@ export class ZedSource implements EditorSource {
 	/** Why the rows cannot be used (a schema pi cannot read): no editor is offered, none is guessed. */
 	private blocked?: string;
 	private readonly workspaces: ZedWorkspaces;
-	private timer?: NodeJS.Timeout;
+	/** Cancels the throttled read that is due. */
+	private timer?: Cancel;
 	private reading?: Promise<void>;
 	private again = false;
 	private lastReadStartMs = 0;
@@ -72,8 +66,11 @@ export class ZedSource implements EditorSource {
 	private reads = { count: 0, lastMs: 0, lastOk: false };
 	private closed = false;
 
-	constructor(private readonly options: ZedSourceOptions) {
-		this.workspaces = new ZedWorkspaces(options.nowSeconds);
+	constructor(
+		private readonly options: ZedSourceOptions,
+		private readonly hooks: SourceHooks,
+	) {
+		this.workspaces = new ZedWorkspaces(() => hooks.clock.nowSeconds());
 	}
 
 	async start(): Promise<void> {
@@ -103,7 +100,7 @@ export class ZedSource implements EditorSource {
 
 	async close(): Promise<void> {
 		this.closed = true;
-		if (this.timer) clearTimeout(this.timer);
+		this.timer?.();
 		for (const watcher of this.watchers.splice(0)) {
 			watcher.close();
 			resourceCount().watchers--;
@@ -112,20 +109,23 @@ export class ZedSource implements EditorSource {
 		await this.scanning;
 	}
 
-	editors(): Omit<Editor, "tier">[] {
+	/** Zed gives no sign that it lost its database: the fallback runs on its own cadence. */
+	readonly lost = false;
+
+	editors(): ListedEditor[] {
 		const zed = this.zed;
 		if (!zed || !this.database || this.blocked) return [];
 		return this.workspaces.readings(this.database.path).map((reading) => ({ ...reading, alive: true }));
 	}
 
-	facts(key: string): KeyFacts | undefined {
+	facts(key: string): EditorFacts | undefined {
 		const known = this.workspaces.byKey(key);
 		if (!known) return undefined;
 		const offered = this.workspaces.offered(key);
 		return {
+			origin: "zed",
 			listed: offered,
 			alive: this.zed !== undefined,
-			fromDatabase: true,
 			...(offered && !this.blocked && { reading: known }),
 			...(this.blocked && { rejection: this.blocked }),
 			writtenAtSeconds: known.writtenAtSeconds,
@@ -144,7 +144,7 @@ export class ZedSource implements EditorSource {
 		// A zombie (Zed quit, its parent has not reaped it) passes `kill(pid, 0)`: `/proc` tells, every 2 s.
 		if (this.zed && !isProcessRunning(this.zed.pid)) {
 			this.forgetZed();
-			this.options.onChange();
+			this.hooks.changed();
 		}
 		if (!this.database && !this.sqlite) return;
 		const path = this.database?.path ?? this.onDisk[0]?.database.path;
@@ -160,7 +160,7 @@ export class ZedSource implements EditorSource {
 	async flush(key: string): Promise<void> {
 		if (this.workspaces.byKey(key) === undefined) return;
 		if (this.timer) {
-			clearTimeout(this.timer);
+			this.timer();
 			this.timer = undefined;
 			this.read();
 		}
@@ -226,7 +226,7 @@ export class ZedSource implements EditorSource {
 	private changed(): void {
 		if (this.closed) return;
 		if (!this.zed) {
-			if (performance.now() - this.lastScanMs >= ZED_SCAN_INTERVAL_MS) void this.findZed();
+			if (this.hooks.clock.nowMs() - this.lastScanMs >= ZED_SCAN_INTERVAL_MS) void this.findZed();
 			return;
 		}
 		if (this.reading) {
@@ -234,20 +234,20 @@ export class ZedSource implements EditorSource {
 			return;
 		}
 		if (this.timer || fileMarks(this.database?.path ?? "") === this.marks) return;
-		const wait = this.lastReadStartMs + ZED_READ_THROTTLE_MS - performance.now();
+		const wait = this.lastReadStartMs + ZED_READ_THROTTLE_MS - this.hooks.clock.nowMs();
 		if (wait <= 0) this.read();
 		else
-			this.timer = setTimeout(() => {
+			this.timer = this.hooks.clock.after(wait, () => {
 				this.timer = undefined;
 				this.read();
-			}, wait);
+			});
 	}
 
 	/** Zed is gone: look again at once (another Zed, say of another channel, may still run). */
 	private forgetZed(): void {
 		const pid = this.zed?.pid;
 		this.zed = undefined;
-		this.options.onEvent({ kind: "app-gone", label: `zed ${pid}` });
+		this.hooks.event({ kind: "app-gone", label: `zed ${pid}` });
 		void this.findZed();
 	}
 
@@ -259,7 +259,7 @@ export class ZedSource implements EditorSource {
 	}
 
 	private async scan(): Promise<void> {
-		this.lastScanMs = performance.now();
+		this.lastScanMs = this.hooks.clock.nowMs();
 		const { uid, home, platform } = this.options;
 		const processes = await (this.options.processes ?? zedProcesses)(uid);
 		if (this.closed) return;
@@ -271,7 +271,7 @@ export class ZedSource implements EditorSource {
 		}
 		this.database = chosen.database;
 		this.zed = chosen.zed;
-		this.options.onEvent({ kind: "app-found", label: `zed ${chosen.zed.pid}`, detail: chosen.database.path });
+		this.hooks.event({ kind: "app-found", label: `zed ${chosen.zed.pid}`, detail: chosen.database.path });
 		this.read();
 		await this.reading;
 	}
@@ -279,7 +279,7 @@ export class ZedSource implements EditorSource {
 	/** One read, then the editors it makes; a change during it is read again right after. */
 	private read(): void {
 		if (this.closed || !this.sqlite || !this.database || this.reading) return;
-		this.lastReadStartMs = performance.now();
+		this.lastReadStartMs = this.hooks.clock.nowMs();
 		const { sqlite, database } = this;
 		this.reading = (async () => {
 			// Taken before the read, so that a write during it is read again.
@@ -291,7 +291,7 @@ export class ZedSource implements EditorSource {
 			// if Zed writes nothing more. Its last state stays meanwhile.
 			if (result.ok || !result.busy) this.marks = marks;
 			if (!result.ok) {
-				this.lastProblem = { reason: result.reason, atSeconds: this.options.nowSeconds() };
+				this.lastProblem = { reason: result.reason, atSeconds: this.hooks.clock.nowSeconds() };
 				// A schema pi cannot read shows nothing rather than a guess.
 				if (!result.busy) this.blocked = result.reason;
 				return;
@@ -301,11 +301,11 @@ export class ZedSource implements EditorSource {
 			await this.workspaces.update(database.path, result.snapshot, this.zed?.pid ?? 0);
 		})()
 			.catch((error) => {
-				this.lastProblem = { reason: String(error), atSeconds: this.options.nowSeconds() };
+				this.lastProblem = { reason: String(error), atSeconds: this.hooks.clock.nowSeconds() };
 			})
 			.finally(() => {
 				this.reading = undefined;
-				this.options.onChange();
+				this.hooks.changed();
 				if (this.again) {
 					this.again = false;
 					this.changed();

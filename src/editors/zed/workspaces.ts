@@ -10,6 +10,7 @@ import {
 	workspaceRoots,
 	type ZedSnapshot,
 	zedFocus,
+	zedKey,
 	zedTimestampSeconds,
 } from "./core/rows.ts";
 import { MAX_UNSAVED_TEXT_BYTES } from "./database.ts";
@@ -28,9 +29,6 @@ interface WorkspaceEntry {
 	/** Why the last read kept the previous editor state (focus in a terminal, selections being rewritten). */
 	kept?: string;
 }
-
-/** `zed:<database path>#<workspace_id>`: a workspace's key, stable across Zed's restarts. */
-export const zedKey = (databasePath: string, workspaceId: string) => `zed:${databasePath}#${workspaceId}`;
 
 /**
  * What each workspace of Zed's current session shows, kept between reads: the last editor state stands while
@@ -103,6 +101,7 @@ export class ZedWorkspaces {
 				]);
 				const unsaved = unsavedFiles(snapshot, row.id).filter((path) => path !== buffer?.file);
 				const reading: ZedReading = {
+					origin: "zed",
 					key,
 					pid,
 					state,

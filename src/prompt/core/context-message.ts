@@ -1,10 +1,10 @@
+import type { GoneReason } from "../../editors/core/editor.ts";
+import { CUT_LIMIT } from "../../shared/core/text-cuts.ts";
 import {
-	CUT_LIMIT,
 	deltaBlock,
 	type EditorFields,
 	FIELD_ORDER,
 	fullBlock,
-	type GoneReason,
 	goneLine,
 	SELECTION_NONE,
 	unchangedLine,
@@ -12,6 +12,9 @@ import {
 import type { ContextDetails, ModelKnowledge } from "./model-knowledge.ts";
 import type { EditorNow } from "./prompt-editor.ts";
 import type { SelectionPayload } from "./selection-payload.ts";
+
+/** The custom type of every editor-context message pi-ide-context adds to a session. */
+export const CONTEXT_MESSAGE_TYPE = "pi-ide-context";
 
 export interface ContextMessage {
 	content: string;

@@ -2,9 +2,6 @@ import { type Static, Type } from "typebox";
 import { Compile } from "typebox/compile";
 import { type EditorFields, FIELD_ORDER } from "./editor-block.ts";
 
-/** The custom type of every editor-context message pi-ide-context adds to a session. */
-export const CONTEXT_MESSAGE_TYPE = "pi-ide-context";
-
 /**
  * Stored with every editor-context message (`details`: persisted, never sent to the model). It says what
  * the model knows about the editor once it has read that message, so the next prompt can send only what

@@ -1,8 +1,9 @@
 import { absoluteFile, freshSelection } from "../../editors/core/active-buffer.ts";
+import type { GoneReason } from "../../editors/core/editor.ts";
 import type { EditorState } from "../../editors/core/protocol-state.ts";
-import { isInside } from "../../editors/core/tiers.ts";
 import { clip, sanitizeForDisplay } from "../../shared/core/display-text.ts";
-import { bufferFields, type EditorFields, type GoneReason } from "./editor-block.ts";
+import { shownPath } from "../../shared/core/paths.ts";
+import { bufferFields, type EditorFields } from "./editor-block.ts";
 import type { SelectionPayload, SelectionSource } from "./selection-payload.ts";
 
 const MAX_LABEL_CHARS = 120;
@@ -41,7 +42,7 @@ export function editorNow(state: EditorState, projectDir: string, selection: Sel
 	const fields = bufferFields(state);
 	const file = absoluteFile(state);
 	if (!fields || file === undefined) return { kind: "gone", reason: "no-file" };
-	const shown = isInside(file, projectDir) ? file.slice(projectDir.replace(/\/+$/, "").length + 1) : file;
+	const shown = shownPath(file, projectDir);
 	const cursorLine = state.active_buffer?.cursor?.line;
 	return {
 		kind: "editor",

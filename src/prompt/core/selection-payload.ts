@@ -1,7 +1,7 @@
-import { createHash } from "node:crypto";
 import { selectionLineCount } from "../../editors/core/active-buffer.ts";
 import type { Selection } from "../../editors/core/protocol-state.ts";
-import { cutSelection, selectionBody, selectionRange } from "./editor-block.ts";
+import { contentId, cutText, fencedText } from "../../shared/core/text-cuts.ts";
+import { selectionRange } from "./editor-block.ts";
 
 /** A fresh selection as it will be described to the model, prepared once per distinct selection. */
 export interface SelectionPayload {
@@ -26,12 +26,8 @@ export interface SelectionSource {
 
 /** The text that may go to the model: cut to the cap first, so later steps never see a 16 MiB select-all. */
 export function cutForPrompt(selection: Selection): { text: string; note?: string } {
-	return cutSelection(selection.text, selection.start.line, selection.end.line);
+	return cutText(selection.text, { first: selection.start.line, last: selection.end.line }, "selection");
 }
-
-/** A short stable id of what was sent: the same parts are the same thing to the model. */
-export const contentId = (parts: readonly unknown[]) =>
-	createHash("sha256").update(JSON.stringify(parts)).digest("hex").slice(0, 32);
 
 /** Range, line count and an id over where the selection is and `detail`: the text as sent, or why it was withheld. */
 function identify(source: SelectionSource, kind: "sent" | "withheld", detail: string) {
@@ -51,7 +47,7 @@ export function sentSelection(
 ): SelectionPayload {
 	return {
 		...identify(source, "sent", cut.text),
-		body: selectionBody(cut.text, source.language, cut.note),
+		body: fencedText(cut.text, source.language, cut.note),
 		cut: cut.note !== undefined,
 		redactions,
 	};

@@ -1,5 +1,5 @@
 import { posix } from "node:path";
-import { shownPath } from "../../editors/core/tiers.ts";
+import { shownPath } from "../../shared/core/paths.ts";
 
 /**
  * Code the user points at on purpose in a prompt: `@src/a.ts#L10`, `@src/a.ts#L10-20`, `@src/a.ts#L10-L20`,

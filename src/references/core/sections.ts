@@ -1,6 +1,5 @@
-import { lineSpan, selectionBody } from "../../prompt/core/editor-block.ts";
-import { contentId } from "../../prompt/core/selection-payload.ts";
 import { clip, escapeForPrompt, sanitizeForDisplay } from "../../shared/core/display-text.ts";
+import { contentId, fencedText, lineSpan } from "../../shared/core/text-cuts.ts";
 import { lineAnchor } from "./parse.ts";
 
 /** At most this much referenced text (after cutting) goes with one prompt; further references are named only. */
@@ -129,6 +128,6 @@ function textSection(reference: Extract<ResolvedReference, { kind: "text" }>, wh
 		lines.push(`[asked up to line ${endLine}; the file has ${total} ${total === 1 ? "line" : "lines"}]`);
 	}
 	if (reference.unsavedInEditor) lines.push("[the editor has unsaved changes to this file; this is the text on disk]");
-	lines.push(selectionBody(reference.text, reference.language, reference.cutNote), CLOSE);
+	lines.push(fencedText(reference.text, reference.language, reference.cutNote), CLOSE);
 	return lines.join("\n");
 }

@@ -32,6 +32,11 @@ export const DEFAULT_SECRET_FILE_PATTERNS: readonly string[] = [
 /** Templates committed on purpose: they hold placeholders, not secrets. */
 export const NOT_SECRET_PATTERNS: readonly string[] = [".env.example", ".env.sample", ".env.template"];
 
+/** Every glob that makes a secret file: the defaults, then the global list, then the project's (all count). */
+export function secretFilePatterns(lists: { global: readonly string[]; project: readonly string[] }): string[] {
+	return [...new Set([...DEFAULT_SECRET_FILE_PATTERNS, ...lists.global, ...lists.project])];
+}
+
 export interface SecretFileMatch {
 	/** The glob that matched. */
 	pattern: string;

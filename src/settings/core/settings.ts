@@ -1,7 +1,11 @@
-import { DEFAULT_SECRET_FILE_PATTERNS } from "../../safety/core/secret-files.ts";
-
 /** The key in pi's settings files; the WebSocket peer pi-ide reads the same key. */
 export const SETTINGS_KEY = "pi-ide";
+
+/** `secretFiles` as each settings file lists it. */
+export interface SecretFileLists {
+	global: string[];
+	project: string[];
+}
 
 export type SettingSource = "default" | "global" | "project";
 
@@ -18,8 +22,8 @@ export interface IdeSettings {
 	autoconnect: boolean;
 	/** A project may choose `explicit` (it only sends less); its `auto` does not override a global `explicit`. */
 	context: { mode: ContextMode; source: SettingSource };
-	/** Defaults, then the global list, then the project list: every one counts (pi 1.x would replace arrays). */
-	secretFiles: { patterns: string[]; global: string[]; project: string[] };
+	/** The user's secret-file globs per file: both lists count, beside the defaults (pi 1.x would replace arrays). */
+	secretFiles: SecretFileLists;
 	redactSecrets: GuardSetting;
 	guardUnsaved: GuardSetting;
 	/** Read Zed's own state database: on unless global or project settings say `false` (either only sends less). */
@@ -64,16 +68,10 @@ function zedSetting(global: unknown, project: unknown): IdeSettings["zed"] {
 export function resolveSettings(globalSettings: unknown, projectSettings: unknown): IdeSettings {
 	const global = section(globalSettings);
 	const project = section(projectSettings);
-	const fromGlobal = globs(global.secretFiles);
-	const fromProject = globs(project.secretFiles);
 	return {
 		autoconnect: flag(project.autoconnect) ?? flag(global.autoconnect) ?? true,
 		context: contextMode(global.context, project.context),
-		secretFiles: {
-			patterns: [...new Set([...DEFAULT_SECRET_FILE_PATTERNS, ...fromGlobal, ...fromProject])],
-			global: fromGlobal,
-			project: fromProject,
-		},
+		secretFiles: { global: globs(global.secretFiles), project: globs(project.secretFiles) },
 		redactSecrets: guard(global.redactSecrets, project.redactSecrets),
 		guardUnsaved: guard(global.guardUnsaved, project.guardUnsaved),
 		zed: zedSetting(global.zed, project.zed),

@@ -35,3 +35,18 @@ export function clip(text: string, maxChars: number): string {
 	if (chars.length <= maxChars) return text;
 	return `${chars.slice(0, Math.max(0, maxChars - 3)).join("")}...`;
 }
+
+/** `just now`, `12s ago`, `3m ago`, `2h ago`, `4d ago`. */
+export function formatAgo(ageSeconds: number): string {
+	const age = Math.max(0, Math.floor(ageSeconds));
+	if (age < 3) return "just now";
+	if (age < 60) return `${age}s ago`;
+	if (age < 3600) return `${Math.floor(age / 60)}m ago`;
+	if (age < 86_400) return `${Math.floor(age / 3600)}h ago`;
+	return `${Math.floor(age / 86_400)}d ago`;
+}
+
+/** `nvim 1234`: how notices, the picker and `/ide status` name an editor. */
+export function editorLabel(editor: { pid: number; state: { app: string } }): string {
+	return `${clip(sanitizeForDisplay(editor.state.app), 16) || "editor"} ${editor.pid}`;
+}

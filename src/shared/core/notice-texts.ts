@@ -1,4 +1,3 @@
-import type { TierVerdict } from "../../editors/core/tiers.ts";
 import { sanitizeForDisplay } from "./display-text.ts";
 
 /** What pi tells the user in a notice: every one starts with `pi-ide:`. */
@@ -14,10 +13,4 @@ export const noticeText = {
 	editorGone: "pi-ide: that editor is gone",
 	unknownArgument: (argument: string) =>
 		`pi-ide: unknown argument "${argument.slice(0, 40)}"; use /ide, /ide all, /ide off or /ide status`,
-} as const;
-
-/** Why pi is connected, as `/ide status` shows it after the editor's label. */
-export const connectReason = {
-	auto: (tier: TierVerdict) => `auto-connected: the only live editor in tier ${tier.tier} (${tier.evidence})`,
-	picked: (all: boolean) => (all ? "picked with /ide all" : "picked with /ide"),
 } as const;

@@ -1,6 +1,6 @@
 import type { Editor } from "../../editors/core/editor.ts";
 import type { EditorState } from "../../editors/core/protocol-state.ts";
-import { clip, sanitizeForDisplay } from "../../shared/core/display-text.ts";
+import { clip, editorLabel, formatAgo, sanitizeForDisplay } from "../../shared/core/display-text.ts";
 
 export const DISCONNECT_VALUE = "disconnect";
 const MAX_LAUNCH_CHARS = 60;
@@ -15,25 +15,11 @@ export interface PickerRow {
 /** What a picker row shows of an editor. */
 type PickerEditor = Pick<Editor, "key" | "pid" | "state">;
 
-/** `just now`, `12s ago`, `3m ago`, `2h ago`, `4d ago`: how long ago the editor last wrote its file. */
-export function formatAgo(ageSeconds: number): string {
-	const age = Math.max(0, Math.floor(ageSeconds));
-	if (age < 3) return "just now";
-	if (age < 60) return `${age}s ago`;
-	if (age < 3600) return `${Math.floor(age / 60)}m ago`;
-	if (age < 86_400) return `${Math.floor(age / 3600)}h ago`;
-	return `${Math.floor(age / 86_400)}d ago`;
-}
-
 /** How the editor was launched: its args tell same-cwd instances apart; without args, its cwd. */
 export function launchText(state: EditorState): string {
 	const args = state.argv?.slice(0, 16).map((arg) => sanitizeForDisplay(arg)) ?? [];
 	const text = args.length > 0 ? args.join(" ") : sanitizeForDisplay(state.cwd);
 	return clip(text, MAX_LAUNCH_CHARS);
-}
-
-export function editorLabel(editor: Pick<Editor, "pid" | "state">): string {
-	return `${clip(sanitizeForDisplay(editor.state.app), 16) || "editor"} ${editor.pid}`;
 }
 
 /**

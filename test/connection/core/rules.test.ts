@@ -4,10 +4,10 @@ import {
 	bestTier,
 	CONNECTION_END_TEXT,
 	connectionEnd,
-	newestFacts,
+	connectReason,
 	promptGoneReason,
 } from "../../../src/connection/core/rules.ts";
-import type { EditorReading, KeyFacts } from "../../../src/editors/core/editor.ts";
+import type { EditorFacts, EditorReading } from "../../../src/editors/core/editor.ts";
 import type { Tier } from "../../../src/editors/core/tiers.ts";
 import {
 	classifyFileName,
@@ -15,10 +15,10 @@ import {
 	stateFileKey,
 	stateFileName,
 } from "../../../src/editors/state-dir/core/parse.ts";
-import { connectReason, noticeText } from "../../../src/shared/core/notice-texts.ts";
+import { noticeText } from "../../../src/shared/core/notice-texts.ts";
 import { editorState } from "../../support/fixtures.ts";
 
-const editor = (pid: number, tier: Tier | undefined) => ({ key: `pid:${pid}`, tier: { tier } });
+const editor = (pid: number, tier: Tier | undefined) => ({ key: `pid:${pid}`, match: { tier } });
 
 describe("bestTier and autoConnectTarget", () => {
 	test.each([
@@ -44,6 +44,7 @@ describe("bestTier and autoConnectTarget", () => {
 });
 
 const reading = (file: string | null): EditorReading => ({
+	origin: "state-file",
 	pid: 7,
 	state: editorState({ pid: 7, cwd: "/p", buffer: { file, name: file ?? "[No Name]" } }),
 	paths: { cwd: "/p", argvDirs: [] },
@@ -53,28 +54,48 @@ const reading = (file: string | null): EditorReading => ({
 
 describe("why a connection ends, and what a prompt gets", () => {
 	test.each<
-		[string, KeyFacts | undefined, ReturnType<typeof connectionEnd> | "n/a", ReturnType<typeof promptGoneReason>]
+		[string, EditorFacts | undefined, ReturnType<typeof connectionEnd> | "n/a", ReturnType<typeof promptGoneReason>]
 	>([
 		["nothing under the key any more", undefined, "n/a", "disconnected"],
-		["file removed", { listed: false, alive: true }, "file-removed", "disconnected"],
+		["file removed", { origin: "state-file", listed: false, alive: true }, "file-removed", "disconnected"],
 		[
 			"process gone, file left",
-			{ listed: true, alive: false, reading: reading("/p/a.ts") },
+			{ origin: "state-file", listed: true, alive: false, reading: reading("/p/a.ts") },
 			"process-gone",
 			"disconnected",
 		],
-		["a dead pid's file, never read", { listed: true, alive: false }, "process-gone", "disconnected"],
-		["Zed quit: its rows stay", { listed: true, alive: false, fromDatabase: true }, "app-quit", "disconnected"],
-		["a Zed window closed", { listed: false, alive: true, fromDatabase: true }, "workspace-closed", "disconnected"],
+		[
+			"a dead pid's file, never read",
+			{ origin: "state-file", listed: true, alive: false },
+			"process-gone",
+			"disconnected",
+		],
+		["Zed quit: its rows stay", { listed: true, alive: false, origin: "zed" }, "app-quit", "disconnected"],
+		["a Zed window closed", { listed: false, alive: true, origin: "zed" }, "workspace-closed", "disconnected"],
 		[
 			"a Zed schema pi cannot read: still connected, nothing sent",
-			{ listed: true, alive: true, fromDatabase: true, rejection: "table editors has no contents" },
+			{ listed: true, alive: true, origin: "zed", rejection: "table editors has no contents" },
 			undefined,
 			"rejected",
 		],
-		["latest write rejected: still connected", { listed: true, alive: true, rejection: "torn" }, undefined, "rejected"],
-		["no named buffer", { listed: true, alive: true, reading: reading(null) }, undefined, "no-file"],
-		["a named file", { listed: true, alive: true, reading: reading("/p/a.ts") }, undefined, undefined],
+		[
+			"latest write rejected: still connected",
+			{ origin: "state-file", listed: true, alive: true, rejection: "torn" },
+			undefined,
+			"rejected",
+		],
+		[
+			"no named buffer",
+			{ origin: "state-file", listed: true, alive: true, reading: reading(null) },
+			undefined,
+			"no-file",
+		],
+		[
+			"a named file",
+			{ origin: "state-file", listed: true, alive: true, reading: reading("/p/a.ts") },
+			undefined,
+			undefined,
+		],
 	])("%s", (_name, facts, end, gone) => {
 		if (facts) expect(connectionEnd(facts)).toBe(end);
 		expect(promptGoneReason(facts)).toBe(gone);
@@ -87,31 +108,6 @@ describe("why a connection ends, and what a prompt gets", () => {
 			"app-quit": "the app quit (or crashed)",
 			"workspace-closed": "its window was closed",
 		});
-	});
-});
-
-describe("one editor in two state dirs: what was written last counts", () => {
-	const valid = (writtenAtSeconds?: number): KeyFacts => ({
-		listed: true,
-		alive: true,
-		reading: reading("/p/a.ts"),
-		...(writtenAtSeconds !== undefined && { writtenAtSeconds }),
-	});
-	const rejected = (writtenAtSeconds?: number): KeyFacts => ({
-		listed: true,
-		alive: true,
-		rejection: "torn",
-		...(writtenAtSeconds !== undefined && { writtenAtSeconds }),
-	});
-	test.each<[string, KeyFacts[], "valid" | "rejected" | undefined]>([
-		["nobody holds it", [], undefined],
-		["one dir", [valid(5)], "valid"],
-		["the newer file is valid", [rejected(5), valid(9)], "valid"],
-		["the newer file is rejected", [valid(5), rejected(9)], "rejected"],
-		["a rejection of unknown age loses to a dated write", [rejected(), valid(1)], "valid"],
-	])("%s", (_name, facts, expected) => {
-		const newest = newestFacts(facts);
-		expect(newest === undefined ? undefined : newest.reading ? "valid" : "rejected").toBe(expected);
 	});
 });
 

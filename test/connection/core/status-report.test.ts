@@ -32,6 +32,7 @@ const HEADER = 5;
 
 function live(pid: number, overrides: Partial<Editor> = {}): { entry: StateFileEntry; editor: Editor } {
 	const editor: Editor = {
+		origin: "state-file",
 		key: `pid:${pid}`,
 		pid,
 		state: editorState({ pid, buffer: { selection: selection(1, 2, "x", NOW - 12) } }),
@@ -39,7 +40,7 @@ function live(pid: number, overrides: Partial<Editor> = {}): { entry: StateFileE
 		selectionFirstSeenSeconds: NOW,
 		writtenAtSeconds: NOW,
 		alive: true,
-		tier: { tier: 0, evidence: "cwd equals the project" },
+		match: { tier: 0, evidence: "cwd equals the project" },
 		...overrides,
 	};
 	return { entry: { fileName: `${pid}.json`, reading: editor }, editor };
@@ -60,7 +61,7 @@ describe("formatStatus", () => {
 					live(5, { alive: false }),
 					{ ...live(9, { alive: false }), reusedPid: 9 },
 					live(6, {
-						tier: { tier: undefined, evidence: "no cwd, file or launch arg in the project" },
+						match: { tier: undefined, evidence: "no cwd, file or launch arg in the project" },
 						state: editorState({ pid: 6, cwd: "/elsewhere", buffer: { selection: selection(1, 1, "x", NOW - 90) } }),
 					}),
 				]),

@@ -1,5 +1,6 @@
 import { expect, test } from "vitest";
-import { SELECTION_FRESH_SECONDS, selectionFreshness } from "../../../src/editors/core/freshness.ts";
+import { selectionFreshness } from "../../../src/editors/core/freshness.ts";
+import { SELECTION_FRESH_SECONDS } from "../../../src/shared/core/timing.ts";
 
 const NOW = 1_800_000_000;
 const made = (selectedAt: number | null | undefined) => ({ selected_at: selectedAt });

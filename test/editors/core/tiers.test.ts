@@ -1,11 +1,6 @@
 import { describe, expect, test } from "vitest";
-import {
-	type EditorPaths,
-	isInside,
-	isSameOrInside,
-	normalizePath,
-	scoreTier,
-} from "../../../src/editors/core/tiers.ts";
+import { type EditorPaths, scoreTier } from "../../../src/editors/core/tiers.ts";
+import { isInside, isSameOrInside, normalizePath } from "../../../src/shared/core/paths.ts";
 
 const paths = (cwd: string, extra: Partial<EditorPaths> = {}): EditorPaths => ({ cwd, argvDirs: [], ...extra });
 

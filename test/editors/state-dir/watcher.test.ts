@@ -5,6 +5,7 @@ import { afterEach, describe, expect, test } from "vitest";
 import type { StateFileEntry } from "../../../src/editors/core/editor.ts";
 import { MAX_STATE_FILE_BYTES } from "../../../src/editors/state-dir/core/trust.ts";
 import { StateWatcher, type StateWatcherOptions } from "../../../src/editors/state-dir/watcher.ts";
+import { systemClock } from "../../../src/shared/clock.ts";
 import { writeAtomic } from "../../support/fake-editor.ts";
 import { editorState } from "../../support/fixtures.ts";
 import { tempDir } from "../../support/temp-dir.ts";
@@ -33,7 +34,7 @@ async function startWatcher(
 		dir,
 		uid: process.getuid?.() ?? 0,
 		isAlive: (pid) => ALIVE.has(pid),
-		nowSeconds: () => Date.now() / 1000,
+		clock: systemClock,
 		rawEvents: options.rawEvents,
 		onChange: () => {
 			changes++;
@@ -270,7 +271,7 @@ describe("StateWatcher on a real directory", () => {
 			dir,
 			uid: process.getuid?.() ?? 0,
 			isAlive: () => true,
-			nowSeconds: () => 0,
+			clock: systemClock,
 			onChange: () => {},
 		});
 		cleanups.push(() => witness.close());

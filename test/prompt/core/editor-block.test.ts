@@ -1,13 +1,13 @@
 import { describe, expect, test } from "vitest";
 import { absoluteFile } from "../../../src/editors/core/active-buffer.ts";
-import { cutSelection, fenceFor, MAX_SELECTION_BYTES } from "../../../src/prompt/core/editor-block.ts";
+import { cutText, fenceFor, MAX_SENT_TEXT_BYTES } from "../../../src/shared/core/text-cuts.ts";
 import { firstBlockFor } from "../../support/blocks.ts";
 import { editorState, nvimFixture, selection } from "../../support/fixtures.ts";
 
 const NOW = 1_800_000_000;
 const HEADER = `The user's editor state as of this prompt ("this file", "here" and "the selection" refer to it).`;
 
-describe("formatEditorBlock", () => {
+describe("the first block of a prompt (bufferFields, fullBlock, the selection payload)", () => {
 	test("no selection: the lightweight block, exactly", () => {
 		expect(firstBlockFor(editorState({ buffer: { modified: true } }), NOW, NOW)).toBe(
 			[
@@ -118,32 +118,39 @@ describe("fenceFor", () => {
 	});
 });
 
-describe("cutSelection", () => {
+describe("cutText", () => {
 	test("64 KiB or less is kept whole", () => {
-		const text = "x".repeat(MAX_SELECTION_BYTES);
-		expect(cutSelection(text, 1, 1)).toEqual({ text });
+		const text = "x".repeat(MAX_SENT_TEXT_BYTES);
+		expect(cutText(text, { first: 1, last: 1 }, "selection")).toEqual({ text });
 	});
 
 	test("over 64 KiB is cut at a line boundary with the left-out lines named", () => {
 		const line = "y".repeat(1023); // 1 KiB per line with its newline
 		const text = Array.from({ length: 100 }, () => line).join("\n");
-		const cut = cutSelection(text, 10, 109);
+		const cut = cutText(text, { first: 10, last: 109 }, "selection");
 		expect(cut.text.split("\n")).toHaveLength(64);
-		expect(Buffer.byteLength(cut.text)).toBeLessThanOrEqual(MAX_SELECTION_BYTES);
+		expect(Buffer.byteLength(cut.text)).toBeLessThanOrEqual(MAX_SENT_TEXT_BYTES);
 		expect(cut.note).toBe("[selection cut at 64 KiB: lines 74-109 left out]");
 	});
 
 	test("a single huge line is cut inside the line at a character boundary", () => {
-		const cut = cutSelection(`${"é".repeat(40_000)}\nnext`, 7, 8);
-		expect(Buffer.byteLength(cut.text)).toBeLessThanOrEqual(MAX_SELECTION_BYTES);
+		const cut = cutText(`${"é".repeat(40_000)}\nnext`, { first: 7, last: 8 }, "selection");
+		expect(Buffer.byteLength(cut.text)).toBeLessThanOrEqual(MAX_SENT_TEXT_BYTES);
 		expect(cut.text).toMatch(/^é+$/);
 		expect(cut.note).toBe("[selection cut at 64 KiB: line 7 truncated; lines 8-8 left out]");
+	});
+
+	test("the caller names what was cut", () => {
+		const text = Array.from({ length: 100 }, () => "y".repeat(1023)).join("\n");
+		expect(cutText(text, { first: 1, last: 100 }, "reference").note).toBe(
+			"[reference cut at 64 KiB: lines 65-100 left out]",
+		);
 	});
 
 	test("the block of a 5 MB selection stays near the cap", () => {
 		const big = Array.from({ length: 50_000 }, (_, i) => `line ${i} ${"z".repeat(90)}`).join("\n");
 		const block = firstBlockFor(editorState({ buffer: { selection: selection(1, 50_000, big, NOW) } }), NOW, NOW) ?? "";
-		expect(Buffer.byteLength(block)).toBeLessThan(MAX_SELECTION_BYTES + 2048);
+		expect(Buffer.byteLength(block)).toBeLessThan(MAX_SENT_TEXT_BYTES + 2048);
 		expect(block).toMatch(/\[selection cut at 64 KiB: lines \d+-50000 left out\]\n<\/editor-context>$/);
 	});
 });

@@ -1,8 +1,8 @@
 import { describe, expect, test } from "vitest";
+import { CONTEXT_MESSAGE_TYPE } from "../../../src/prompt/core/context-message.ts";
 import {
 	advanceKnowledge,
 	type BranchEntry,
-	CONTEXT_MESSAGE_TYPE,
 	type ContextDetails,
 	modelKnowledge,
 } from "../../../src/prompt/core/model-knowledge.ts";

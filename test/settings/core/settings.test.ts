@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { DEFAULT_SECRET_FILE_PATTERNS } from "../../../src/safety/core/secret-files.ts";
+import { DEFAULT_SECRET_FILE_PATTERNS, secretFilePatterns } from "../../../src/safety/core/secret-files.ts";
 import { resolveSettings } from "../../../src/settings/core/settings.ts";
 
 const ide = (section: object) => ({ "pi-ide": section });
@@ -88,14 +88,18 @@ describe("secretFiles: defaults, global and project lists all count (pi 1.x woul
 			ide({ secretFiles: ["config/prod.yaml", "*.secret.json"] }),
 		);
 		expect(settings.secretFiles).toEqual({
-			patterns: [...DEFAULT_SECRET_FILE_PATTERNS, "*.secret.json", "config/prod.yaml"],
 			global: ["*.secret.json", ".env"],
 			project: ["config/prod.yaml", "*.secret.json"],
 		});
+		expect(secretFilePatterns(settings.secretFiles)).toEqual([
+			...DEFAULT_SECRET_FILE_PATTERNS,
+			"*.secret.json",
+			"config/prod.yaml",
+		]);
 	});
 
 	test("a list that is not an array adds nothing", () => {
-		expect(resolveSettings(ide({ secretFiles: "*.pem" }), undefined).secretFiles.patterns).toEqual([
+		expect(secretFilePatterns(resolveSettings(ide({ secretFiles: "*.pem" }), undefined).secretFiles)).toEqual([
 			...DEFAULT_SECRET_FILE_PATTERNS,
 		]);
 	});

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "vitest";
-import { formatAgo, launchText, pickerRows, pickerRowText } from "../../../src/ui/core/picker-rows.ts";
+import { formatAgo } from "../../../src/shared/core/display-text.ts";
+import { launchText, pickerRows, pickerRowText } from "../../../src/ui/core/picker-rows.ts";
 import { editorState } from "../../support/fixtures.ts";
 
 const NOW = 1_800_000_000;

@@ -1,4 +1,4 @@
-import { normalizePath } from "../../core/tiers.ts";
+import { normalizePath } from "../../../shared/core/paths.ts";
 
 /**
  * Where an editor of this user may write its state file. `protocol` is the dir protocol v0.2 names (pi creates
@@ -53,6 +53,3 @@ export const DIR_ROLE_TEXT: Record<DirRole, string> = {
 	protocol: "the protocol's dir",
 	side: "side dir, read but never created",
 };
-
-/** A side dir that is not there: looked for with one lstat this often, watched as soon as it appears. */
-export const SIDE_DIR_LOOK_SECONDS = 2;

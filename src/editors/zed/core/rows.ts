@@ -64,6 +64,9 @@ export interface ZedSnapshot {
 	selections: ZedSelectionRow[];
 }
 
+/** `zed:<database path>#<workspace_id>`: a workspace's key, stable across Zed's restarts. */
+export const zedKey = (databasePath: string, workspaceId: string) => `zed:${databasePath}#${workspaceId}`;
+
 /** Why a workspace row is not an editor pi offers, or undefined when it is one. */
 export function workspaceNotOffered(workspace: ZedWorkspaceRow, sessionId: string | undefined): string | undefined {
 	if (workspace.remote) return "a remote workspace: its paths are not this machine's";

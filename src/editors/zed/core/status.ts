@@ -1,6 +1,5 @@
-import { clip, sanitizeForDisplay } from "../../../shared/core/display-text.ts";
-import { formatAgo } from "../../../ui/core/picker-rows.ts";
-import type { Editor } from "../../core/editor.ts";
+import { clip, formatAgo, sanitizeForDisplay } from "../../../shared/core/display-text.ts";
+import type { ListedEditor } from "../../core/editor.ts";
 import { scoreTier } from "../../core/tiers.ts";
 import type { ZedDatabase } from "./data-dirs.ts";
 import type { RunningZed } from "./which-zed.ts";
@@ -11,7 +10,7 @@ export interface ZedWorkspaceReport {
 	paths: string;
 	/** Why it is not an editor pi offers (another session, remote). */
 	notOffered?: string;
-	editor?: Omit<Editor, "tier">;
+	editor?: ListedEditor;
 	/** Why the latest read kept the editor state before it. */
 	kept?: string;
 }

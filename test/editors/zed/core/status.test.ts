@@ -1,11 +1,12 @@
 import { describe, expect, test } from "vitest";
-import type { Editor } from "../../../../src/editors/core/editor.ts";
+import type { ListedEditor } from "../../../../src/editors/core/editor.ts";
 import { zedDatabases } from "../../../../src/editors/zed/core/data-dirs.ts";
 import { type ZedReport, zedNoMatchLine, zedStatusLines } from "../../../../src/editors/zed/core/status.ts";
 import { editorState } from "../../../support/fixtures.ts";
 
 const database = zedDatabases("/home/u/.local/share/zed")[0];
-const editor = (roots: string[], modified = false): Omit<Editor, "tier"> => ({
+const editor = (roots: string[], modified = false): ListedEditor => ({
+	origin: "zed",
 	key: "zed:x#1",
 	pid: 77,
 	alive: true,

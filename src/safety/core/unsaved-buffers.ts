@@ -1,0 +1,32 @@
+import { absoluteFile } from "../../editors/core/active-buffer.ts";
+import type { EditorState } from "../../editors/core/protocol-state.ts";
+
+/** A file the editor holds with unsaved changes, as the guard compares and names it. */
+export interface UnsavedBuffer {
+	/** Absolute path as the editor reports it. */
+	file: string;
+	/** Its real path when the source already resolved it (the active file): one realpath fewer per tool call. */
+	realFile?: string;
+	/** How the notice names it: the buffer's name for the active file, else the path. */
+	name: string;
+}
+
+/** The active file when modified, then every other file the editor says is unsaved (Zed tells each tab's). */
+export function unsavedBuffers(
+	state: EditorState,
+	activeRealFile: string | undefined,
+	otherUnsaved: readonly string[] | undefined,
+): UnsavedBuffer[] {
+	const active = state.active_buffer?.modified === true ? absoluteFile(state) : undefined;
+	const first =
+		active === undefined
+			? []
+			: [
+					{
+						file: active,
+						name: state.active_buffer?.name || active,
+						...(activeRealFile && { realFile: activeRealFile }),
+					},
+				];
+	return [...first, ...(otherUnsaved ?? []).map((file) => ({ file, name: file }))];
+}

@@ -1,0 +1,38 @@
+/**
+ * Every rhythm pi-ide-context keeps, in one place: what each interval is for, and the values that follow from
+ * them computed here, never typed again elsewhere. Timers themselves run through a `Clock` (./clock.ts).
+ */
+
+/** How often the pids pi relies on are re-checked: an editor killed with -9 writes nothing more. */
+export const LIVENESS_CHECK_MS = 500;
+
+/** A source's own standing (a dir's trust, Zed's database marks) is re-checked every this many liveness ticks. */
+export const RECHECK_EVERY_TICKS = 4;
+
+/** The slow fallback's period: a missing side dir looked for, a zombie Zed noticed, Zed's marks compared. */
+export const RECHECK_MS = LIVENESS_CHECK_MS * RECHECK_EVERY_TICKS;
+
+/** The same period as `/ide status` says it. */
+export const SIDE_DIR_LOOK_SECONDS = RECHECK_MS / 1000;
+
+/** A prompt (and the unsaved guard) waits at most this long for a write that is being read right now. */
+export const PROMPT_FLUSH_TIMEOUT_MS = 250;
+
+/**
+ * chokidar drops a file's `change` events for 50 ms after one and emits nothing when the window ends, so an
+ * editor's second write inside the window raises no event. One re-read this long after the last event
+ * converges on the last write (and so within 100 ms of it).
+ */
+export const TRAILING_READ_MS = 70;
+
+/** Zed's database is read at most this often while Zed keeps writing; the last change is always read. */
+export const ZED_READ_THROTTLE_MS = 100;
+
+/** While no Zed is known, a database change scans `/proc` at most this often (the fallback's own period). */
+export const ZED_SCAN_INTERVAL_MS = RECHECK_MS;
+
+/** A selection is meant for the next prompt only this long after the user made it. */
+export const SELECTION_FRESH_SECONDS = 60;
+
+/** Clock and mtime granularity, and a client's own write delay, fit well inside this (pid reuse). */
+export const PID_REUSE_TOLERANCE_SECONDS = 2;

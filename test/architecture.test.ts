@@ -1,0 +1,108 @@
+import { resolve } from "node:path";
+import { describe, expect, test } from "vitest";
+import {
+	coreViolations,
+	importCycles,
+	importSpecifiers,
+	missingTargets,
+	orderViolations,
+	readSources,
+	resolveImport,
+} from "./support/architecture.ts";
+
+const sources = readSources(resolve(import.meta.dirname, ".."));
+const fixture = (files: Record<string, string>) => new Map(Object.entries(files));
+
+describe("the house as it is", () => {
+	test("every source file is read, and every import names a file that exists", () => {
+		expect(sources.size).toBeGreaterThan(60);
+		expect(sources.has("src/editors/core/editor.ts")).toBe(true);
+		expect(missingTargets(sources)).toEqual([]);
+	});
+
+	test("a core/ file imports only core/ files and nothing with side effects", () => {
+		expect(coreViolations(sources)).toEqual([]);
+	});
+
+	test("a feature imports only from features before it in the written order", () => {
+		expect(orderViolations(sources)).toEqual([]);
+	});
+
+	test("no two files import each other in a circle", () => {
+		expect(importCycles(sources)).toEqual([]);
+	});
+});
+
+describe("each check fails on a fixture that breaks it", () => {
+	test.each([
+		["node:fs", 'import { readFileSync } from "node:fs";', ['src/a/core/x.ts imports "node:fs"']],
+		["chokidar", 'import { watch } from "chokidar";', ['src/a/core/x.ts imports "chokidar"']],
+		["a shell file", 'import { y } from "../y.ts";', ['src/a/core/x.ts imports "../y.ts"']],
+		["a shell file written .js", 'import { y } from "../y.js";', ['src/a/core/x.ts imports "../y.js"']],
+		["a dynamic import", 'const y = await import("../y.ts");', ['src/a/core/x.ts imports "../y.ts"']],
+		["a re-export", 'export { y } from "../y.ts";', ['src/a/core/x.ts imports "../y.ts"']],
+		["another core file (allowed)", 'import { z } from "../../b/core/z.ts";', []],
+		["node:path (pure, allowed)", 'import { posix } from "node:path";', []],
+		["an import in a comment (not an import)", '// import { y } from "../y.ts";', []],
+	])("core/ importing %s", (_name, line, expected) => {
+		const files = fixture({ "src/a/core/x.ts": line, "src/a/y.ts": "", "src/b/core/z.ts": "" });
+		expect(coreViolations(files)).toEqual(expected);
+	});
+
+	test("a feature importing a later feature, or living outside the order", () => {
+		const files = fixture({
+			"src/shared/a.ts": 'import { b } from "../editors/b.ts";',
+			"src/editors/b.ts": 'import { a } from "../shared/a.ts";',
+			"src/editors/zed/c.ts": 'import { u } from "../../ui/u.js";',
+			"src/ui/u.ts": 'import { b } from "../editors/b.ts"; import { i } from "../index.ts";',
+			"src/index.ts": 'import { u } from "./ui/u.ts"; import type { E } from "pi-ide-context/events";',
+			"src/events.ts": "",
+			"src/attic/old.ts": "",
+		});
+		expect(orderViolations(files)).toEqual([
+			'src/attic/old.ts is in "attic", which the feature order does not name',
+			'src/shared/a.ts imports "../editors/b.ts": editors comes after shared',
+			'src/editors/zed/c.ts imports "../../ui/u.js": ui comes after editors',
+			'src/ui/u.ts imports "../index.ts": index comes after ui',
+		]);
+	});
+
+	test("a circle of imports is named once, from its smallest file", () => {
+		const files = fixture({
+			"src/shared/a.ts": 'import { b } from "./b.ts";',
+			"src/shared/b.ts": 'export { c } from "./c.ts";',
+			"src/shared/c.ts": 'const a = () => import("./a.js");',
+			"src/shared/d.ts": 'import { a } from "./a.ts";',
+		});
+		expect(importCycles(files)).toEqual(["src/shared/a.ts → src/shared/b.ts → src/shared/c.ts → src/shared/a.ts"]);
+		expect(importCycles(fixture({ "src/shared/a.ts": 'import { b } from "./b.ts";', "src/shared/b.ts": "" }))).toEqual(
+			[],
+		);
+	});
+
+	test("an import of a file that is not there is reported, not silently passed", () => {
+		expect(missingTargets(fixture({ "src/shared/a.ts": 'import { b } from "./gone.ts";' }))).toEqual([
+			'src/shared/a.ts imports "./gone.ts": no such source file',
+		]);
+	});
+
+	test("imports are read in every form, over several lines, and not from strings or comments", () => {
+		const text = [
+			"import {",
+			"\ta,",
+			"\tb,",
+			'} from "./multi.ts";',
+			'import type { T } from "./types.ts";',
+			'import "./side-effect.ts";',
+			'export * from "./all.ts";',
+			'const lazy = () => import("./lazy.ts");',
+			'/* import { x } from "./in-comment.ts"; */',
+			'const url = "https://example.com/path"; // import { y } from "./after-string.ts";',
+		].join("\n");
+		expect(importSpecifiers(text).sort()).toEqual(
+			["./all.ts", "./lazy.ts", "./multi.ts", "./side-effect.ts", "./types.ts"].sort(),
+		);
+		expect(resolveImport("src/a/core/x.ts", "../y.js")).toBe("src/a/y.ts");
+		expect(resolveImport("src/a/x.ts", "typebox")).toBeUndefined();
+	});
+});

@@ -1,0 +1,57 @@
+import { describe, expect, test } from "vitest";
+import { factsThatCount, listedCopyWins } from "../../../src/editors/core/copies.ts";
+import type { EditorFacts, EditorReading, ListedEditor } from "../../../src/editors/core/editor.ts";
+import { editorState } from "../../support/fixtures.ts";
+
+const reading = (file: string | null): EditorReading => ({
+	origin: "state-file",
+	pid: 7,
+	state: editorState({ pid: 7, cwd: "/p", buffer: { file, name: file ?? "[No Name]" } }),
+	paths: { cwd: "/p", argvDirs: [] },
+	selectionFirstSeenSeconds: 0,
+	writtenAtSeconds: 0,
+});
+
+describe("one editor in two state dirs: what was written last counts", () => {
+	const valid = (writtenAtSeconds?: number): EditorFacts => ({
+		origin: "state-file",
+		listed: true,
+		alive: true,
+		reading: reading("/p/a.ts"),
+		...(writtenAtSeconds !== undefined && { writtenAtSeconds }),
+	});
+	const rejected = (writtenAtSeconds?: number): EditorFacts => ({
+		origin: "state-file",
+		listed: true,
+		alive: true,
+		rejection: "torn",
+		...(writtenAtSeconds !== undefined && { writtenAtSeconds }),
+	});
+	test.each<[string, EditorFacts[], "valid" | "rejected" | undefined]>([
+		["nobody holds it", [], undefined],
+		["one dir", [valid(5)], "valid"],
+		["the newer file is valid", [rejected(5), valid(9)], "valid"],
+		["the newer file is rejected", [valid(5), rejected(9)], "rejected"],
+		["a rejection of unknown age loses to a dated write", [rejected(), valid(1)], "valid"],
+	])("%s", (_name, facts, expected) => {
+		const newest = factsThatCount(facts);
+		expect(newest === undefined ? undefined : newest.reading ? "valid" : "rejected").toBe(expected);
+	});
+});
+
+describe("one key listed by two sources: the copy written last is the editor", () => {
+	const listed = (writtenAtSeconds: number): ListedEditor => ({
+		...reading("/p/a.ts"),
+		writtenAtSeconds,
+		key: "pid:7",
+		alive: true,
+	});
+	test.each<[string, ListedEditor, ListedEditor | undefined, boolean]>([
+		["the first copy seen", listed(5), undefined, true],
+		["a newer copy", listed(9), listed(5), true],
+		["an older copy", listed(5), listed(9), false],
+		["a copy of the same age: the first seen stays", listed(5), listed(5), false],
+	])("%s", (_name, candidate, known, wins) => {
+		expect(listedCopyWins(candidate, known)).toBe(wins);
+	});
+});
