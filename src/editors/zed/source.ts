@@ -1,13 +1,13 @@
 import { type FSWatcher, watch } from "node:fs";
 import { dirname } from "node:path";
 import type { Cancel } from "../../shared/core/clock.ts";
-import { ZED_READ_THROTTLE_MS, ZED_SCAN_INTERVAL_MS } from "../../shared/core/timing.ts";
 import { resourceCount } from "../../shared/process-memory.ts";
 import type { EditorFacts, ListedEditor } from "../core/editor.ts";
 import type { EditorSource, SourceHooks } from "../editor-source.ts";
 import { statOf } from "../fs-facts.ts";
 import { isProcessAlive, isProcessRunning } from "../liveness.ts";
 import { type ZedDatabase, type ZedEnv, zedDatabases, zedDataDirs } from "./core/data-dirs.ts";
+import { type CycleEvent, nextStep, type ReadCycle, type ReadOutcome, START_CYCLE } from "./core/read-cycle.ts";
 import { workspaceNotOffered, type ZedSnapshot } from "./core/rows.ts";
 import type { ZedReport, ZedWorkspaceReport } from "./core/status.ts";
 import { type DatabaseOnDisk, databaseToRead, type RunningZed, runningZeds } from "./core/which-zed.ts";
@@ -28,7 +28,7 @@ export interface ZedSourceOptions {
 }
 
 /** Size and mtime of `db.sqlite` and its `-wal`: the slow fallback reads only when they moved. */
-function fileMarks(path: string): string {
+function fileSignature(path: string): string {
 	return [path, `${path}-wal`]
 		.map((file) => {
 			const stats = statOf(file);
@@ -49,22 +49,19 @@ export class ZedSource implements EditorSource {
 	private database?: ZedDatabase;
 	private zed?: RunningZed;
 	private readonly watchers: FSWatcher[] = [];
-	private marks = "";
+	private cycle: ReadCycle = START_CYCLE;
 	private snapshot?: ZedSnapshot;
 	private schemaSteps?: string;
 	private lastProblem?: { reason: string; atSeconds: number };
-	/** Why the rows cannot be used (a schema pi cannot read): no editor is offered, none is guessed. */
-	private blocked?: string;
+	private lastRead = { ms: 0, ok: false };
 	private readonly workspaces: ZedWorkspaces;
 	/** Cancels the throttled read that is due. */
-	private timer?: Cancel;
+	private cancelDue?: Cancel;
 	private reading?: Promise<void>;
-	private again = false;
-	private lastReadStartMs = 0;
 	private scanning?: Promise<void>;
-	private lastScanMs = Number.NEGATIVE_INFINITY;
-	private reads = { count: 0, lastMs: 0, lastOk: false };
 	private closed = false;
+	/** Zed gives no sign that it lost its database: the fallback runs on its own cadence. */
+	readonly lost = false;
 
 	constructor(
 		private readonly options: ZedSourceOptions,
@@ -76,7 +73,9 @@ export class ZedSource implements EditorSource {
 	async start(): Promise<void> {
 		try {
 			this.phase = await this.open();
-			if (this.phase.kind === "reading") await this.findZed();
+			if (this.phase.kind === "reading") this.dispatch({ kind: "look-for-zed", nowMs: this.hooks.clock.nowMs() });
+			await this.scanning;
+			await this.reading;
 		} catch (error) {
 			this.phase = { kind: "problem", reason: `Zed not read: ${String(error)}` };
 		}
@@ -100,7 +99,7 @@ export class ZedSource implements EditorSource {
 
 	async close(): Promise<void> {
 		this.closed = true;
-		this.timer?.();
+		this.cancelDue?.();
 		for (const watcher of this.watchers.splice(0)) {
 			watcher.close();
 			resourceCount().watchers--;
@@ -109,12 +108,8 @@ export class ZedSource implements EditorSource {
 		await this.scanning;
 	}
 
-	/** Zed gives no sign that it lost its database: the fallback runs on its own cadence. */
-	readonly lost = false;
-
 	editors(): ListedEditor[] {
-		const zed = this.zed;
-		if (!zed || !this.database || this.blocked) return [];
+		if (!this.zed || !this.database || this.cycle.blocked) return [];
 		return this.workspaces.readings(this.database.path).map((reading) => ({ ...reading, alive: true }));
 	}
 
@@ -122,12 +117,13 @@ export class ZedSource implements EditorSource {
 		const known = this.workspaces.byKey(key);
 		if (!known) return undefined;
 		const offered = this.workspaces.offered(key);
+		const blocked = this.cycle.blocked;
 		return {
 			origin: "zed",
 			listed: offered,
 			alive: this.zed !== undefined,
-			...(offered && !this.blocked && { reading: known }),
-			...(this.blocked && { rejection: this.blocked }),
+			...(offered && !blocked && { reading: known }),
+			...(blocked && { rejection: blocked }),
 			writtenAtSeconds: known.writtenAtSeconds,
 		};
 	}
@@ -139,38 +135,32 @@ export class ZedSource implements EditorSource {
 		return true;
 	}
 
-	/** The slow fallback: sizes and mtimes compared, a read (or a scan for Zed) only when they moved. */
+	/** The slow fallback: a zombie Zed noticed; sizes and mtimes compared, a read (or a scan) when they moved. */
 	async recheck(): Promise<void> {
 		// A zombie (Zed quit, its parent has not reaped it) passes `kill(pid, 0)`: `/proc` tells, every 2 s.
 		if (this.zed && !isProcessRunning(this.zed.pid)) {
 			this.forgetZed();
 			this.hooks.changed();
 		}
-		if (!this.database && !this.sqlite) return;
-		const path = this.database?.path ?? this.onDisk[0]?.database.path;
-		if (!path || fileMarks(path) === this.marks) return;
-		this.changed();
+		if (!this.sqlite) return;
+		this.dispatch({ kind: "fallback", nowMs: this.hooks.clock.nowMs(), signature: this.signatureNow() });
 	}
 
 	/** A read under way or due holds up only a prompt for a Zed workspace, never one for another editor. */
 	isPending(key: string): boolean {
-		return this.workspaces.byKey(key) !== undefined && (this.timer !== undefined || this.reading !== undefined);
+		return this.workspaces.byKey(key) !== undefined && (this.cycle.readDue || this.cycle.reading);
 	}
 
 	async flush(key: string): Promise<void> {
 		if (this.workspaces.byKey(key) === undefined) return;
-		if (this.timer) {
-			this.timer();
-			this.timer = undefined;
-			this.read();
-		}
+		this.dispatch({ kind: "flush", nowMs: this.hooks.clock.nowMs() });
 		await this.reading;
 	}
 
 	report(): ZedReport {
+		const path = this.database?.path;
 		const workspaces: ZedWorkspaceReport[] = (this.snapshot?.workspaces ?? []).map((row) => {
 			const notOffered = workspaceNotOffered(row, this.snapshot?.sessionId);
-			const path = this.database?.path;
 			const reading = notOffered || !path ? undefined : this.workspaces.reading(path, row.id);
 			const kept = reading && path ? this.workspaces.kept(path, row.id) : undefined;
 			return {
@@ -183,6 +173,7 @@ export class ZedSource implements EditorSource {
 		});
 		// With no Zed running, the database it would read: the one written last.
 		const database = this.database ?? [...this.onDisk].sort((a, b) => b.writtenAtMs - a.writtenAtMs)[0]?.database;
+		const { blocked, reads, fallbackChecks } = this.cycle;
 		return {
 			phase: this.phase,
 			...(database && { database }),
@@ -191,9 +182,25 @@ export class ZedSource implements EditorSource {
 			...(this.snapshot?.sessionId && { sessionId: this.snapshot.sessionId }),
 			workspaces,
 			...(this.lastProblem && { lastProblem: this.lastProblem }),
-			...(this.blocked && { blocked: this.blocked }),
-			reads: this.reads,
+			...(blocked && { blocked }),
+			reads: { count: reads, lastMs: this.lastRead.ms, lastOk: this.lastRead.ok, fallbackChecks },
 		};
+	}
+
+	/** One event into the read cycle (core/read-cycle.ts), and what it says to do carried out. */
+	private dispatch(event: CycleEvent): void {
+		if (this.closed) return;
+		const step = nextStep(this.cycle, event);
+		this.cycle = step.cycle;
+		for (const action of step.actions) {
+			if (action.kind === "read") this.read();
+			else if (action.kind === "scan") this.scan();
+			else if (action.kind === "cancel-due") this.cancelDue?.();
+			else
+				this.cancelDue = this.hooks.clock.after(action.ms, () =>
+					this.dispatch({ kind: "timer-fired", nowMs: this.hooks.clock.nowMs() }),
+				);
+		}
 	}
 
 	private onDiskEntry(database: ZedDatabase): DatabaseOnDisk | undefined {
@@ -208,11 +215,17 @@ export class ZedSource implements EditorSource {
 		};
 	}
 
+	/** The database read, or with no Zed known the one it would be: its files' sizes and mtimes now. */
+	private signatureNow(): string {
+		return fileSignature(this.database?.path ?? this.onDisk[0]?.database.path ?? "");
+	}
+
 	private watch(database: ZedDatabase): void {
 		try {
 			const watcher = watch(dirname(database.path), { persistent: false }, (_event, name) => {
 				// `-shm` is shared memory every reader touches, pi's own reads included: not a change of Zed's.
-				if (name === null || name === "db.sqlite" || name === "db.sqlite-wal") this.changed();
+				if (name === null || name === "db.sqlite" || name === "db.sqlite-wal")
+					this.dispatch({ kind: "watched-change", nowMs: this.hooks.clock.nowMs(), signature: this.signatureNow() });
 			});
 			watcher.on("error", () => {});
 			this.watchers.push(watcher);
@@ -222,94 +235,72 @@ export class ZedSource implements EditorSource {
 		}
 	}
 
-	/** The database moved: read it (throttled) while Zed runs; look for Zed when none is known. */
-	private changed(): void {
-		if (this.closed) return;
-		if (!this.zed) {
-			if (this.hooks.clock.nowMs() - this.lastScanMs >= ZED_SCAN_INTERVAL_MS) void this.findZed();
-			return;
-		}
-		if (this.reading) {
-			this.again = true;
-			return;
-		}
-		if (this.timer || fileMarks(this.database?.path ?? "") === this.marks) return;
-		const wait = this.lastReadStartMs + ZED_READ_THROTTLE_MS - this.hooks.clock.nowMs();
-		if (wait <= 0) this.read();
-		else
-			this.timer = this.hooks.clock.after(wait, () => {
-				this.timer = undefined;
-				this.read();
-			});
-	}
-
 	/** Zed is gone: look again at once (another Zed, say of another channel, may still run). */
 	private forgetZed(): void {
 		const pid = this.zed?.pid;
 		this.zed = undefined;
 		this.hooks.event({ kind: "app-gone", label: `zed ${pid}` });
-		void this.findZed();
+		this.dispatch({ kind: "look-for-zed", nowMs: this.hooks.clock.nowMs() });
 	}
 
-	private findZed(): Promise<void> {
-		this.scanning ??= this.scan().finally(() => {
+	/** `/proc` asked which Zed writes which database; one scan at a time. */
+	private scan(): void {
+		if (this.scanning) return;
+		this.scanning = (async () => {
+			// Taken before the scan, so that a write during it (a Zed starting) is looked at again.
+			const signatureAtStart = this.signatureNow();
+			const { uid, home, platform } = this.options;
+			const processes = await (this.options.processes ?? zedProcesses)(uid);
+			if (this.closed) return;
+			this.onDisk = this.onDisk.map((entry) => this.onDiskEntry(entry.database) ?? entry);
+			const chosen = databaseToRead(this.onDisk, runningZeds(processes ?? [], home, platform));
+			if (!chosen) return this.dispatch({ kind: "zed-not-found", signature: signatureAtStart });
+			this.database = chosen.database;
+			this.zed = chosen.zed;
+			this.hooks.event({ kind: "app-found", label: `zed ${chosen.zed.pid}`, detail: chosen.database.path });
+			this.dispatch({ kind: "zed-found", nowMs: this.hooks.clock.nowMs() });
+			await this.reading;
+		})().finally(() => {
 			this.scanning = undefined;
 		});
-		return this.scanning;
 	}
 
-	private async scan(): Promise<void> {
-		this.lastScanMs = this.hooks.clock.nowMs();
-		const { uid, home, platform } = this.options;
-		const processes = await (this.options.processes ?? zedProcesses)(uid);
-		if (this.closed) return;
-		this.onDisk = this.onDisk.map((entry) => this.onDiskEntry(entry.database) ?? entry);
-		const chosen = databaseToRead(this.onDisk, runningZeds(processes ?? [], home, platform));
-		if (!chosen) {
-			this.marks = fileMarks(this.database?.path ?? this.onDisk[0]?.database.path ?? "");
-			return;
-		}
-		this.database = chosen.database;
-		this.zed = chosen.zed;
-		this.hooks.event({ kind: "app-found", label: `zed ${chosen.zed.pid}`, detail: chosen.database.path });
-		this.read();
-		await this.reading;
-	}
-
-	/** One read, then the editors it makes; a change during it is read again right after. */
+	/** One read, then the editors it makes; the cycle hears how it ended. */
 	private read(): void {
-		if (this.closed || !this.sqlite || !this.database || this.reading) return;
-		this.lastReadStartMs = this.hooks.clock.nowMs();
 		const { sqlite, database } = this;
+		if (this.closed || !sqlite || !database) return;
 		this.reading = (async () => {
-			// Taken before the read, so that a write during it is read again.
-			const marks = fileMarks(database.path);
-			const result = readZedDatabase(sqlite, database.path);
-			this.reads = { count: this.reads.count + 1, lastMs: result.tookMs, lastOk: result.ok };
+			const signatureAtStart = fileSignature(database.path);
+			const outcome = await this.readRows(sqlite, database.path);
+			this.reading = undefined;
+			this.hooks.changed();
+			this.dispatch({
+				kind: "read-done",
+				nowMs: this.hooks.clock.nowMs(),
+				outcome,
+				signatureAtStart,
+				signatureNow: fileSignature(database.path),
+			});
+		})();
+	}
+
+	/** The rows read and turned into editors; how the read ended. Never throws. */
+	private async readRows(sqlite: Sqlite, path: string): Promise<ReadOutcome> {
+		try {
+			const result = readZedDatabase(sqlite, path);
+			this.lastRead = { ms: result.tookMs, ok: result.ok };
 			if (result.schema) this.schemaSteps = result.schema.steps;
-			// A locked database was not read: its marks stay unclaimed and the 2 s fallback reads it again, even
-			// if Zed writes nothing more. Its last state stays meanwhile.
-			if (result.ok || !result.busy) this.marks = marks;
 			if (!result.ok) {
 				this.lastProblem = { reason: result.reason, atSeconds: this.hooks.clock.nowSeconds() };
-				// A schema pi cannot read shows nothing rather than a guess.
-				if (!result.busy) this.blocked = result.reason;
-				return;
+				// A locked database keeps its last state; a schema pi cannot read shows nothing rather than a guess.
+				return result.busy ? { kind: "busy" } : { kind: "unusable", reason: result.reason };
 			}
-			this.blocked = undefined;
 			this.snapshot = result.snapshot;
-			await this.workspaces.update(database.path, result.snapshot, this.zed?.pid ?? 0);
-		})()
-			.catch((error) => {
-				this.lastProblem = { reason: String(error), atSeconds: this.hooks.clock.nowSeconds() };
-			})
-			.finally(() => {
-				this.reading = undefined;
-				this.hooks.changed();
-				if (this.again) {
-					this.again = false;
-					this.changed();
-				}
-			});
+			await this.workspaces.update(path, result.snapshot, this.zed?.pid ?? 0);
+			return { kind: "ok" };
+		} catch (error) {
+			this.lastProblem = { reason: String(error), atSeconds: this.hooks.clock.nowSeconds() };
+			return { kind: "error", reason: String(error) };
+		}
 	}
 }

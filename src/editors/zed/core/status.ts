@@ -31,8 +31,11 @@ export interface ZedReport {
 	lastProblem?: { reason: string; atSeconds: number };
 	/** The rows cannot be used: no Zed editor is offered. */
 	blocked?: string;
-	/** Reads of the database so far, how long the last one held pi's thread, and whether it succeeded. */
-	reads?: { count: number; lastMs: number; lastOk: boolean };
+	/**
+	 * Reads of the database so far, how long the last one held pi's thread, whether it succeeded, and how
+	 * often the slow fallback looked at the database's files.
+	 */
+	reads?: { count: number; lastMs: number; lastOk: boolean; fallbackChecks: number };
 }
 
 const show = (text: string, max = 120) => clip(sanitizeForDisplay(text), max);
@@ -73,7 +76,9 @@ export function zedStatusLines(report: ZedReport, nowSeconds: number, projectDir
 	if (report.blocked) lines.push(`  NOT read: ${show(report.blocked, 200)}`);
 	if (report.sessionId) lines.push(`  Session: ${show(report.sessionId, 60)}`);
 	if (report.reads && report.reads.count > 0)
-		lines.push(`  Reads: ${report.reads.count}, the last took ${report.reads.lastMs.toFixed(1)} ms`);
+		lines.push(
+			`  Reads: ${report.reads.count}, the last took ${report.reads.lastMs.toFixed(1)} ms; fallback checks: ${report.reads.fallbackChecks}`,
+		);
 	if (report.zed) for (const workspace of report.workspaces) lines.push(workspaceLine(workspace, projectDir));
 	if (report.lastProblem) {
 		const { reason, atSeconds } = report.lastProblem;

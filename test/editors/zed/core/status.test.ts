@@ -52,7 +52,7 @@ describe("/ide status: the Zed section", () => {
 				zed: { pid: 77 },
 				schemaSteps: "WorkspaceDb 30, EditorDb 7",
 				sessionId: "s1",
-				reads: { count: 3, lastMs: 1.234, lastOk: false },
+				reads: { count: 3, lastMs: 1.234, lastOk: false, fallbackChecks: 7 },
 				workspaces: [
 					{ id: "1", paths: "/p", editor: editor(["/p"], true), kept: "no pane has focus" },
 					{ id: "2", paths: "/q\n/r", editor: editor(["/q", "/r"]) },
@@ -64,7 +64,7 @@ describe("/ide status: the Zed section", () => {
 				"Zed: database /home/u/.local/share/zed/db/0-stable/db.sqlite (stable); Zed is running (pid 77)",
 				"  Schema steps: WorkspaceDb 30, EditorDb 7",
 				"  Session: s1",
-				"  Reads: 3, the last took 1.2 ms",
+				"  Reads: 3, the last took 1.2 ms; fallback checks: 7",
 				"  Workspace 1 (/p): tier 0 (a workspace root is the project), a.ts, unsaved changes (kept: no pane has focus)",
 				"  Workspace 2 (/q, /r): no tier (no workspace root or file in the project), a.ts",
 				"  Workspace 3 (no folder): not offered: a remote workspace: its paths are not this machine's",
@@ -76,13 +76,13 @@ describe("/ide status: the Zed section", () => {
 			{
 				phase: { kind: "reading" },
 				database,
-				reads: { count: 4, lastMs: 0.5, lastOk: true },
+				reads: { count: 4, lastMs: 0.5, lastOk: true, fallbackChecks: 0 },
 				workspaces: [],
 				lastProblem: { reason: "database is locked", atSeconds: 940 },
 			},
 			[
 				"Zed: database /home/u/.local/share/zed/db/0-stable/db.sqlite (stable); Zed is not running",
-				"  Reads: 4, the last took 0.5 ms",
+				"  Reads: 4, the last took 0.5 ms; fallback checks: 0",
 				"  Last read problem (1m ago; read fine since): database is locked",
 			],
 		],

@@ -1,0 +1,149 @@
+import { ZED_READ_THROTTLE_MS, ZED_SCAN_INTERVAL_MS } from "../../../shared/core/timing.ts";
+
+/**
+ * When the Zed source reads Zed's database and when it looks for Zed, as one pure state machine: the shell
+ * (../source.ts) feeds it what happened and carries out what it returns. Reads are throttled with the last
+ * change always read; a change during a read is read again right after; a read that met Zed's lock leaves
+ * the database's signature unclaimed so the slow fallback reads it again; while no Zed is known, a change
+ * looks for Zed at most every `ZED_SCAN_INTERVAL_MS`.
+ */
+export interface ReadCycle {
+	/** A running Zed writes this database: its changes are read. */
+	zedKnown: boolean;
+	/** Sizes and mtimes of the database's files as the last read that counted found them. */
+	signature: string;
+	reading: boolean;
+	/** A change came during the read under way: read again once it is done. */
+	again: boolean;
+	/** A throttled read is due (the shell holds its timer). */
+	readDue: boolean;
+	lastReadStartMs: number;
+	lastScanMs: number;
+	/** Why the rows cannot be used (a schema pi cannot read); cleared by the next good read. */
+	blocked?: string;
+	/** Reads done, and slow-fallback checks made (tests read these to know the fallback ran). */
+	reads: number;
+	fallbackChecks: number;
+}
+
+export const START_CYCLE: ReadCycle = {
+	zedKnown: false,
+	signature: "",
+	reading: false,
+	again: false,
+	readDue: false,
+	lastReadStartMs: Number.NEGATIVE_INFINITY,
+	lastScanMs: Number.NEGATIVE_INFINITY,
+	reads: 0,
+	fallbackChecks: 0,
+};
+
+/**
+ * How a read ended: the rows read; Zed's lock met (nothing read); the rows unusable (a schema pi cannot
+ * read: nothing is offered rather than a guess); or an error after which the last state stands.
+ */
+export type ReadOutcome =
+	| { kind: "ok" }
+	| { kind: "busy" }
+	| { kind: "unusable"; reason: string }
+	| { kind: "error"; reason: string };
+
+export type CycleEvent =
+	/** The watcher saw the database's files move (`signature` as they are now). */
+	| { kind: "watched-change"; nowMs: number; signature: string }
+	/** The slow fallback's look at the files. */
+	| { kind: "fallback"; nowMs: number; signature: string }
+	/** A prompt waits: a due read runs now. */
+	| { kind: "flush"; nowMs: number }
+	| { kind: "timer-fired"; nowMs: number }
+	| { kind: "zed-found"; nowMs: number }
+	/** No Zed writes any database now; `signature` is the files' as they were when the scan began. */
+	| { kind: "zed-not-found"; signature: string }
+	/** No Zed is known (at start, or the one known quit): look for one at once. */
+	| { kind: "look-for-zed"; nowMs: number }
+	/** `signatureAtStart` was taken before the read, so a write during it is read again. */
+	| { kind: "read-done"; nowMs: number; outcome: ReadOutcome; signatureAtStart: string; signatureNow: string };
+
+/** What the shell does next: read now, read in `ms` (a timer), cancel the due read's timer, scan `/proc`. */
+export type CycleAction =
+	| { kind: "read" }
+	| { kind: "read-in"; ms: number }
+	| { kind: "cancel-due" }
+	| { kind: "scan" };
+
+export interface CycleStep {
+	cycle: ReadCycle;
+	actions: CycleAction[];
+}
+
+const startRead = (cycle: ReadCycle, nowMs: number): CycleStep => ({
+	cycle: { ...cycle, reading: true, readDue: false, lastReadStartMs: nowMs },
+	actions: [{ kind: "read" }],
+});
+
+const scan = (cycle: ReadCycle, nowMs: number): CycleStep => ({
+	cycle: { ...cycle, lastScanMs: nowMs },
+	actions: [{ kind: "scan" }],
+});
+
+const nothing = (cycle: ReadCycle): CycleStep => ({ cycle, actions: [] });
+
+/** The database moved: read it (throttled) while Zed runs; look for Zed (rate-limited) while none is known. */
+function moved(cycle: ReadCycle, nowMs: number, signature: string): CycleStep {
+	if (!cycle.zedKnown) return nowMs - cycle.lastScanMs >= ZED_SCAN_INTERVAL_MS ? scan(cycle, nowMs) : nothing(cycle);
+	if (cycle.reading) return nothing({ ...cycle, again: true });
+	if (cycle.readDue || signature === cycle.signature) return nothing(cycle);
+	const waitMs = cycle.lastReadStartMs + ZED_READ_THROTTLE_MS - nowMs;
+	if (waitMs <= 0) return startRead(cycle, nowMs);
+	return { cycle: { ...cycle, readDue: true }, actions: [{ kind: "read-in", ms: waitMs }] };
+}
+
+export function nextStep(cycle: ReadCycle, event: CycleEvent): CycleStep {
+	switch (event.kind) {
+		case "watched-change":
+			return moved(cycle, event.nowMs, event.signature);
+		case "fallback": {
+			const counted = { ...cycle, fallbackChecks: cycle.fallbackChecks + 1 };
+			return event.signature === cycle.signature ? nothing(counted) : moved(counted, event.nowMs, event.signature);
+		}
+		case "flush":
+			if (!cycle.readDue) return nothing(cycle);
+			return { ...startRead(cycle, event.nowMs), actions: [{ kind: "cancel-due" }, { kind: "read" }] };
+		case "timer-fired":
+			if (!cycle.readDue) return nothing(cycle);
+			return cycle.reading ? nothing({ ...cycle, readDue: false, again: true }) : startRead(cycle, event.nowMs);
+		case "zed-found":
+			return cycle.reading
+				? nothing({ ...cycle, zedKnown: true })
+				: startRead({ ...cycle, zedKnown: true }, event.nowMs);
+		case "zed-not-found":
+			return nothing({ ...cycle, signature: event.signature });
+		case "look-for-zed": {
+			const dropped = { ...cycle, zedKnown: false, readDue: false };
+			return {
+				...scan(dropped, event.nowMs),
+				actions: [...(cycle.readDue ? [{ kind: "cancel-due" as const }] : []), { kind: "scan" }],
+			};
+		}
+		case "read-done":
+			return readDone(cycle, event);
+	}
+}
+
+/**
+ * A read that met Zed's lock read nothing: its signature stays unclaimed and the fallback reads again, even if
+ * Zed writes nothing more. Any other outcome is claimed (reading again would fail the same way); unusable rows
+ * are blocked until a read succeeds.
+ */
+function readDone(cycle: ReadCycle, event: Extract<CycleEvent, { kind: "read-done" }>): CycleStep {
+	const { outcome } = event;
+	const done: ReadCycle = {
+		...cycle,
+		reading: false,
+		again: false,
+		reads: cycle.reads + 1,
+		signature: outcome.kind === "busy" ? cycle.signature : event.signatureAtStart,
+		blocked: outcome.kind === "ok" ? undefined : outcome.kind === "unusable" ? outcome.reason : cycle.blocked,
+	};
+	return cycle.again ? moved(done, event.nowMs, event.signatureNow) : nothing(done);
+}
