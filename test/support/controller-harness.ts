@@ -7,6 +7,7 @@ import type { EditorEvent } from "../../src/events.ts";
 import { resolveSettings } from "../../src/settings/core/settings.ts";
 import type { Clock } from "../../src/shared/core/clock.ts";
 import type { ConnectionMemory } from "../../src/shared/process-memory.ts";
+import { CleanupScope } from "./cleanup-scope.ts";
 import { offsetClock } from "./clocks.ts";
 import { FakeEditor } from "./fake-editor.ts";
 import { tempDir } from "./temp-dir.ts";
@@ -42,26 +43,24 @@ export class ControllerHarness {
 	/** Seconds added to the real clock, for freshness cases that would otherwise need a minute of waiting. */
 	clockOffsetSeconds = 0;
 	private controllerInstance?: IdeController;
-	private readonly editors: FakeEditor[];
-	private readonly removeRoot: () => void;
-	private readonly followers: ControllerHarness[] = [];
+	/** Shared with the harnesses of later sessions (`replaced`): one cleanup closes them all. */
+	private readonly scope: CleanupScope;
 
 	constructor(
 		private readonly options: HarnessOptions = {},
-		shared?: { root: string; stateDir: string; memory: ConnectionMemory; editors: FakeEditor[] },
+		shared?: { root: string; stateDir: string; memory: ConnectionMemory; scope: CleanupScope },
 		readonly memory: ConnectionMemory = shared?.memory ?? { suppressed: false },
 	) {
 		if (shared) {
 			this.root = shared.root;
 			this.stateDir = shared.stateDir;
-			this.editors = shared.editors;
-			this.removeRoot = () => {};
+			this.scope = shared.scope;
 		} else {
 			const tmp = tempDir("harness");
+			this.scope = new CleanupScope();
+			this.scope.defer(tmp.cleanup);
 			this.root = tmp.path;
-			this.removeRoot = tmp.cleanup;
 			this.stateDir = join(tmp.path, options.stateDirName ?? "state");
-			this.editors = [];
 			if (options.createStateDir !== false) mkdirSync(this.stateDir, { mode: 0o700, recursive: true });
 		}
 		this.project = join(this.root, options.projectDirName ?? "proj");
@@ -69,7 +68,8 @@ export class ControllerHarness {
 	}
 
 	get controller(): IdeController {
-		this.controllerInstance ??= new IdeController(
+		if (this.controllerInstance) return this.controllerInstance;
+		this.controllerInstance = new IdeController(
 			{
 				stateDirs: this.options.stateDirs?.(this.root, this.stateDir) ?? [{ path: this.stateDir, role: "override" }],
 				cwd: this.project,
@@ -87,19 +87,19 @@ export class ControllerHarness {
 				},
 			},
 		);
-		return this.controllerInstance;
+		const started = this.controllerInstance;
+		this.scope.defer(() => started.stop());
+		return started;
 	}
 
 	/** The same pi process after `/new` or `/resume`: a new controller on the same dirs and memory. */
 	async replaced(options: HarnessOptions = this.options): Promise<ControllerHarness> {
 		await this.controllerInstance?.stop();
-		const next = new ControllerHarness(
+		return new ControllerHarness(
 			options,
-			{ root: this.root, stateDir: this.stateDir, memory: this.memory, editors: this.editors },
+			{ root: this.root, stateDir: this.stateDir, memory: this.memory, scope: this.scope },
 			this.memory,
 		);
-		this.followers.push(next);
-		return next;
 	}
 
 	widget(): string | undefined {
@@ -109,7 +109,7 @@ export class ControllerHarness {
 	/** A live editor process whose state file goes in this harness's state dir (or another dir). */
 	editor(stateDir = this.stateDir): FakeEditor {
 		const editor = FakeEditor.spawn(stateDir);
-		this.editors.push(editor);
+		this.scope.defer(() => editor.kill());
 		return editor;
 	}
 
@@ -135,10 +135,8 @@ export class ControllerHarness {
 			.find((line) => line.startsWith(`${fileName}: `));
 	}
 
-	async cleanup(): Promise<void> {
-		for (const follower of this.followers) await follower.cleanup();
-		await this.controllerInstance?.stop();
-		await Promise.all(this.editors.splice(0).map((editor) => editor.kill()));
-		this.removeRoot();
+	/** Stops every controller of this harness and its later sessions, kills the editors, removes the dir. */
+	cleanup(): Promise<void> {
+		return this.scope.close();
 	}
 }

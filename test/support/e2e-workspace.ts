@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, expect } from "vitest";
+import { CleanupScope } from "./cleanup-scope.ts";
 import { FakeEditor } from "./fake-editor.ts";
 import { type ChatRequest, type FakeModelServer, startFakeModelServer } from "./fake-model-server.ts";
 import { type PiLine, spawnPi, writeAgentDir } from "./pi-cli.ts";
@@ -15,13 +16,10 @@ export class E2eWorkspace {
 	readonly project: string;
 	readonly stateDir: string;
 	readonly agentDir: string;
-	private readonly editors: FakeEditor[] = [];
-	private readonly stops: (() => unknown)[] = [];
-
 	private constructor(
 		readonly root: string,
 		readonly server: FakeModelServer,
-		private readonly removeRoot: () => void,
+		private readonly scope: CleanupScope,
 	) {
 		this.project = join(root, "proj");
 		this.stateDir = join(root, "state");
@@ -33,14 +31,17 @@ export class E2eWorkspace {
 	}
 
 	static async create(): Promise<E2eWorkspace> {
+		const scope = new CleanupScope();
 		const tmp = tempDir("e2e");
+		scope.defer(tmp.cleanup);
 		const server = await startFakeModelServer();
-		return new E2eWorkspace(tmp.path, server, tmp.cleanup);
+		scope.defer(() => server.close());
+		return new E2eWorkspace(tmp.path, server, scope);
 	}
 
 	editor(): FakeEditor {
 		const editor = FakeEditor.spawn(this.stateDir);
-		this.editors.push(editor);
+		this.scope.defer(() => editor.kill());
 		return editor;
 	}
 
@@ -65,15 +66,17 @@ export class E2eWorkspace {
 
 	/** A pi process (RPC, tmux) the test started: stopped first at cleanup, whatever the test did. */
 	stopLater<T extends { stop(): unknown }>(process: T): T {
-		this.stops.push(() => process.stop());
+		this.scope.defer(() => process.stop());
 		return process;
 	}
 
-	async cleanup(): Promise<void> {
-		for (const stop of this.stops.splice(0).reverse()) await stop();
-		await Promise.all(this.editors.map((editor) => editor.kill()));
-		await this.server.close();
-		this.removeRoot();
+	/** Anything else the test opened, closed with the workspace. */
+	defer(close: () => unknown): void {
+		this.scope.defer(close);
+	}
+
+	cleanup(): Promise<void> {
+		return this.scope.close();
 	}
 }
 

@@ -74,23 +74,27 @@ export interface PiRun {
 	exited: Promise<number | null>;
 }
 
+/** How a test starts pi, whichever way it drives it (print mode, RPC, tmux). */
+export interface PiSpawnOptions {
+	cwd: string;
+	agentDir: string;
+	/** `null`: no `PI_IDE_STATE_DIR`, so pi looks where the environment says. */
+	stateDir: string | null;
+	env?: Record<string, string>;
+	/** The extension to load: this package by default, another file (the benchmark's baseline), or none. */
+	extension?: string | null;
+	/** Keep sessions in this dir (needed for fork, resume, compaction); otherwise `--no-session`. */
+	sessionDir?: string;
+	/** More extensions loaded after it (benchmark helpers). */
+	extraExtensions?: string[];
+}
+
 export function spawnPi(
 	line: PiLine,
-	options: {
-		cwd: string;
-		agentDir: string;
-		/** `null`: no `PI_IDE_STATE_DIR`, so pi looks where the environment says. */
-		stateDir: string | null;
+	options: PiSpawnOptions & {
 		args: string[];
-		env?: Record<string, string>;
-		/** The extension to load: this package by default, another file (the benchmark's baseline), or none. */
-		extension?: string | null;
-		/** Keep sessions in this dir (needed for fork, resume, compaction); otherwise `--no-session`. */
-		sessionDir?: string;
 		/** A pi subcommand (`["install", path]`) instead of a session: no model flags then. */
 		command?: string[];
-		/** More extensions loaded after it (benchmark helpers). */
-		extraExtensions?: string[];
 	},
 ): PiRun {
 	if (!line.node) throw new Error(line.skipReason);

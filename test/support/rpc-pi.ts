@@ -1,4 +1,4 @@
-import { type PiLine, type PiRun, spawnPi } from "./pi-cli.ts";
+import { type PiLine, type PiRun, type PiSpawnOptions, spawnPi } from "./pi-cli.ts";
 import { waitFor } from "./wait-for.ts";
 
 export interface RpcMessage {
@@ -37,20 +37,7 @@ export class RpcPi {
 		});
 	}
 
-	static start(
-		line: PiLine,
-		options: {
-			cwd: string;
-			agentDir: string;
-			/** `null`: no `PI_IDE_STATE_DIR`, so pi looks where the environment says. */
-			stateDir: string | null;
-			env?: Record<string, string>;
-			extension?: string | null;
-			sessionDir?: string;
-			/** More extensions loaded after it (benchmark helpers). */
-			extraExtensions?: string[];
-		},
-	): RpcPi {
+	static start(line: PiLine, options: PiSpawnOptions): RpcPi {
 		return new RpcPi(spawnPi(line, { ...options, args: ["--mode", "rpc"] }));
 	}
 

@@ -1,6 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach } from "vitest";
+import { CleanupScope } from "./cleanup-scope.ts";
 import { FakeEditor } from "./fake-editor.ts";
 import { type SdkSession, startSdkSession } from "./sdk-session.ts";
 import { tempDir } from "./temp-dir.ts";
@@ -10,21 +11,21 @@ import { tempDir } from "./temp-dir.ts";
  * agent dir for SDK tests; sessions and editors made through it are stopped after each test.
  */
 export function useSdkWorkspace(prefix: string) {
-	const cleanups: (() => Promise<void> | void)[] = [];
+	const scope = new CleanupScope();
 	const ws = {
 		project: "",
 		stateDir: "",
 		agentDir: "",
 		/** Runs after the test, in reverse order of registration. */
-		defer: (cleanup: () => Promise<void> | void) => cleanups.push(cleanup),
+		defer: (cleanup: () => unknown) => scope.defer(cleanup),
 		session: async (): Promise<SdkSession> => {
 			const started = await startSdkSession({ cwd: ws.project, agentDir: ws.agentDir });
-			cleanups.push(() => started.shutdown());
+			scope.defer(() => started.shutdown());
 			return started;
 		},
 		editor: (): FakeEditor => {
 			const fake = FakeEditor.spawn(ws.stateDir);
-			cleanups.push(() => fake.kill());
+			scope.defer(() => fake.kill());
 			return fake;
 		},
 	};
@@ -36,11 +37,11 @@ export function useSdkWorkspace(prefix: string) {
 		mkdirSync(join(ws.project, "src"), { recursive: true });
 		mkdirSync(ws.stateDir, { mode: 0o700 });
 		process.env.PI_IDE_STATE_DIR = ws.stateDir;
-		cleanups.push(tmp.cleanup);
+		scope.defer(tmp.cleanup);
 	});
 	afterEach(async () => {
-		for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 		delete process.env.PI_IDE_STATE_DIR;
+		await scope.close();
 	});
 	return ws;
 }

@@ -1,6 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync, readlinkSync } from "node:fs";
-import { FAKE_MODEL, FAKE_PROVIDER, PACKAGE_ROOT, type PiLine } from "./pi-cli.ts";
+import { FAKE_MODEL, FAKE_PROVIDER, PACKAGE_ROOT, type PiLine, type PiSpawnOptions } from "./pi-cli.ts";
 import { waitFor } from "./wait-for.ts";
 
 export function hasTmux(): boolean {
@@ -23,9 +23,7 @@ export class TmuxPi {
 
 	static start(
 		line: PiLine,
-		options: {
-			cwd: string;
-			agentDir: string;
+		options: Pick<PiSpawnOptions, "cwd" | "agentDir"> & {
 			stateDir: string;
 			width: number;
 			height: number;

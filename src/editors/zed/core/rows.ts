@@ -1,7 +1,8 @@
 /**
- * Zed's rows as pi reads them in one transaction, and which of them say what a workspace shows. Facts about
- * the tables: the project's notes on Zed's state database (tables `workspaces`, `panes`, `items`, `editors`,
- * `editor_selections`, `kv_store`).
+ * Zed's rows as pi reads them in one transaction, and which of them say what a workspace shows. The tables
+ * (`workspaces`, `panes`, `items`, `editors`, `editor_selections`, `kv_store`) are as Zed's own migrations
+ * leave them (crates `workspace` and `editor`, their `persistence` modules); docs/editors.md says how pi
+ * reads them.
  */
 
 export interface ZedWorkspaceRow {

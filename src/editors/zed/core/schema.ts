@@ -13,9 +13,6 @@ export const ZED_COLUMNS_READ = {
 
 export type ZedTable = keyof typeof ZED_COLUMNS_READ;
 
-/** Read when present (the roots' original order); absent in older schemas. */
-export const ZED_OPTIONAL_COLUMNS = { workspaces: ["paths_order"], editors: ["language"] } as const;
-
 export interface MigrationStep {
 	domain: string;
 	step: number;
