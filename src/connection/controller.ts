@@ -102,7 +102,7 @@ export class IdeController {
 				showWidget: outputs.showWidget,
 				announce: outputs.announce,
 				clock: this.clock,
-				isSecret: (editor) => this.secrets.of(editor) !== undefined,
+				isSecret: (editor) => this.secrets.secretMatchOf(editor) !== undefined,
 			},
 			() => this.connectedEditor(),
 		);
@@ -167,7 +167,7 @@ export class IdeController {
 	async viewAfterPendingRead(): Promise<ConnectedView> {
 		const reading = await this.readingAfterPendingRead();
 		if (typeof reading === "string") return { kind: "gone", reason: reading };
-		const secret = this.secrets.of(reading);
+		const secret = this.secrets.secretMatchOf(reading);
 		return {
 			kind: "editor",
 			state: reading.state,
@@ -204,7 +204,7 @@ export class IdeController {
 			autoconnect: this.config.settings.autoconnect,
 			settings: this.config.settings,
 			settingsFiles: this.config.settingsFiles,
-			connectedSecret: connected && this.secrets.of(connected),
+			connectedSecret: connected && this.secrets.secretMatchOf(connected),
 			suppressed: this.config.memory.suppressed,
 			connected: this.config.memory.connected,
 			connectedRejection: facts && !facts.reading ? facts.rejection : undefined,

@@ -7,7 +7,7 @@ import { type findSecrets, redactedText, SCAN_FAILED } from "../safety/secret-sc
 import type { ContextMode } from "../settings/core/settings.ts";
 import { type ContextMessage, contextMessage } from "./core/context-message.ts";
 import type { ModelKnowledge } from "./core/model-knowledge.ts";
-import { editorNow, freshSelectionSource } from "./core/prompt-editor.ts";
+import { editorForPrompt, freshSelectionSource } from "./core/prompt-editor.ts";
 import {
 	cutForPrompt,
 	type SelectionPayload,
@@ -83,7 +83,7 @@ export class MessageBuilder {
 		const context = { ...input.references, view, projectDir: this.projectDir() };
 		const resolved = await resolveReferences(parsed.references, context);
 		const sections = referenceSections(resolved, parsed.notes, {
-			alreadySent: knowledge.sentSelections,
+			alreadySent: knowledge.sentTextIds,
 			...(ambient.selection && { ambientSelection: ambient.selection }),
 		});
 		return withReferences(ambient.message, sections);
@@ -96,7 +96,7 @@ export class MessageBuilder {
 		if (view.kind === "gone") return { message: contextMessage(view, knowledge) };
 		const fresh = freshSelectionSource(view.state, view.selectionFirstSeenSeconds, view.nowSeconds);
 		const selection = fresh && (await this.payload(fresh, view.secret));
-		const message = contextMessage(editorNow(view.state, this.projectDir(), selection), knowledge);
+		const message = contextMessage(editorForPrompt(view.state, this.projectDir(), selection), knowledge);
 		const carried =
 			fresh && selection && !selection.withheld && message
 				? { file: fresh.file, startLine: fresh.selection.start.line, endLine: fresh.selection.end.line }

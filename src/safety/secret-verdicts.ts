@@ -16,7 +16,7 @@ export class SecretVerdicts {
 		this.matcher = secretFileMatcher(patterns);
 	}
 
-	of(editor: Pick<EditorReading, "state" | "paths">): SecretFileMatch | undefined {
+	secretMatchOf(editor: Pick<EditorReading, "state" | "paths">): SecretFileMatch | undefined {
 		const known = this.verdicts.get(editor.paths);
 		if (known !== undefined) return known ?? undefined;
 		const verdict = this.matcher([absoluteFile(editor.state), editor.paths.activeFile]);

@@ -2,7 +2,7 @@ import type { IdeController } from "../../src/connection/controller.ts";
 import type { EditorState } from "../../src/editors/core/protocol-state.ts";
 import { contextMessage } from "../../src/prompt/core/context-message.ts";
 import { NO_KNOWLEDGE } from "../../src/prompt/core/model-knowledge.ts";
-import { editorNow, freshSelectionSource } from "../../src/prompt/core/prompt-editor.ts";
+import { editorForPrompt, freshSelectionSource } from "../../src/prompt/core/prompt-editor.ts";
 import { cutForPrompt, sentSelection } from "../../src/prompt/core/selection-payload.ts";
 import { MessageBuilder, prepareSelection } from "../../src/prompt/message-builder.ts";
 
@@ -19,7 +19,7 @@ export function firstBlockFor(
 ): string | undefined {
 	const fresh = freshSelectionSource(state, selectionFirstSeenSeconds, nowSeconds);
 	const selection = fresh && sentSelection(fresh, cutForPrompt(fresh.selection), 0);
-	return contextMessage(editorNow(state, projectDir, selection), NO_KNOWLEDGE)?.content;
+	return contextMessage(editorForPrompt(state, projectDir, selection), NO_KNOWLEDGE)?.content;
 }
 
 /** What the controller's connected editor would put in a first prompt right now, through the real prompt path. */

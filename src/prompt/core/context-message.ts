@@ -10,7 +10,7 @@ import {
 	unchangedLine,
 } from "./editor-block.ts";
 import type { ContextDetails, ModelKnowledge } from "./model-knowledge.ts";
-import type { EditorNow } from "./prompt-editor.ts";
+import type { EditorForPrompt } from "./prompt-editor.ts";
 import type { SelectionPayload } from "./selection-payload.ts";
 
 /** The custom type of every editor-context message pi-ide-context adds to a session. */
@@ -53,13 +53,13 @@ const GONE_SUMMARY: Record<GoneReason, string> = {
  * changed (all of them when the file changed or the model knows nothing), one line when nothing changed, one
  * line when the editor went away after the model was told about it.
  */
-export function contextMessage(now: EditorNow, knowledge: ModelKnowledge): ContextMessage | undefined {
+export function contextMessage(now: EditorForPrompt, knowledge: ModelKnowledge): ContextMessage | undefined {
 	if (now.kind === "gone") {
 		if (!knowledge.known) return undefined;
 		return { content: goneLine(now.reason), details: { v: 1, kind: "gone", summary: GONE_SUMMARY[now.reason] } };
 	}
 	const { selection } = now;
-	const alreadySent = selection?.body !== undefined && knowledge.sentSelections.has(selection.id);
+	const alreadySent = selection?.body !== undefined && knowledge.sentTextIds.has(selection.id);
 	const sendsText = selection?.body !== undefined && !alreadySent;
 	const where = `${now.fileLabel}${now.cursorLine === undefined ? "" : ` line ${now.cursorLine}`}`;
 	const details: ContextDetails = {

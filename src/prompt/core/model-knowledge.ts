@@ -53,10 +53,10 @@ export interface ModelKnowledge {
 	/** What the model was last told about the editor, complete; undefined when it knows nothing usable. */
 	known?: { fields: EditorFields; selection?: string };
 	/** Selections and referenced code whose text is in the model's context now, by id. */
-	sentSelections: ReadonlySet<string>;
+	sentTextIds: ReadonlySet<string>;
 }
 
-export const NO_KNOWLEDGE: ModelKnowledge = { known: undefined, sentSelections: new Set() };
+export const NO_KNOWLEDGE: ModelKnowledge = { known: undefined, sentTextIds: new Set() };
 
 /**
  * The entries the model still has: pi sends the latest compaction's summary, then the branch from its
@@ -88,7 +88,7 @@ function fieldsOf(record: Record<string, string> | undefined): EditorFields | un
  */
 export function modelKnowledge(branch: readonly BranchEntry[], customType: string): ModelKnowledge {
 	const start = contextStart(branch);
-	const sentSelections = new Set<string>();
+	const sentTextIds = new Set<string>();
 	let latest: ContextDetails | undefined;
 	let decided = false;
 	let known: ModelKnowledge["known"];
@@ -100,8 +100,8 @@ export function modelKnowledge(branch: readonly BranchEntry[], customType: strin
 		if (entry.type !== "custom_message" || entry.customType !== customType || edited.has(entry.id)) continue;
 		if (!detailsCheck.Check(entry.details)) continue;
 		const details = entry.details;
-		if (details.sentSelection) sentSelections.add(details.sentSelection);
-		for (const id of details.sentReferences ?? []) sentSelections.add(id);
+		if (details.sentSelection) sentTextIds.add(details.sentSelection);
+		for (const id of details.sentReferences ?? []) sentTextIds.add(id);
 		if (decided || details.kind === "references") continue;
 		latest ??= details;
 		if (details.kind === "gone") decided = true;
@@ -111,7 +111,7 @@ export function modelKnowledge(branch: readonly BranchEntry[], customType: strin
 			known = fields && { fields, selection: latest.selection };
 		}
 	}
-	return { known, sentSelections };
+	return { known, sentTextIds };
 }
 
 /**
@@ -125,7 +125,7 @@ export function advanceKnowledge(
 	customType: string,
 ): ModelKnowledge | undefined {
 	let known = before.known;
-	let sentSelections: Set<string> | undefined;
+	let sentTextIds: Set<string> | undefined;
 	for (const entry of added) {
 		if (entry.type === "compaction" || entry.type === "context_edit") return undefined;
 		if (entry.type !== "custom_message" || entry.customType !== customType || !detailsCheck.Check(entry.details)) {
@@ -134,8 +134,8 @@ export function advanceKnowledge(
 		const details = entry.details;
 		const sent = [...(details.sentSelection ? [details.sentSelection] : []), ...(details.sentReferences ?? [])];
 		if (sent.length > 0) {
-			sentSelections ??= new Set(before.sentSelections);
-			for (const id of sent) sentSelections.add(id);
+			sentTextIds ??= new Set(before.sentTextIds);
+			for (const id of sent) sentTextIds.add(id);
 		}
 		if (details.kind === "references") continue;
 		if (details.kind === "gone") known = undefined;
@@ -144,5 +144,5 @@ export function advanceKnowledge(
 			known = fields && { fields, selection: details.selection };
 		}
 	}
-	return { known, sentSelections: sentSelections ?? before.sentSelections };
+	return { known, sentTextIds: sentTextIds ?? before.sentTextIds };
 }

@@ -9,7 +9,7 @@ import type { SelectionPayload, SelectionSource } from "./selection-payload.ts";
 const MAX_LABEL_CHARS = 120;
 
 /** What pi knows about the connected editor as a prompt starts: what `contextMessage` decides on. */
-export type EditorNow =
+export type EditorForPrompt =
 	| {
 			kind: "editor";
 			/** The buffer's lines (no selection). */
@@ -38,7 +38,11 @@ export function freshSelectionSource(
  * The connected editor as the prompt describes it, with its prepared selection; "no file" when it shows no
  * named buffer. The transcript names the file relative to the project when it is inside it.
  */
-export function editorNow(state: EditorState, projectDir: string, selection: SelectionPayload | undefined): EditorNow {
+export function editorForPrompt(
+	state: EditorState,
+	projectDir: string,
+	selection: SelectionPayload | undefined,
+): EditorForPrompt {
 	const fields = bufferFields(state);
 	const file = absoluteFile(state);
 	if (!fields || file === undefined) return { kind: "gone", reason: "no-file" };

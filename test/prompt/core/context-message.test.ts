@@ -2,7 +2,7 @@ import { describe, expect, test } from "vitest";
 import { contextMessage } from "../../../src/prompt/core/context-message.ts";
 import { type EditorFields, goneLine, unchangedLine } from "../../../src/prompt/core/editor-block.ts";
 import { type ModelKnowledge, NO_KNOWLEDGE } from "../../../src/prompt/core/model-knowledge.ts";
-import type { EditorNow } from "../../../src/prompt/core/prompt-editor.ts";
+import type { EditorForPrompt } from "../../../src/prompt/core/prompt-editor.ts";
 import { cutForPrompt, sentSelection, withheldSelection } from "../../../src/prompt/core/selection-payload.ts";
 import { selection } from "../../support/fixtures.ts";
 
@@ -19,7 +19,7 @@ const source = (text = "line2\nline3\nline4", selectedAt = 100) => ({
 	selection: selection(2, 4, text, selectedAt),
 });
 const SENT = sentSelection(source(), cutForPrompt(source().selection), 0);
-const editor = (overrides: Partial<Extract<EditorNow, { kind: "editor" }>> = {}): EditorNow => ({
+const editor = (overrides: Partial<Extract<EditorForPrompt, { kind: "editor" }>> = {}): EditorForPrompt => ({
 	kind: "editor",
 	fields: FIELDS,
 	fileLabel: "src/main.ts",
@@ -28,7 +28,7 @@ const editor = (overrides: Partial<Extract<EditorNow, { kind: "editor" }>> = {})
 });
 const knows = (fields: EditorFields, selectionId?: string, sent: string[] = []): ModelKnowledge => ({
 	known: { fields, selection: selectionId },
-	sentSelections: new Set(sent),
+	sentTextIds: new Set(sent),
 });
 
 const FULL_NO_SELECTION = [
@@ -46,7 +46,7 @@ const DELTA_HEADER =
 const RANGE = "lines 2-4 (from line 2 column 1 to line 4 column 5)";
 
 describe("contextMessage: each thing enters the model's context once", () => {
-	test.each<[string, EditorNow, ModelKnowledge, string | undefined, string | undefined, string | undefined]>([
+	test.each<[string, EditorForPrompt, ModelKnowledge, string | undefined, string | undefined, string | undefined]>([
 		[
 			"nothing known: the full block",
 			editor(),

@@ -33,26 +33,26 @@ describe("referenced code: its own bookkeeping beside the ambient chain", () => 
 			ours({ kind: "unchanged", selection: "s1", sentReferences: ["r3"] }),
 		];
 		const walked = modelKnowledge(branch, CONTEXT_MESSAGE_TYPE);
-		expect(walked).toEqual({ known: { fields: FIELDS, selection: "s1" }, sentSelections: new Set(["r1", "r2", "r3"]) });
+		expect(walked).toEqual({ known: { fields: FIELDS, selection: "s1" }, sentTextIds: new Set(["r1", "r2", "r3"]) });
 		const before = modelKnowledge(branch.slice(0, 2), CONTEXT_MESSAGE_TYPE);
 		expect(advanceKnowledge(before, branch.slice(2), CONTEXT_MESSAGE_TYPE)).toEqual(walked);
 	});
 
 	test("references alone (explicit mode) never make the model know an editor", () => {
 		const branch = [user(), ours({ kind: "references", sentReferences: ["r1"] })];
-		expect(modelKnowledge(branch, CONTEXT_MESSAGE_TYPE)).toEqual({ known: undefined, sentSelections: new Set(["r1"]) });
+		expect(modelKnowledge(branch, CONTEXT_MESSAGE_TYPE)).toEqual({ known: undefined, sentTextIds: new Set(["r1"]) });
 	});
 
 	test("a reference compacted away is sent again", () => {
 		const kept = user();
 		const branch = [user(), ours({ kind: "references", sentReferences: ["r1"] }), kept, compaction(kept.id)];
-		expect(modelKnowledge(branch, CONTEXT_MESSAGE_TYPE).sentSelections).toEqual(new Set());
+		expect(modelKnowledge(branch, CONTEXT_MESSAGE_TYPE).sentTextIds).toEqual(new Set());
 	});
 });
 
 describe("modelKnowledge: what the model still has, from the branch", () => {
 	test("an empty branch (new session): nothing", () => {
-		expect(modelKnowledge([], CONTEXT_MESSAGE_TYPE)).toEqual({ known: undefined, sentSelections: new Set() });
+		expect(modelKnowledge([], CONTEXT_MESSAGE_TYPE)).toEqual({ known: undefined, sentTextIds: new Set() });
 	});
 
 	test("the latest full block is known; selections sent anywhere in context are collected", () => {
@@ -64,7 +64,7 @@ describe("modelKnowledge: what the model still has, from the branch", () => {
 		];
 		expect(modelKnowledge(branch, CONTEXT_MESSAGE_TYPE)).toEqual({
 			known: { fields: FIELDS, selection: "s1" },
-			sentSelections: new Set(["s1"]),
+			sentTextIds: new Set(["s1"]),
 		});
 	});
 
@@ -84,9 +84,9 @@ describe("modelKnowledge: what the model still has, from the branch", () => {
 		const branch = [user("u1"), ours({ kind: "full", selection: "s", sentSelection: "s" }), user("u2"), user("u3")];
 		const kept = modelKnowledge([...branch, compaction("u1")], CONTEXT_MESSAGE_TYPE);
 		expect(kept.known?.fields).toEqual(FIELDS);
-		expect(kept.sentSelections).toEqual(new Set(["s"]));
+		expect(kept.sentTextIds).toEqual(new Set(["s"]));
 		const dropped = modelKnowledge([...branch, compaction("u2")], CONTEXT_MESSAGE_TYPE);
-		expect(dropped).toEqual({ known: undefined, sentSelections: new Set() });
+		expect(dropped).toEqual({ known: undefined, sentTextIds: new Set() });
 		// Only the latest compaction matters; entries after it are in context.
 		const later = modelKnowledge([...branch, compaction("u2"), ours({ kind: "full" })], CONTEXT_MESSAGE_TYPE);
 		expect(later.known?.fields).toEqual(FIELDS);
@@ -96,7 +96,7 @@ describe("modelKnowledge: what the model still has, from the branch", () => {
 
 	test("after 'gone' the model knows no editor, but texts it was sent are still in its context", () => {
 		const branch = [ours({ kind: "full", sentSelection: "s" }), ours({ kind: "gone" })];
-		expect(modelKnowledge(branch, CONTEXT_MESSAGE_TYPE)).toEqual({ known: undefined, sentSelections: new Set(["s"]) });
+		expect(modelKnowledge(branch, CONTEXT_MESSAGE_TYPE)).toEqual({ known: undefined, sentTextIds: new Set(["s"]) });
 	});
 
 	test("other extensions' messages, other types and tampered details are ignored", () => {
@@ -114,7 +114,7 @@ describe("modelKnowledge: what the model still has, from the branch", () => {
 		const edit: BranchEntry = { type: "context_edit", id: "edit", targetId: "full-1" };
 		expect(modelKnowledge([full, user(), edit], CONTEXT_MESSAGE_TYPE)).toEqual({
 			known: undefined,
-			sentSelections: new Set(),
+			sentTextIds: new Set(),
 		});
 	});
 
