@@ -84,6 +84,7 @@ export default function piIdeContext(pi: ExtensionAPI): void {
 					home: homedir(),
 					platform: process.platform,
 					uid,
+					testScope: process.env.PI_IDE_TEST_PROC_SCOPE,
 				},
 			},
 			{
@@ -192,6 +193,7 @@ function ideCommandConnection(controller: IdeController): IdeCommandConnection {
 		disconnect: (options) => controller.disconnect(options),
 		noMatchText: () => controller.noMatchText(),
 		nowSeconds: () => controller.nowSeconds(),
+		lookAgain: () => controller.lookAgain(),
 	};
 }
 

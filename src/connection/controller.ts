@@ -24,11 +24,13 @@ import {
 	autoConnectTarget,
 	bestTier,
 	type ConnectedView,
+	connectedView,
 	connectionEnd,
 	connectReason,
 	promptGoneReason,
 } from "./core/rules.ts";
 import { type DirReport, formatNoMatch, formatStatus, type StatusEnvironment } from "./core/status-report.ts";
+import { dirReports } from "./doctor.ts";
 import { recordEvent } from "./event-journal.ts";
 import { EditorPresenter } from "./presenter.ts";
 
@@ -167,16 +169,7 @@ export class IdeController {
 	async viewAfterPendingRead(): Promise<ConnectedView> {
 		const reading = await this.readingAfterPendingRead();
 		if (typeof reading === "string") return { kind: "gone", reason: reading };
-		const secret = this.secrets.secretMatchOf(reading);
-		return {
-			kind: "editor",
-			state: reading.state,
-			selectionFirstSeenSeconds: reading.selectionFirstSeenSeconds,
-			nowSeconds: this.clock.nowSeconds(),
-			...(reading.paths.activeFile !== undefined && { realFile: reading.paths.activeFile }),
-			...(secret && { secret }),
-			...(reading.unsavedFiles && { unsavedFiles: reading.unsavedFiles }),
-		};
+		return connectedView(reading, this.secrets.secretMatchOf(reading), this.clock.nowSeconds());
 	}
 
 	/**
@@ -220,12 +213,15 @@ export class IdeController {
 		return formatNoMatch(this.projectDir, this.dirReports(), this.liveEditors(), zed && zedNoMatchLine(zed));
 	}
 
-	/** Every dir read or looked for, with its verdict. */
+	/** Every dir read or looked for, with its verdict and its files' editors matched to the project. */
 	private dirReports(): DirReport[] {
-		return this.dirs.map((dir) => ({
-			...dir.standing(),
-			files: dir.files().map(({ editor, ...file }) => ({ ...file, ...(editor && { editor: this.withMatch(editor) }) })),
-		}));
+		return dirReports(this.dirs, (editor) => this.withMatch(editor));
+	}
+
+	/** Every source looks again (`/ide`, before it lists editors); the connection rules apply to what it finds. */
+	async lookAgain(): Promise<void> {
+		await this.sources.lookAgain();
+		this.reconcile();
 	}
 
 	get settings(): IdeSettings {

@@ -35,6 +35,8 @@ export interface EditorSource {
 	recheck(): Promise<void>;
 	/** The source lost what it watched (its dir was removed): re-check on the next tick, not a few later. */
 	readonly lost: boolean;
+	/** Looks again now, as `/ide` asks before it lists editors (a dir's standing; a Zed started since). */
+	lookAgain(): Promise<void>;
 	/** A read of that editor's state is under way or due: a prompt waits for it (briefly). */
 	isPending(key: string): boolean;
 	/** Runs a due read of that editor's state now and waits for reads under way. */

@@ -53,6 +53,11 @@ export class MergedSources {
 		await Promise.all(this.sources.filter((source) => due || source.lost).map((source) => source.recheck()));
 	}
 
+	/** Every source looks again now (`/ide`): what appeared since is listed before the picker opens. */
+	async lookAgain(): Promise<void> {
+		await Promise.all(this.sources.map((source) => source.lookAgain()));
+	}
+
 	/** Waits for a read of that editor's state under way or due, but never longer than `deadlineMs`. */
 	async waitForPendingRead(key: string, deadlineMs: number): Promise<void> {
 		if (!this.sources.some((source) => source.isPending(key))) return;

@@ -96,7 +96,8 @@ export class MessageBuilder {
 		if (view.kind === "gone") return { message: contextMessage(view, knowledge) };
 		const fresh = freshSelectionSource(view.state, view.selectionFirstSeenSeconds, view.nowSeconds);
 		const selection = fresh && (await this.payload(fresh, view.secret));
-		const message = contextMessage(editorForPrompt(view.state, this.projectDir(), selection), knowledge);
+		const now = editorForPrompt(view.state, this.projectDir(), selection, { unsavedUnknown: view.unsavedUnknown });
+		const message = contextMessage(now, knowledge);
 		const carried =
 			fresh && selection && !selection.withheld && message
 				? { file: fresh.file, startLine: fresh.selection.start.line, endLine: fresh.selection.end.line }

@@ -1,12 +1,11 @@
 import { constants } from "node:fs";
 import { type FileHandle, open, realpath } from "node:fs/promises";
-import { extname } from "node:path";
 import type { ConnectedView } from "../connection/core/rules.ts";
 import { absoluteFile } from "../editors/core/active-buffer.ts";
 import { type SecretFileMatch, withheldReason } from "../safety/core/secret-files.ts";
 import { type findSecrets, redactedText, SCAN_FAILED } from "../safety/secret-scanner.ts";
 import { shownPath } from "../shared/core/paths.ts";
-import { cutText } from "../shared/core/text-cuts.ts";
+import { cutText, fenceLanguageOf } from "../shared/core/text-cuts.ts";
 import { type CodeReference, referencePath } from "./core/parse.ts";
 import type { ResolvedReference } from "./core/sections.ts";
 
@@ -102,7 +101,7 @@ async function finish(
 	context: ReferenceContext,
 ): Promise<ResolvedReference> {
 	const cut = cutText(found.text, { first: found.startLine, last: found.endLine }, "reference");
-	const language = extname(found.file).slice(1);
+	const language = fenceLanguageOf(found.file);
 	const base = {
 		kind: "text" as const,
 		...found,

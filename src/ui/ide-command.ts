@@ -29,6 +29,8 @@ export interface IdeCommandConnection {
 	disconnect: (options: { pauseAutoConnect: boolean }) => void;
 	noMatchText: () => string;
 	nowSeconds: () => number;
+	/** Every source looks again before the picker lists editors. */
+	lookAgain: () => Promise<void>;
 }
 
 /** `/ide [status|all|off]`. */
@@ -46,6 +48,7 @@ export async function runIdeCommand(
 	if (sub !== "" && sub !== "all") return ctx.ui.notify(noticeText.unknownArgument(sub), "warning");
 
 	const all = sub === "all";
+	await connection.lookAgain();
 	const editors = connection.pickable(all);
 	if (editors.length === 0) return ctx.ui.notify(connection.noMatchText(), "info");
 	const connectedKey = connection.connectedKey();

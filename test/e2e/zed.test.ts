@@ -119,7 +119,7 @@ describe("Zed through the real pi 1.x CLI (RPC)", () => {
 
 			const lines = await rpc.ideStatus();
 			expect(lines).toContain(`Zed: database ${zed.dbPath} (stable); Zed is running (pid ${zedPid})`);
-			expect(lines).toContain("  Schema steps: WorkspaceDb 30, EditorDb 7");
+			expect(lines).toContain("  Schema steps: WorkspaceDb 36, EditorDb 8, KeyValueStore 1");
 			// Idle Zed, idle pi: no read (pi's own reads touch the database's files and must not look like changes).
 			// Two more looks of the slow fallback prove it: each compared the files and found nothing to read.
 			const counters = async () => {
@@ -161,7 +161,7 @@ describe("Zed through the real pi 1.x CLI (RPC)", () => {
 			await zed.show({ workspaceId: 3, itemId: 31, path: file, selections: [[0, 0]] });
 			const rpc = startPi(zed);
 			const before = await rpc.ideStatus();
-			expect(before).toContain(`Zed: database ${zed.dbPath} (stable); Zed is not running`);
+			expect(before, before.join("\n")).toContain(`Zed: database ${zed.dbPath} (stable); Zed is not running`);
 			expect(rpc.lastWidget()).toBeUndefined();
 			await rpc.prompt("anything?");
 			expect(lastRequest()).not.toContain("<editor-context>");
@@ -171,7 +171,7 @@ describe("Zed through the real pi 1.x CLI (RPC)", () => {
 			await zed.show({ workspaceId: 1, itemId: 11, path: file, selections: [[6, 6]] });
 			await rpc.waitForWidget("in main.ts", 5000);
 			const lines = await rpc.ideStatus();
-			expect(lines).toContain(`Zed: database ${zed.dbPath} (stable); Zed is running (pid ${zedPid})`);
+			expect(lines, lines.join("\n")).toContain(`Zed: database ${zed.dbPath} (stable); Zed is running (pid ${zedPid})`);
 			expect(lines).toContain(`  Workspace 1 (${ws.project}): tier 0 (a workspace root is the project), main.ts`);
 			expect(lines).toContain(
 				`  Workspace 2 (${ws.project}): not offered: not in Zed's current session (a closed window, or an earlier run)`,

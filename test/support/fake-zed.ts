@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, readFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { parseProcStat } from "../../src/editors/core/proc-stat.ts";
@@ -43,34 +43,67 @@ export class FakeZed {
 	private constructor(
 		private readonly root: string,
 		private readonly writer: ChildProcess,
+		dbPath: string,
 	) {
 		this.dataHome = join(root, "data");
-		this.dbPath = join(this.dataHome, "zed", "db", "0-stable", "db.sqlite");
+		this.dbPath = dbPath;
 		createInterface({ input: writer.stdout as NodeJS.ReadableStream }).on("line", (line) =>
 			this.replies.push(JSON.parse(line) as Record<string, unknown>),
 		);
 	}
 
-	/** `node`: a Node with node:sqlite (22.13+). */
-	static async create(root: string, node: string): Promise<FakeZed> {
-		const dbDir = join(root, "data", "zed", "db", "0-stable");
+	/**
+	 * `node`: a Node with node:sqlite (22.13+). The database goes in `<dataDir>/db/0-<channel>/` (by default
+	 * Zed's data dir under the fixture's XDG_DATA_HOME, stable channel).
+	 */
+	static async create(
+		root: string,
+		node: string,
+		where: { dataDir?: string; channel?: string } = {},
+	): Promise<FakeZed> {
+		const dbDir = join(where.dataDir ?? join(root, "data", "zed"), "db", `0-${where.channel ?? "stable"}`);
 		mkdirSync(dbDir, { recursive: true });
-		const writer = spawn(node, ["--no-warnings", WRITER, join(dbDir, "db.sqlite")], {
-			stdio: ["pipe", "pipe", "inherit"],
-		});
-		const zed = new FakeZed(root, writer);
+		const dbPath = join(dbDir, "db.sqlite");
+		const writer = spawn(node, ["--no-warnings", WRITER, dbPath], { stdio: ["pipe", "pipe", "inherit"] });
+		const zed = new FakeZed(root, writer, dbPath);
 		await waitFor("the Zed database writer", () => zed.replies.length > 0, PI_START_TIMEOUT_MS);
 		return zed;
 	}
 
-	/** What pi needs to find this database: Zed's data dir under XDG_DATA_HOME, a home of the test's own. */
-	environment(home: string): Record<string, string> {
-		return { XDG_DATA_HOME: this.dataHome, HOME: home };
+	/** Where this Zed reads its user settings: `~/.config/zed` of its own home. */
+	get configDir(): string {
+		return join(this.root, ".config", "zed");
 	}
 
-	/** Starts "Zed": a `zed-editor` process of this user with the database's data dir in its environment. */
-	start(): number {
-		const app = spawn(this.binary(), ["3600"], { stdio: "ignore", env: this.appEnvironment() });
+	/** The user's `settings.json`, as Zed's settings editor leaves it (comments and trailing commas allowed). */
+	writeSettings(text: string): void {
+		mkdirSync(this.configDir, { recursive: true });
+		writeFileSync(join(this.configDir, "settings.json"), text);
+	}
+
+	/**
+	 * What pi needs to find this database: Zed's data dir under XDG_DATA_HOME, a home of the test's own, and the
+	 * scope that keeps pi to this fixture's Zeds (tests run side by side, each with its own).
+	 */
+	environment(home: string): Record<string, string> {
+		return { XDG_DATA_HOME: this.dataHome, HOME: home, PI_IDE_TEST_PROC_SCOPE: this.scope };
+	}
+
+	/** `PI_IDE_TEST_PROC_SCOPE` of this fixture's Zeds. */
+	get scope(): string {
+		return `fake-zed:${this.root}`;
+	}
+
+	/**
+	 * Starts "Zed": a `zed-editor` process of this user with the database's data dir in its environment.
+	 * `args` (`--user-data-dir …`) make it a shell script named `zed-editor` that waits on its stdin; `sourceBuild`
+	 * runs it as `zed` from a cargo `target/debug` dir; `env` adds to its environment (`ZED_STATELESS`).
+	 */
+	start(options: { args?: string[]; sourceBuild?: boolean; env?: Record<string, string>; cwd?: string } = {}): number {
+		const env = { ...this.appEnvironment(), ...options.env };
+		const app = options.args
+			? spawn(this.script(), options.args, { stdio: ["pipe", "ignore", "ignore"], env, cwd: options.cwd })
+			: spawn(options.sourceBuild ? this.sourceBuild() : this.binary(), ["3600"], { stdio: "ignore", env });
 		this.apps.push(app);
 		return app.pid as number;
 	}
@@ -111,7 +144,30 @@ export class FakeZed {
 
 	/** Zed's own environment: the data dir it writes. */
 	private appEnvironment(): NodeJS.ProcessEnv {
-		return { PATH: process.env.PATH, HOME: this.root, XDG_DATA_HOME: this.dataHome };
+		return {
+			PATH: process.env.PATH,
+			HOME: this.root,
+			XDG_DATA_HOME: this.dataHome,
+			PI_IDE_TEST_PROC_SCOPE: this.scope,
+		};
+	}
+
+	/** A `zed-editor` that takes any arguments: a script (its process is named after it) blocked on stdin. */
+	private script(): string {
+		const dir = join(this.root, "script-bin");
+		mkdirSync(dir, { recursive: true });
+		const app = join(dir, "zed-editor");
+		if (!existsSync(app)) writeFileSync(app, "#!/bin/sh\nread -r _\n", { mode: 0o755 });
+		return app;
+	}
+
+	/** Zed built from source: `zed` in a cargo `target/debug` dir. */
+	private sourceBuild(): string {
+		const dir = join(this.root, "src", "zed", "target", "debug");
+		mkdirSync(dir, { recursive: true });
+		const app = join(dir, "zed");
+		if (!existsSync(app)) copyFileSync("/bin/sleep", app);
+		return app;
 	}
 
 	private binary(): string {
@@ -149,17 +205,25 @@ export class FakeZed {
 		if (reply.ok !== true) throw new Error(`zed-writer: ${String(reply.error)} (${sql})`);
 	}
 
+	/** A workspace row, as Zed saves one: an upsert (a REPLACE would cascade away its panes, tabs and editors). */
 	async workspace(options: {
 		id: number;
 		roots: string[];
 		session?: string | null;
 		remote?: boolean;
 		timestamp?: string;
+		/** The window that holds it (`window_id`); Zed's sidebar keeps several workspaces in one window. */
+		windowId?: number;
 	}): Promise<void> {
 		const sorted = [...options.roots].sort();
+		if (options.remote)
+			await this.sql("INSERT OR IGNORE INTO remote_connections (id, kind, host) VALUES (1, 'ssh', 'example')");
 		await this.sql(
-			`INSERT OR REPLACE INTO workspaces (workspace_id, paths, paths_order, remote_connection_id, timestamp, session_id)
-			VALUES (?, ?, ?, ?, ?, ?)`,
+			`INSERT INTO workspaces (workspace_id, paths, paths_order, remote_connection_id, timestamp, session_id, window_id)
+			VALUES (?, ?, ?, ?, ?, ?, ?)
+			ON CONFLICT (workspace_id) DO UPDATE SET paths = excluded.paths, paths_order = excluded.paths_order,
+				remote_connection_id = excluded.remote_connection_id, timestamp = excluded.timestamp,
+				session_id = excluded.session_id, window_id = excluded.window_id`,
 			[
 				options.id,
 				sorted.join("\n"),
@@ -167,13 +231,24 @@ export class FakeZed {
 				options.remote ? 1 : null,
 				options.timestamp ?? new Date().toISOString().slice(0, 19).replace("T", " "),
 				options.session === undefined ? "session-1" : options.session,
+				options.windowId ?? null,
 			],
 		);
 	}
 
+	/** The window shows this workspace of its sidebar (`scoped_kv_store`, namespace `multi_workspace_state`). */
+	async showInWindow(windowId: number, workspaceId: number): Promise<void> {
+		await this.sql(
+			`INSERT INTO scoped_kv_store (namespace, key, value) VALUES ('multi_workspace_state', ?, ?)
+			ON CONFLICT (namespace, key) DO UPDATE SET value = excluded.value`,
+			[String(windowId), JSON.stringify({ active_workspace_id: workspaceId, sidebar_open: true })],
+		);
+	}
+
 	/**
-	 * The workspace shows this editor in one focused pane, as Zed saves it: panes and tabs rewritten, the
-	 * editor row, then the selections deleted and inserted.
+	 * The workspace shows this editor in one focused pane, as Zed saves it: panes and tabs rewritten in one
+	 * transaction, the editor row upserted, then the selections (`[]`: a tab whose cursor never moved, or any
+	 * tab under `"restore_on_startup": "empty_tab"`, has no rows).
 	 */
 	async show(editor: ShownEditor, focus: "editor" | "terminal" | "nothing" = "editor"): Promise<void> {
 		const { workspaceId: ws, itemId } = editor;
@@ -189,8 +264,10 @@ export class FakeZed {
 			COMMIT;`,
 		);
 		await this.sql(
-			"INSERT OR REPLACE INTO editors (item_id, workspace_id, path, contents, language) VALUES (?, ?, ?, ?, ?)",
-			[itemId, ws, { bytes: editor.path }, editor.contents ?? null, editor.language ?? null],
+			`INSERT INTO editors (item_id, workspace_id, path, buffer_path, contents, language) VALUES (?, ?, ?, ?, ?, ?)
+			ON CONFLICT (item_id, workspace_id) DO UPDATE SET path = excluded.path, buffer_path = excluded.buffer_path,
+				contents = excluded.contents, language = excluded.language`,
+			[itemId, ws, { bytes: editor.path }, editor.path, editor.contents ?? null, editor.language ?? null],
 		);
 		await this.select(editor);
 	}
@@ -202,9 +279,12 @@ export class FakeZed {
 					`INSERT INTO editor_selections (editor_id, workspace_id, start, end) VALUES (${editor.itemId}, ${editor.workspaceId}, ${start}, ${end});`,
 			)
 			.join("\n");
+		// As Zed does it: a delete, then the inserts, with no transaction around them. A reader in between sees
+		// no rows for the tab for a moment.
 		await this.sql(
-			`BEGIN; DELETE FROM editor_selections WHERE editor_id = ${editor.itemId} AND workspace_id = ${editor.workspaceId}; ${rows} COMMIT;`,
+			`DELETE FROM editor_selections WHERE editor_id = ${editor.itemId} AND workspace_id = ${editor.workspaceId}`,
 		);
+		if (rows) await this.sql(rows);
 	}
 
 	/** Focus moves to the terminal dock: no pane of the workspace has focus. */
@@ -212,7 +292,10 @@ export class FakeZed {
 		await this.sql(`UPDATE panes SET active = 0 WHERE workspace_id = ${workspaceId}`);
 	}
 
-	/** Holds the database locked against every reader (as a writer in exclusive locking mode does). */
+	/**
+	 * Holds the database locked against every reader: the worst case. Zed never takes an exclusive lock; its
+	 * readers meet "busy" only for a moment, at a checkpoint or a WAL recovery, which cannot be held open here.
+	 */
 	async lock(): Promise<void> {
 		await this.sql("PRAGMA locking_mode = EXCLUSIVE; BEGIN EXCLUSIVE; UPDATE kv_store SET value = value;");
 		this.locked = true;

@@ -22,8 +22,8 @@ export class ZedSourceProcess {
 	readonly lines: RunnerLine[] = [];
 	private readonly child: ChildProcess;
 
-	private constructor(node: string, dataHome: string, home: string) {
-		this.child = spawn(node, ["--import", "jiti/register", RUNNER, dataHome, home], {
+	private constructor(node: string, dataHome: string, home: string, testScope: string) {
+		this.child = spawn(node, ["--import", "jiti/register", RUNNER, dataHome, home, testScope], {
 			cwd: REPO,
 			stdio: ["pipe", "pipe", "inherit"],
 		});
@@ -32,8 +32,9 @@ export class ZedSourceProcess {
 		);
 	}
 
-	static async start(node: string, dataHome: string, home: string): Promise<ZedSourceProcess> {
-		const runner = new ZedSourceProcess(node, dataHome, home);
+	/** `testScope`: the fixture's `PI_IDE_TEST_PROC_SCOPE`, so that only its Zeds are seen. */
+	static async start(node: string, dataHome: string, home: string, testScope: string): Promise<ZedSourceProcess> {
+		const runner = new ZedSourceProcess(node, dataHome, home, testScope);
 		await waitFor("the Zed source to start", () => runner.lines.some((line) => line.kind === "started"), 20_000);
 		return runner;
 	}

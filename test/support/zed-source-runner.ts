@@ -9,12 +9,12 @@ import { ZedSource } from "../../src/editors/zed/source.ts";
 import { systemClock } from "../../src/shared/clock.ts";
 import { LIVENESS_CHECK_MS } from "../../src/shared/core/timing.ts";
 
-const [dataHome = "", home = ""] = process.argv.slice(2);
+const [dataHome = "", home = "", testScope] = process.argv.slice(2);
 const print = (value: unknown) => process.stdout.write(`${JSON.stringify(value)}\n`);
 const uid = process.getuid?.() ?? 0;
 
 const source: ZedSource = new ZedSource(
-	{ enabled: { on: true, source: "test" }, env: { XDG_DATA_HOME: dataHome }, home, platform: "linux", uid },
+	{ enabled: { on: true, source: "test" }, env: { XDG_DATA_HOME: dataHome }, home, platform: "linux", uid, testScope },
 	{
 		clock: systemClock,
 		changed: () => print({ kind: "listed", editors: source.editors(), reads: source.report().reads }),

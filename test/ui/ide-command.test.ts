@@ -30,6 +30,9 @@ function connection(editors: Editor[], connectedKey?: string) {
 		disconnect: (options) => calls.push(`disconnect${options.pauseAutoConnect ? ", auto-connect paused" : ""}`),
 		noMatchText: () => "No editor found for /home/dev/proj.",
 		nowSeconds: () => NOW,
+		lookAgain: async () => {
+			calls.push("look again");
+		},
 	};
 	return { fake, calls };
 }
@@ -76,7 +79,7 @@ describe("/ide and its subcommands, on the connection's functions", () => {
 		expect(notices).toEqual(['warning: pi-ide: unknown argument "bogus"; use /ide, /ide all, /ide off or /ide status']);
 	});
 
-	test("nothing to pick in this project: where pi looked and what runs elsewhere", async () => {
+	test("nothing to pick in this project (after looking again): where pi looked and what runs elsewhere", async () => {
 		const { fake } = connection([editor(12, undefined)]);
 		const { ctx, notices, shown } = context();
 		await runIdeCommand("", ctx, fake);
@@ -95,7 +98,7 @@ describe("/ide and its subcommands, on the connection's functions", () => {
 				"Disconnect - stop sending editor context",
 			],
 		]);
-		expect(calls).toEqual(["connect pid:13: picked with /ide"]);
+		expect(calls).toEqual(["look again", "connect pid:13: picked with /ide"]);
 		expect(notices).toEqual(["info: pi-ide: connected to * nvim 13  src/main.ts"]);
 	});
 
@@ -104,7 +107,7 @@ describe("/ide and its subcommands, on the connection's functions", () => {
 		const { ctx, shown } = context((options) => options.at(-1));
 		await runIdeCommand("all", ctx, fake);
 		expect(shown[0]).toHaveLength(3);
-		expect(calls).toEqual(["disconnect, auto-connect paused"]);
+		expect(calls).toEqual(["look again", "disconnect, auto-connect paused"]);
 	});
 
 	test("an editor that went away while the picker was open: said, nothing connected", async () => {
@@ -115,7 +118,7 @@ describe("/ide and its subcommands, on the connection's functions", () => {
 			return options[0];
 		});
 		await runIdeCommand("", ctx, fake);
-		expect(calls).toEqual([]);
+		expect(calls).toEqual(["look again"]);
 		expect(notices).toEqual(["warning: pi-ide: that editor is gone"]);
 	});
 
@@ -123,7 +126,7 @@ describe("/ide and its subcommands, on the connection's functions", () => {
 		const { fake, calls } = connection([editor(12, 0)]);
 		const { ctx, notices } = context(() => undefined);
 		await runIdeCommand("", ctx, fake);
-		expect(calls).toEqual([]);
+		expect(calls).toEqual(["look again"]);
 		expect(notices).toEqual([]);
 	});
 });

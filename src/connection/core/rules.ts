@@ -1,5 +1,5 @@
 import { absoluteFile } from "../../editors/core/active-buffer.ts";
-import type { EditorFacts, EditorOrigin, GoneReason } from "../../editors/core/editor.ts";
+import type { EditorFacts, EditorOrigin, EditorReading, GoneReason } from "../../editors/core/editor.ts";
 import type { EditorState } from "../../editors/core/protocol-state.ts";
 import type { Tier, TierVerdict } from "../../editors/core/tiers.ts";
 import type { SecretFileMatch } from "../../safety/core/secret-files.ts";
@@ -7,6 +7,8 @@ import type { SecretFileMatch } from "../../safety/core/secret-files.ts";
 export interface Candidate {
 	key: string;
 	match: { tier: Tier | undefined };
+	/** Not what the user looks at now (a workspace its window does not show): never connected on its own. */
+	hidden?: boolean;
 }
 
 /** Only the best non-empty tier counts: when an editor matches exactly, weaker matches are not offered. */
@@ -18,9 +20,12 @@ export function bestTier<T extends Candidate>(candidates: readonly T[]): { tier:
 	return { tier: undefined, editors: [] };
 }
 
-/** Connect on our own only when exactly one live editor is in the best tier; a tie waits for `/ide`. */
+/**
+ * Connect on our own only when exactly one live editor the user can see is in the best tier; a tie waits for
+ * `/ide`, and a hidden workspace is picked only by hand.
+ */
 export function autoConnectTarget<T extends Candidate>(liveCandidates: readonly T[]): T | undefined {
-	const { editors } = bestTier(liveCandidates);
+	const { editors } = bestTier(liveCandidates.filter((candidate) => !candidate.hidden));
 	return editors.length === 1 ? editors[0] : undefined;
 }
 
@@ -69,8 +74,28 @@ export type ConnectedView =
 			secret?: SecretFileMatch;
 			/** Other files with unsaved changes in the editor, beside the active one. */
 			unsavedFiles?: readonly string[];
+			/** The editor cannot tell unsaved changes (see `EditorReading.unsavedUnknown`). */
+			unsavedUnknown?: boolean;
 	  }
 	| { kind: "gone"; reason: GoneReason };
+
+/** The connected editor's latest reading as a prompt sees it, with its secret-file verdict, at `nowSeconds`. */
+export function connectedView(
+	reading: EditorReading,
+	secret: SecretFileMatch | undefined,
+	nowSeconds: number,
+): ConnectedView {
+	return {
+		kind: "editor",
+		state: reading.state,
+		selectionFirstSeenSeconds: reading.selectionFirstSeenSeconds,
+		nowSeconds,
+		...(reading.paths.activeFile !== undefined && { realFile: reading.paths.activeFile }),
+		...(secret && { secret }),
+		...(reading.unsavedFiles && { unsavedFiles: reading.unsavedFiles }),
+		...(reading.unsavedUnknown && { unsavedUnknown: true }),
+	};
+}
 
 /** What a prompt says instead of the editor block, or undefined when the connected editor can be described. */
 export function promptGoneReason(facts: EditorFacts | undefined): GoneReason | undefined {

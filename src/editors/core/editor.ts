@@ -19,6 +19,16 @@ export interface EditorReading {
 	writtenAtSeconds: number;
 	/** Other files the editor holds with unsaved changes (Zed tells every tab's): the unsaved guard covers them. */
 	unsavedFiles?: readonly string[];
+	/**
+	 * Not what the user looks at now: a workspace its window does not show (Zed's sidebar holds several). Its
+	 * selection is never fresh, `/ide` marks it, and pi does not connect to it on its own.
+	 */
+	hidden?: boolean;
+	/**
+	 * The source cannot know about unsaved changes (Zed with `restore_unsaved_buffers: false` stores no unsaved
+	 * text): a dirty buffer looks saved, and positions count the file on disk.
+	 */
+	unsavedUnknown?: boolean;
 }
 
 /** An editor as its source lists it: its key, and whether its process runs now. */

@@ -18,6 +18,8 @@ export interface EditorPaths {
 	argvDirs: readonly { arg: string; dir: string }[];
 	/** A workspace's root folders (Zed), real paths: they stand for cwd and launch args. */
 	roots?: readonly string[];
+	/** Files a workspace was opened on (Zed opened on a single file), real paths: evidence like an active file. */
+	rootFiles?: readonly string[];
 }
 
 export interface TierVerdict {
@@ -27,7 +29,7 @@ export interface TierVerdict {
 
 /** The protocol's tiers. An ancestor `cwd` alone is no evidence: a shared parent must not claim every project. */
 export function scoreTier(paths: EditorPaths, projectDir: string): TierVerdict {
-	if (paths.roots) return scoreRoots(paths.roots, paths.file, projectDir);
+	if (paths.roots) return scoreRoots(paths.roots, [paths.file, ...(paths.rootFiles ?? [])], projectDir);
 	if (normalizePath(paths.cwd) === normalizePath(projectDir)) return { tier: 0, evidence: "cwd equals the project" };
 	if (isInside(paths.cwd, projectDir)) return { tier: 1, evidence: "cwd is inside the project" };
 	if (paths.file !== undefined && isInside(paths.file, projectDir)) {
@@ -39,13 +41,19 @@ export function scoreTier(paths: EditorPaths, projectDir: string): TierVerdict {
 }
 
 /** A workspace's roots: one equal to the project is tier 0; one inside it, or the active file inside it, tier 1. */
-function scoreRoots(roots: readonly string[], file: string | undefined, projectDir: string): TierVerdict {
+function scoreRoots(
+	roots: readonly string[],
+	[active, ...opened]: readonly (string | undefined)[],
+	projectDir: string,
+): TierVerdict {
 	const project = normalizePath(projectDir);
 	if (roots.some((root) => normalizePath(root) === project))
 		return { tier: 0, evidence: "a workspace root is the project" };
 	if (roots.some((root) => isInside(root, projectDir)))
 		return { tier: 1, evidence: "a workspace root is inside the project" };
-	if (file !== undefined && isInside(file, projectDir))
+	if (active !== undefined && isInside(active, projectDir))
 		return { tier: 1, evidence: "active file is inside the project" };
+	if (opened.some((file) => file !== undefined && isInside(file, projectDir)))
+		return { tier: 1, evidence: "the file the workspace was opened on is inside the project" };
 	return { tier: undefined, evidence: "no workspace root or file in the project" };
 }

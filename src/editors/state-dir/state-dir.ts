@@ -134,6 +134,11 @@ export class StateDir implements EditorSource {
 		if (pid !== undefined) await this.watcher?.flush(stateFileName(pid));
 	}
 
+	/** `/ide` looks again: the dir's standing now, not at the next re-check. */
+	lookAgain(): Promise<void> {
+		return this.recheck();
+	}
+
 	/** The dir's own standing (created, removed, chmod-ed, replaced) and pids no file names any more. */
 	async recheck(): Promise<void> {
 		this.forgetVanishedPids();

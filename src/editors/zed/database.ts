@@ -6,18 +6,25 @@ import type {
 	ZedSnapshot,
 	ZedWorkspaceRow,
 } from "./core/rows.ts";
+import { shownWorkspaceOf } from "./core/rows.ts";
 import {
 	hasOctetLength,
 	type MigrationStep,
+	type OptionalColumns,
 	type SchemaVerdict,
 	ZED_COLUMNS_READ,
 	zedSchemaVerdict,
 } from "./core/schema.ts";
 import type { Sqlite, SqliteDatabase } from "./sqlite.ts";
 
+/**
+ * One read's result. A failed read says why: Zed's lock met (`busy`), a schema pi cannot read (`schema`: no
+ * guess is made), or another SQLite error (`error`: SQLITE_PROTOCOL, an I/O error), after which the last
+ * state stands and the read is tried again.
+ */
 export type ZedRead =
 	| { ok: true; snapshot: ZedSnapshot; schema: Extract<SchemaVerdict, { ok: true }>; tookMs: number }
-	| { ok: false; reason: string; schema?: SchemaVerdict; busy: boolean; tookMs: number };
+	| { ok: false; reason: string; schema?: SchemaVerdict; failure: "busy" | "schema" | "error"; tookMs: number };
 
 type Row = Record<string, unknown>;
 
@@ -58,14 +65,14 @@ export function readZedDatabase(sqlite: Sqlite, path: string): ZedRead {
 		db = new sqlite.DatabaseSync(path, { readOnly: true, timeout: 0 });
 		db.exec("BEGIN");
 		schema = probeSchema(db);
-		if (!schema.ok) return { ok: false, reason: schema.reason, schema, busy: false, tookMs: took() };
+		if (!schema.ok) return { ok: false, reason: schema.reason, schema, failure: "schema", tookMs: took() };
 		const snapshot = readRows(db, schema.optional);
 		db.exec("COMMIT");
 		return { ok: true, snapshot, schema, tookMs: took() };
 	} catch (error) {
 		const message = error instanceof Error ? error.message : String(error);
-		const busy = /locked|busy/i.test(message);
-		return { ok: false, reason: message.slice(0, 200), ...(schema && { schema }), busy, tookMs: took() };
+		const failure = /locked|busy/i.test(message) ? "busy" : "error";
+		return { ok: false, reason: message.slice(0, 200), ...(schema && { schema }), failure, tookMs: took() };
 	} finally {
 		try {
 			db?.close();
@@ -76,7 +83,7 @@ export function readZedDatabase(sqlite: Sqlite, path: string): ZedRead {
 }
 
 function probeSchema(db: SqliteDatabase): SchemaVerdict {
-	const tables = [...Object.keys(ZED_COLUMNS_READ), "migrations"];
+	const tables = [...Object.keys(ZED_COLUMNS_READ), "migrations", "scoped_kv_store"];
 	const columns: Record<string, string[]> = {};
 	for (const table of tables) {
 		const names = (db.prepare(`PRAGMA table_info(${table})`).all() as Row[]).map((row) => String(row.name));
@@ -98,7 +105,7 @@ const IN_SESSION = `workspace_id IN (SELECT workspace_id FROM workspaces WHERE r
 /** The SQL for a column's size in bytes, by what this process's SQLite offers (asked once). */
 let bytesOf: ((column: string) => string) | undefined;
 
-function readRows(db: SqliteDatabase, optional: { pathsOrder: boolean; language: boolean }): ZedSnapshot {
+function readRows(db: SqliteDatabase, optional: OptionalColumns): ZedSnapshot {
 	const all = (sql: string) => db.prepare(sql).all() as Row[];
 	bytesOf ??= hasOctetLength(String(all("SELECT sqlite_version() AS version")[0]?.version))
 		? (column) => `octet_length(${column})`
@@ -106,7 +113,8 @@ function readRows(db: SqliteDatabase, optional: { pathsOrder: boolean; language:
 	const session = all("SELECT value FROM kv_store WHERE key = 'session_id'")[0];
 	const workspaces = all(
 		`SELECT CAST(workspace_id AS TEXT) AS id, paths, ${optional.pathsOrder ? "paths_order" : "NULL"} AS paths_order,
-			remote_connection_id IS NOT NULL AS remote, timestamp, session_id FROM workspaces`,
+			remote_connection_id IS NOT NULL AS remote, timestamp, session_id,
+			${optional.windowId ? "CAST(window_id AS TEXT)" : "NULL"} AS window_id FROM workspaces`,
 	).map(
 		(row): ZedWorkspaceRow => ({
 			id: String(row.id),
@@ -115,6 +123,7 @@ function readRows(db: SqliteDatabase, optional: { pathsOrder: boolean; language:
 			remote: flag(row.remote),
 			timestamp: text(row.timestamp),
 			sessionId: text(row.session_id),
+			windowId: text(row.window_id),
 		}),
 	);
 	const panes = all(
@@ -162,5 +171,21 @@ function readRows(db: SqliteDatabase, optional: { pathsOrder: boolean; language:
 			end: integer(row.end),
 		}),
 	);
-	return { sessionId: text(session?.value) ?? undefined, workspaces, panes, items, editors, selections };
+	const shownInWindow = new Map<string, string>();
+	if (optional.multiWorkspace)
+		for (const row of all(
+			"SELECT key, value FROM scoped_kv_store WHERE namespace = 'multi_workspace_state' LIMIT 1000",
+		)) {
+			const shown = shownWorkspaceOf(text(row.value) ?? "");
+			if (shown !== undefined) shownInWindow.set(String(row.key), shown);
+		}
+	return {
+		sessionId: text(session?.value) ?? undefined,
+		workspaces,
+		panes,
+		items,
+		editors,
+		selections,
+		...(optional.multiWorkspace && { shownInWindow }),
+	};
 }

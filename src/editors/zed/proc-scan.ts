@@ -1,9 +1,17 @@
 import { readdir, readFile, readlink, stat } from "node:fs/promises";
 import { hasExited, parseProcStat } from "../core/proc-stat.ts";
 import type { ZedEnv } from "./core/data-dirs.ts";
-import { type ProcessFacts, ZED_PROCESS_NAME } from "./core/which-zed.ts";
+import { userDataDirArg } from "./core/data-dirs.ts";
+import { type ProcessFacts, ZED_PROCESS_NAMES } from "./core/which-zed.ts";
 
-const ZED_ENV_KEYS = ["HOME", "FLATPAK_XDG_DATA_HOME", "XDG_DATA_HOME", "LOCALAPPDATA"] as const;
+const ZED_ENV_KEYS = [
+	"HOME",
+	"FLATPAK_XDG_DATA_HOME",
+	"XDG_DATA_HOME",
+	"XDG_CONFIG_HOME",
+	"LOCALAPPDATA",
+	"ZED_STATELESS",
+] as const;
 
 /** Processes read at once while scanning `/proc`: a few hundred at most, never thousands of open reads. */
 const SCAN_BATCH = 64;
@@ -31,7 +39,7 @@ export async function zedProcesses(uid: number): Promise<ProcessFacts[] | undefi
 async function zedProcess(pid: number, uid: number): Promise<ProcessFacts | undefined> {
 	const procStat = parseProcStat(await readFile(`/proc/${pid}/stat`, "utf8").catch(() => ""));
 	// A Zed that quit but is not reaped yet has no environment left: it would pass for the Zed of any database.
-	if (procStat?.name !== ZED_PROCESS_NAME || hasExited(procStat)) return undefined;
+	if (!procStat || !ZED_PROCESS_NAMES.has(procStat.name) || hasExited(procStat)) return undefined;
 	const name = procStat.name;
 	const owner = await stat(`/proc/${pid}`).catch(() => undefined);
 	if (owner?.uid !== uid) return undefined;
@@ -43,13 +51,33 @@ async function zedProcess(pid: number, uid: number): Promise<ProcessFacts | unde
 	// Gone while it was read: no Zed. An environment pi may not read (a process that is not dumpable) still
 	// leaves a Zed, of whichever data dir.
 	if (environ === null) return undefined;
+	const argv = cmdline?.toString("utf8").split("\0").filter(Boolean).slice(0, 64);
+	// A relative `--user-data-dir` counts from that Zed's own working directory: read only then.
+	const cwd =
+		argv && userDataDirArg(argv) === undefined && argv.some((arg) => arg.startsWith("--user-data-dir"))
+			? await readlink(`/proc/${pid}/cwd`).catch(() => undefined)
+			: undefined;
+	const testScope = environ === undefined ? undefined : environValue(environ, TEST_SCOPE_KEY);
 	return {
 		pid,
 		name,
+		...(testScope !== undefined && { testScope }),
 		...(binary !== undefined && { binary }),
 		...(environ !== undefined && { env: zedEnv(environ) }),
-		...(cmdline !== undefined && { argv: cmdline.toString("utf8").split("\0").filter(Boolean).slice(0, 64) }),
+		...(argv !== undefined && { argv }),
+		...(cwd !== undefined && { cwd }),
 	};
+}
+
+/** Test-only: a test's pi sees only the Zeds started with the same value (see `ZedSourceOptions.testScope`). */
+const TEST_SCOPE_KEY = "PI_IDE_TEST_PROC_SCOPE";
+
+function environValue(environ: Buffer, key: string): string | undefined {
+	const entry = environ
+		.toString("utf8")
+		.split("\0")
+		.find((item) => item.startsWith(`${key}=`));
+	return entry?.slice(key.length + 1);
 }
 
 const gone = (error: NodeJS.ErrnoException) => error.code === "ESRCH" || error.code === "ENOENT";

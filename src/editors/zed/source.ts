@@ -1,18 +1,16 @@
-import { type FSWatcher, watch } from "node:fs";
-import { dirname } from "node:path";
 import type { Cancel } from "../../shared/core/clock.ts";
-import { resourceCount } from "../../shared/process-memory.ts";
 import type { EditorFacts, ListedEditor } from "../core/editor.ts";
 import type { EditorSource, SourceHooks } from "../editor-source.ts";
-import { statOf } from "../fs-facts.ts";
 import { isProcessAlive, isProcessRunning } from "../liveness.ts";
-import { type ZedDatabase, type ZedEnv, zedDatabases, zedDataDirs } from "./core/data-dirs.ts";
+import { type ZedDatabase, type ZedEnv, zedDataDirs } from "./core/data-dirs.ts";
 import { type CycleEvent, nextStep, type ReadCycle, type ReadOutcome, START_CYCLE } from "./core/read-cycle.ts";
 import { workspaceNotOffered, type ZedSnapshot } from "./core/rows.ts";
+import { ZED_DEFAULT_SETTINGS, type ZedSettingsFacts } from "./core/settings.ts";
 import type { ZedReport, ZedWorkspaceReport } from "./core/status.ts";
-import { type DatabaseOnDisk, databaseToRead, type RunningZed, runningZeds } from "./core/which-zed.ts";
+import type { DatabaseOnDisk, ProcessFacts, RunningZed } from "./core/which-zed.ts";
 import { readZedDatabase } from "./database.ts";
-import { zedProcesses } from "./proc-scan.ts";
+import { DatabaseWatchers, databasesOnDisk, fileSignature, lookForZed } from "./discovery.ts";
+import { ZedSettingsFiles } from "./settings-files.ts";
 import { loadSqlite, type Sqlite } from "./sqlite.ts";
 import { ZedWorkspaces } from "./workspaces.ts";
 
@@ -24,17 +22,12 @@ export interface ZedSourceOptions {
 	platform: string;
 	uid: number;
 	/** `/proc` scan, stood in by tests of the matching rules; the real one by default. */
-	processes?: (uid: number) => Promise<Parameters<typeof runningZeds>[0] | undefined>;
-}
-
-/** Size and mtime of `db.sqlite` and its `-wal`: the slow fallback reads only when they moved. */
-function fileSignature(path: string): string {
-	return [path, `${path}-wal`]
-		.map((file) => {
-			const stats = statOf(file);
-			return stats ? `${stats.size}:${stats.mtimeNs}` : "-";
-		})
-		.join(" ");
+	processes?: (uid: number) => Promise<ProcessFacts[] | undefined>;
+	/**
+	 * Test-only (`PI_IDE_TEST_PROC_SCOPE`, as `PI_IDE_TEST_FS_ROOT` scopes dirs): only Zeds started with the
+	 * same value are seen, so tests running side by side never read each other's Zed.
+	 */
+	testScope?: string;
 }
 
 /**
@@ -46,9 +39,16 @@ export class ZedSource implements EditorSource {
 	private phase: ZedReport["phase"] = { kind: "starting" };
 	private sqlite?: Sqlite;
 	private onDisk: DatabaseOnDisk[] = [];
+	private defaultDirs: string[] = [];
+	/** Every running Zed editor the last look found (a stateless one too: `/ide status` names it). */
+	private zeds: RunningZed[] = [];
+	private readonly settingsFiles = new ZedSettingsFiles();
+	private settings: { facts: ZedSettingsFacts; file: string } | undefined;
 	private database?: ZedDatabase;
 	private zed?: RunningZed;
-	private readonly watchers: FSWatcher[] = [];
+	private readonly watchers = new DatabaseWatchers(() =>
+		this.dispatch({ kind: "watched-change", nowMs: this.hooks.clock.nowMs(), signature: this.signatureNow() }),
+	);
 	private cycle: ReadCycle = START_CYCLE;
 	private snapshot?: ZedSnapshot;
 	private schemaSteps?: string;
@@ -81,29 +81,51 @@ export class ZedSource implements EditorSource {
 		}
 	}
 
-	/** The databases on disk watched, node:sqlite loaded: only when a Zed database exists. */
+	/**
+	 * Where Zed's databases may be. Whether one is read is known after the first look at `/proc`: a Zed started
+	 * with `--user-data-dir` brings its own dir (`settle` decides the phase then).
+	 */
 	private async open(): Promise<ZedReport["phase"]> {
 		const { enabled, env, home, platform } = this.options;
 		if (!enabled.on) return { kind: "off", source: enabled.source };
-		const dataDirs = zedDataDirs(env, home, platform);
-		this.onDisk = dataDirs.flatMap((dataDir) => zedDatabases(dataDir).flatMap((db) => this.onDiskEntry(db) ?? []));
-		if (this.onDisk.length === 0) return { kind: "no-database", looked: dataDirs };
-		const sqlite = await loadSqlite();
-		if (typeof sqlite === "string") return { kind: "problem", reason: sqlite };
-		if (platform !== "linux")
-			return { kind: "problem", reason: "telling whether Zed runs needs /proc: Linux only for now" };
-		this.sqlite = sqlite;
-		for (const { database } of this.onDisk) this.watch(database);
-		return { kind: "reading" };
+		this.defaultDirs = zedDataDirs(env, home, platform);
+		this.onDisk = databasesOnDisk(this.defaultDirs);
+		if (platform === "linux") return { kind: "reading" };
+		if (this.onDisk.length === 0) return { kind: "no-database", looked: this.defaultDirs };
+		return { kind: "problem", reason: "telling whether Zed runs needs /proc: Linux only for now" };
+	}
+
+	/** After a look: databases to read are watched and node:sqlite loaded, else the phase says why not. */
+	private async settle(dataDirs: readonly string[]): Promise<void> {
+		if (this.phase.kind !== "reading" && this.phase.kind !== "no-database") return;
+		if (this.onDisk.length === 0) {
+			this.phase = { kind: "no-database", looked: [...dataDirs] };
+			return;
+		}
+		if (!this.sqlite) {
+			const sqlite = await loadSqlite();
+			if (typeof sqlite === "string") {
+				this.phase = { kind: "problem", reason: sqlite };
+				return;
+			}
+			this.sqlite = sqlite;
+		}
+		this.phase = { kind: "reading" };
+		for (const { database } of this.onDisk) this.watchers.watch(database.path);
+	}
+
+	/** Looks for Zed again now unless one is known (`/ide` asks: a Zed of its own data dir may have started). */
+	async lookAgain(): Promise<void> {
+		if (this.phase.kind !== "reading" && this.phase.kind !== "no-database") return;
+		if (!this.cycle.zedKnown) this.dispatch({ kind: "look-for-zed", nowMs: this.hooks.clock.nowMs() });
+		await this.scanning;
+		await this.reading;
 	}
 
 	async close(): Promise<void> {
 		this.closed = true;
 		this.cancelDue?.();
-		for (const watcher of this.watchers.splice(0)) {
-			watcher.close();
-			resourceCount().watchers--;
-		}
+		this.watchers.close();
 		await this.reading;
 		await this.scanning;
 	}
@@ -174,8 +196,11 @@ export class ZedSource implements EditorSource {
 		// With no Zed running, the database it would read: the one written last.
 		const database = this.database ?? [...this.onDisk].sort((a, b) => b.writtenAtMs - a.writtenAtMs)[0]?.database;
 		const { blocked, reads, fallbackChecks } = this.cycle;
+		const stateless = this.zeds.filter((zed) => zed.stateless).map((zed) => zed.pid);
 		return {
 			phase: this.phase,
+			...(stateless.length > 0 && { stateless }),
+			...(this.settings && { settings: this.settings }),
 			...(database && { database }),
 			...(this.zed && { zed: this.zed }),
 			...(this.schemaSteps && { schemaSteps: this.schemaSteps }),
@@ -203,36 +228,9 @@ export class ZedSource implements EditorSource {
 		}
 	}
 
-	private onDiskEntry(database: ZedDatabase): DatabaseOnDisk | undefined {
-		const main = statOf(database.path);
-		if (!main?.isFile()) return undefined;
-		const wal = statOf(`${database.path}-wal`);
-		const writtenAtNs = wal && wal.mtimeNs > main.mtimeNs ? wal.mtimeNs : main.mtimeNs;
-		return {
-			database,
-			writtenAtMs: Number(writtenAtNs / 1_000_000n),
-			socket: statOf(database.socket)?.isSocket() === true,
-		};
-	}
-
 	/** The database read, or with no Zed known the one it would be: its files' sizes and mtimes now. */
 	private signatureNow(): string {
 		return fileSignature(this.database?.path ?? this.onDisk[0]?.database.path ?? "");
-	}
-
-	private watch(database: ZedDatabase): void {
-		try {
-			const watcher = watch(dirname(database.path), { persistent: false }, (_event, name) => {
-				// `-shm` is shared memory every reader touches, pi's own reads included: not a change of Zed's.
-				if (name === null || name === "db.sqlite" || name === "db.sqlite-wal")
-					this.dispatch({ kind: "watched-change", nowMs: this.hooks.clock.nowMs(), signature: this.signatureNow() });
-			});
-			watcher.on("error", () => {});
-			this.watchers.push(watcher);
-			resourceCount().watchers++;
-		} catch {
-			// Without a watcher the 2 s fallback still sees every change.
-		}
 	}
 
 	/** Zed is gone: look again at once (another Zed, say of another channel, may still run). */
@@ -243,21 +241,30 @@ export class ZedSource implements EditorSource {
 		this.dispatch({ kind: "look-for-zed", nowMs: this.hooks.clock.nowMs() });
 	}
 
-	/** `/proc` asked which Zed writes which database; one scan at a time. */
+	/** `/proc` asked which Zed writes which database; one look at a time. */
 	private scan(): void {
 		if (this.scanning) return;
 		this.scanning = (async () => {
 			// Taken before the scan, so that a write during it (a Zed starting) is looked at again.
 			const signatureAtStart = this.signatureNow();
-			const { uid, home, platform } = this.options;
-			const processes = await (this.options.processes ?? zedProcesses)(uid);
+			const { uid, home, platform, env } = this.options;
+			const look = await lookForZed({
+				uid,
+				home,
+				platform,
+				defaultDirs: this.defaultDirs,
+				processes: this.options.processes,
+				testScope: this.options.testScope,
+			});
 			if (this.closed) return;
-			this.onDisk = this.onDisk.map((entry) => this.onDiskEntry(entry.database) ?? entry);
-			const chosen = databaseToRead(this.onDisk, runningZeds(processes ?? [], home, platform));
-			if (!chosen) return this.dispatch({ kind: "zed-not-found", signature: signatureAtStart });
-			this.database = chosen.database;
-			this.zed = chosen.zed;
-			this.hooks.event({ kind: "app-found", label: `zed ${chosen.zed.pid}`, detail: chosen.database.path });
+			this.zeds = look.zeds;
+			this.onDisk = look.onDisk;
+			await this.settle(look.dataDirs);
+			if (!look.chosen || !this.sqlite) return this.dispatch({ kind: "zed-not-found", signature: signatureAtStart });
+			this.database = look.chosen.database;
+			this.zed = look.chosen.zed;
+			this.settings = await this.settingsFiles.user(look.chosen.zed, env, home);
+			this.hooks.event({ kind: "app-found", label: `zed ${look.chosen.zed.pid}`, detail: look.chosen.database.path });
 			this.dispatch({ kind: "zed-found", nowMs: this.hooks.clock.nowMs() });
 			await this.reading;
 		})().finally(() => {
@@ -292,12 +299,17 @@ export class ZedSource implements EditorSource {
 			if (result.schema) this.schemaSteps = result.schema.steps;
 			if (!result.ok) {
 				this.lastProblem = { reason: result.reason, atSeconds: this.hooks.clock.nowSeconds() };
-				// A locked database keeps its last state; a schema pi cannot read shows nothing rather than a guess.
-				return result.busy ? { kind: "busy" } : { kind: "unusable", reason: result.reason };
+				// A locked database, or another SQLite error, keeps its last state and is read again; a schema pi
+				// cannot read shows nothing rather than a guess.
+				if (result.failure === "schema") return { kind: "unusable", reason: result.reason };
+				return result.failure === "busy" ? { kind: "busy" } : { kind: "error", reason: result.reason };
 			}
 			this.snapshot = result.snapshot;
-			await this.workspaces.update(path, result.snapshot, this.zed?.pid ?? 0);
-			return { kind: "ok" };
+			const user = this.settings?.facts ?? ZED_DEFAULT_SETTINGS;
+			const { rewriting } = await this.workspaces.update(path, result.snapshot, this.zed?.pid ?? 0, {
+				restoresUnsaved: (roots) => this.settingsFiles.restoresUnsaved(user, roots),
+			});
+			return { kind: "ok", rewriting };
 		} catch (error) {
 			this.lastProblem = { reason: String(error), atSeconds: this.hooks.clock.nowSeconds() };
 			return { kind: "error", reason: String(error) };

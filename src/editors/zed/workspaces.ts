@@ -1,11 +1,14 @@
 import { readFile, stat } from "node:fs/promises";
-import { isAbsolute } from "node:path";
+import { isAbsolute, posix } from "node:path";
+import { fenceLanguageOf } from "../../shared/core/text-cuts.ts";
 import type { EditorReading } from "../core/editor.ts";
 import type { ActiveBuffer } from "../core/protocol-state.ts";
 import { realFile, realOrNormal } from "../real-paths.ts";
-import { type SeenSelection, zedActiveBuffer, zedEditorState } from "./core/buffer.ts";
+import { type SeenSelection, zedActiveBuffer, zedBufferText, zedEditorState } from "./core/buffer.ts";
 import {
+	REWRITING,
 	unsavedFiles,
+	workspaceHidden,
 	workspaceNotOffered,
 	workspaceRoots,
 	type ZedSnapshot,
@@ -20,11 +23,28 @@ const MAX_BUFFER_FILE_BYTES = MAX_UNSAVED_TEXT_BYTES;
 
 export type ZedReading = EditorReading & { key: string };
 
+/** Whether Zed keeps unsaved text for a workspace, from its roots (a `.zed/settings.json` may say). */
+export interface WorkspaceSettings {
+	restoresUnsaved: (roots: readonly string[]) => Promise<boolean>;
+}
+
+const isRegularFile = (path: string) =>
+	stat(path).then(
+		(stats) => stats.isFile(),
+		() => false,
+	);
+
+/** A hidden workspace's selection is never fresh: it is not what the user looks at now. */
+const withoutFreshness = (buffer: ActiveBuffer | null): ActiveBuffer | null =>
+	buffer?.selection ? { ...buffer, selection: { ...buffer.selection, selected_at: null } } : buffer;
+
 interface WorkspaceEntry {
 	reading: ZedReading;
 	offered: boolean;
 	/** The active buffer shown last: focus in Zed's terminal keeps it. */
 	buffer: ActiveBuffer | null;
+	/** The tab it came from: rows with no selection for that same tab keep it, another tab replaces it. */
+	itemId?: number;
 	seen?: SeenSelection;
 	/** Why the last read kept the previous editor state (focus in a terminal, selections being rewritten). */
 	kept?: string;
@@ -64,8 +84,15 @@ export class ZedWorkspaces {
 		return this.entries.get(key)?.offered === true;
 	}
 
-	async update(databasePath: string, snapshot: ZedSnapshot, pid: number): Promise<void> {
+	/** `rewriting`: a workspace kept its state because Zed was between deleting and writing its selections. */
+	async update(
+		databasePath: string,
+		snapshot: ZedSnapshot,
+		pid: number,
+		settings: WorkspaceSettings,
+	): Promise<{ rewriting: boolean }> {
 		const seen = new Set<string>();
+		let rewriting = false;
 		await Promise.all(
 			snapshot.workspaces.map(async (row) => {
 				const key = zedKey(databasePath, row.id);
@@ -75,30 +102,18 @@ export class ZedWorkspaces {
 					if (previous) previous.offered = false;
 					return;
 				}
-				const focus = zedFocus(snapshot, row.id, previous?.buffer != null);
-				let buffer = previous?.buffer ?? null;
-				let selection = previous?.seen;
-				if (focus.kind === "none") buffer = null;
-				if (focus.kind === "editor") {
-					const { path, unsaved, contents, language } = focus.editor;
-					const text = unsaved ? (contents ?? undefined) : path ? await this.diskText(path) : undefined;
-					const input = {
-						file: path,
-						text,
-						modified: unsaved,
-						language: language ?? null,
-						selections: focus.selections,
-					};
-					({ buffer, seen: selection } = zedActiveBuffer(input, previous?.seen, this.nowSeconds()));
-				}
-				const roots = workspaceRoots(row);
-				const writtenAtSeconds = zedTimestampSeconds(row.timestamp) ?? this.nowSeconds();
-				const state = zedEditorState({ pid, roots, timestampSeconds: writtenAtSeconds, buffer });
-				// Each path resolved once, all at once: the first root is also the cwd.
-				const [file, realRoots] = await Promise.all([
-					buffer?.file && isAbsolute(buffer.file) ? realFile(buffer.file) : undefined,
-					Promise.all(roots.map((root) => realOrNormal(root))),
+				const [shown, places, restoresUnsaved] = await Promise.all([
+					this.shownEditor(row.id, snapshot, previous),
+					this.places(workspaceRoots(row)),
+					settings.restoresUnsaved(workspaceRoots(row)),
 				]);
+				if (shown.kept === REWRITING) rewriting = true;
+				const hidden = workspaceHidden(row, snapshot);
+				const buffer = hidden ? withoutFreshness(shown.buffer) : shown.buffer;
+				const writtenAtSeconds = zedTimestampSeconds(row.timestamp) ?? this.nowSeconds();
+				const paths = workspaceRoots(row);
+				const state = zedEditorState({ pid, cwd: places.cwd, paths, timestampSeconds: writtenAtSeconds, buffer });
+				const file = buffer?.file && isAbsolute(buffer.file) ? await realFile(buffer.file) : undefined;
 				const unsaved = unsavedFiles(snapshot, row.id).filter((path) => path !== buffer?.file);
 				const reading: ZedReading = {
 					origin: "zed",
@@ -106,26 +121,64 @@ export class ZedWorkspaces {
 					pid,
 					state,
 					paths: {
-						cwd: realRoots[0] ?? "/",
+						cwd: places.cwd,
 						...(file && { file, activeFile: file }),
 						argvDirs: [],
-						roots: realRoots,
+						roots: places.realRoots,
+						...(places.rootFiles.length > 0 && { rootFiles: places.rootFiles }),
 					},
-					selectionFirstSeenSeconds: selection?.firstSeenSeconds ?? this.nowSeconds(),
+					selectionFirstSeenSeconds: shown.seen?.firstSeenSeconds ?? this.nowSeconds(),
 					writtenAtSeconds,
 					...(unsaved.length > 0 && { unsavedFiles: unsaved }),
+					...(hidden && { hidden }),
+					...(!restoresUnsaved && { unsavedUnknown: true }),
 				};
-				const kept = focus.kind === "keep" ? focus.why : undefined;
 				this.entries.set(key, {
 					reading,
 					offered: true,
-					buffer,
-					...(selection && { seen: selection }),
-					...(kept && { kept }),
+					buffer: shown.buffer,
+					...(shown.itemId !== undefined && { itemId: shown.itemId }),
+					...(shown.seen && { seen: shown.seen }),
+					...(shown.kept && { kept: shown.kept }),
 				});
 			}),
 		);
 		for (const [key, entry] of this.entries) if (!seen.has(key)) entry.offered = false;
+		return { rewriting };
+	}
+
+	/** What the workspace's rows say it shows now, or the last state where they say nothing new. */
+	private async shownEditor(workspaceId: string, snapshot: ZedSnapshot, previous: WorkspaceEntry | undefined) {
+		const focus = zedFocus(snapshot, workspaceId, previous?.itemId);
+		if (focus.kind === "keep")
+			return { buffer: previous?.buffer ?? null, seen: previous?.seen, itemId: previous?.itemId, kept: focus.why };
+		if (focus.kind === "none") return { buffer: null, seen: undefined, itemId: undefined, kept: undefined };
+		const { path, unsaved, contents, language, itemId } = focus.editor;
+		const text = unsaved ? (contents ?? undefined) : path ? await this.diskText(path) : undefined;
+		const input = {
+			file: path,
+			text,
+			modified: unsaved,
+			// Zed keeps a saved buffer's language NULL: its file name suggests the fence's tag, as for other editors.
+			language: language ?? (path ? (fenceLanguageOf(path) ?? null) : null),
+			selections: focus.selections,
+		};
+		const { buffer, seen } = zedActiveBuffer(input, previous?.seen, this.nowSeconds());
+		return { buffer, seen, itemId, kept: undefined };
+	}
+
+	/**
+	 * The roots as real paths, the first folder as the cwd. A workspace opened on a single file has the file in
+	 * its paths: its directory is the cwd and the file is evidence, not a root.
+	 */
+	private async places(roots: readonly string[]) {
+		const resolved = await Promise.all(
+			roots.map(async (root) => ({ real: await realOrNormal(root), isFile: await isRegularFile(root) })),
+		);
+		const realRoots = resolved.flatMap((root) => (root.isFile ? [] : [root.real]));
+		const rootFiles = resolved.flatMap((root) => (root.isFile ? [root.real] : []));
+		const cwd = realRoots[0] ?? (rootFiles[0] ? posix.dirname(rootFiles[0]) : "/");
+		return { realRoots, rootFiles, cwd };
 	}
 
 	/** The file's text as Zed's offsets count it (LF line ends), read again only when it changed on disk. */
@@ -136,7 +189,7 @@ export class ZedWorkspaces {
 			const marks = `${stats.size}:${stats.mtimeMs}`;
 			const cached = this.texts.get(path);
 			if (cached?.marks === marks) return cached.text;
-			const text = (await readFile(path, "utf8")).replace(/\r\n/g, "\n");
+			const text = zedBufferText(await readFile(path, "utf8"));
 			this.texts.set(path, { marks, text });
 			if (this.texts.size > 64) this.texts.delete(this.texts.keys().next().value as string);
 			return text;

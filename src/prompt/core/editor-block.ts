@@ -19,6 +19,10 @@ const GONE_TEXT: Record<GoneReason, string> = {
 	rejected: `The editor's state is unknown (its latest state file was rejected): ${GONE_TAIL}`,
 };
 
+/** The editor cannot tell unsaved changes (Zed with `restore_unsaved_buffers: false`): said, not guessed. */
+const UNSAVED_UNKNOWN =
+	"unsaved changes unknown (the editor keeps no unsaved text here: positions are against the file on disk)";
+
 /** The block's lines in order; each value is the whole line the model reads (`Cursor: line 4, column 1`). */
 export const FIELD_ORDER = ["App", "File", "Language", "Cursor", "Buffer", "Selection"] as const;
 export type FieldName = (typeof FIELD_ORDER)[number];
@@ -28,7 +32,7 @@ export type EditorFields = Partial<Record<FieldName, string>>;
  * What the block says about the buffer, without the selection: undefined for an unnamed buffer or no buffer
  * at all (there is nothing to point the model at).
  */
-export function bufferFields(state: EditorState): EditorFields | undefined {
+export function bufferFields(state: EditorState, options: { unsavedUnknown?: boolean } = {}): EditorFields | undefined {
 	const buffer = state.active_buffer;
 	const file = absoluteFile(state);
 	if (!buffer || file === undefined) return undefined;
@@ -39,7 +43,9 @@ export function bufferFields(state: EditorState): EditorFields | undefined {
 	if (typeof cursorLine === "number") {
 		fields.Cursor = `Cursor: line ${cursorLine}${typeof cursorColumn === "number" ? `, column ${cursorColumn}` : ""}`;
 	}
-	fields.Buffer = `Buffer: ${buffer.lines_total} lines, ${buffer.modified ? "unsaved changes" : "no unsaved changes"}`;
+	fields.Buffer = `Buffer: ${buffer.lines_total} lines, ${
+		buffer.modified ? "unsaved changes" : options.unsavedUnknown ? UNSAVED_UNKNOWN : "no unsaved changes"
+	}`;
 	return fields;
 }
 

@@ -42,8 +42,9 @@ export function editorForPrompt(
 	state: EditorState,
 	projectDir: string,
 	selection: SelectionPayload | undefined,
+	options: { unsavedUnknown?: boolean } = {},
 ): EditorForPrompt {
-	const fields = bufferFields(state);
+	const fields = bufferFields(state, options);
 	const file = absoluteFile(state);
 	if (!fields || file === undefined) return { kind: "gone", reason: "no-file" };
 	const shown = shownPath(file, projectDir);

@@ -18,6 +18,13 @@ const LANGUAGE_TAG = /^[A-Za-z0-9_+#.-]{1,40}$/;
 export const lineSpan = (startLine: number, endLine: number) =>
 	startLine === endLine ? `line ${startLine}` : `lines ${startLine}-${endLine}`;
 
+/** The fence's language tag a file's name suggests (`ts` for `main.ts`), when the editor names none. */
+export function fenceLanguageOf(path: string): string | undefined {
+	const name = path.slice(path.lastIndexOf("/") + 1);
+	const dot = name.lastIndexOf(".");
+	return dot > 0 && dot < name.length - 1 ? name.slice(dot + 1) : undefined;
+}
+
 /** A backtick fence longer than any backtick run inside the text, so the text cannot close it early. */
 export function fenceFor(text: string): string {
 	let longest = 0;

@@ -13,7 +13,7 @@ export interface PickerRow {
 }
 
 /** What a picker row shows of an editor. */
-type PickerEditor = Pick<Editor, "key" | "pid" | "state">;
+type PickerEditor = Pick<Editor, "key" | "pid" | "state" | "hidden">;
 
 /** How the editor was launched: its args tell same-cwd instances apart; without args, its cwd. */
 export function launchText(state: EditorState): string {
@@ -38,7 +38,7 @@ export function pickerRows(
 			const name = buffer?.file ? clip(sanitizeForDisplay(buffer.name), MAX_NAME_CHARS) || "untitled" : "no file";
 			const connected = editor.key === connectedKey;
 			const marker = connected ? "* " : "  ";
-			const suffix = connected ? "  (connected)" : "";
+			const suffix = `${editor.hidden ? "  (hidden in its window)" : ""}${connected ? "  (connected)" : ""}`;
 			return {
 				value: editor.key,
 				label: `${marker}${editorLabel(editor)}  ${launchText(editor.state)}`,

@@ -20,6 +20,20 @@ import { editorState } from "../../support/fixtures.ts";
 
 const editor = (pid: number, tier: Tier | undefined) => ({ key: `pid:${pid}`, match: { tier } });
 
+describe("a hidden workspace is never connected on its own", () => {
+	test.each([
+		["the only exact match is hidden: nobody", [{ ...editor(1, 0), hidden: true }], undefined],
+		["a hidden one beside a visible one: the visible one", [{ ...editor(1, 0), hidden: true }, editor(2, 0)], "pid:2"],
+		[
+			"hidden in the best tier, one visible in a weaker: the visible one",
+			[{ ...editor(1, 0), hidden: true }, editor(2, 1)],
+			"pid:2",
+		],
+	])("%s", (_name, editors, target) => {
+		expect(autoConnectTarget(editors)?.key).toBe(target);
+	});
+});
+
 describe("bestTier and autoConnectTarget", () => {
 	test.each([
 		["nobody", [], undefined, [], undefined],

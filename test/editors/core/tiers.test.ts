@@ -96,4 +96,17 @@ describe("scoreTier for a workspace's roots (Zed)", () => {
 		const verdict = scoreTier(paths(roots[0] ?? "/", { roots, ...(file && { file }) }), project);
 		expect(verdict).toEqual({ tier, evidence });
 	});
+
+	test.each([
+		[
+			"opened on a file inside the project: tier 1, never 0 (its directory is only the cwd)",
+			"/home/u/p/notes.md",
+			1,
+			"the file the workspace was opened on is inside the project",
+		],
+		["opened on a file elsewhere", "/tmp/notes.md", undefined, "no workspace root or file in the project"],
+	])("a workspace opened on a single file: %s", (_name, rootFile, tier, evidence) => {
+		const verdict = scoreTier(paths("/home/u/p", { roots: [], rootFiles: [rootFile] }), project);
+		expect(verdict).toEqual({ tier, evidence });
+	});
 });

@@ -46,7 +46,7 @@ describe.skipIf(!node)("the Zed source on a real database (no pi)", () => {
 	}
 
 	async function source(zed: FakeZed): Promise<ZedSourceProcess> {
-		const runner = await ZedSourceProcess.start(node as string, zed.dataHome, join(root, "home"));
+		const runner = await ZedSourceProcess.start(node as string, zed.dataHome, join(root, "home"), zed.scope);
 		closers.push(() => runner.close());
 		return runner;
 	}
@@ -138,5 +138,92 @@ describe.skipIf(!node)("the Zed source on a real database (no pi)", () => {
 		const second = zed.start();
 		await zed.workspace({ id: 1, roots: [project] });
 		await waitFor("the second Zed", () => runner.editors()[0]?.pid === second, 6000);
+	});
+
+	test("a newly opened tab with no selection rows replaces the shown file at once, with no cursor", async () => {
+		const zed = await zedShowingGreeting();
+		zed.start();
+		const runner = await source(zed);
+		await waitFor("the first state", () => runner.editors()[0]?.state.active_buffer?.selection?.text === "héllo");
+		writeFileSync(join(project, "src", "other.ts"), "other\n");
+		const opened = Date.now();
+		await zed.show({ workspaceId: 1, itemId: 8, path: join(project, "src", "other.ts"), selections: [] });
+		const buffer = await waitFor("the new tab", () => {
+			const shown = runner.editors()[0]?.state.active_buffer;
+			return shown?.name === "other.ts" && shown;
+		});
+		expect(Date.now() - opened).toBeLessThan(1500);
+		expect(buffer).toMatchObject({ cursor: null, selection: null, lines_total: 1, language: "ts" });
+	});
+
+	test("one window, two workspaces: the one it does not show is listed hidden, its selection never fresh", async () => {
+		const zed = await zedShowingGreeting();
+		await zed.workspace({ id: 1, roots: [project], windowId: 77 });
+		mkdirSync(join(root, "other"), { recursive: true });
+		await zed.workspace({ id: 2, roots: [join(root, "other")], windowId: 77 });
+		await zed.showInWindow(77, 2);
+		zed.start();
+		const runner = await source(zed);
+		const listed = await waitFor("both workspaces", () => runner.editors().length === 2 && runner.editors());
+		const hidden = listed.find((editor) => editor.key.endsWith("#1"));
+		expect(hidden?.hidden).toBe(true);
+		expect(hidden?.state.active_buffer?.selection).toMatchObject({ text: "héllo", selected_at: null });
+		expect(listed.find((editor) => editor.key.endsWith("#2"))?.hidden).toBeUndefined();
+		await zed.showInWindow(77, 1);
+		await waitFor("shown again", () => {
+			const shown = runner.editors().find((editor) => editor.key.endsWith("#1"));
+			return shown && !shown.hidden && typeof shown.state.active_buffer?.selection?.selected_at === "number";
+		});
+	});
+
+	test("a stateless Zed keeps its database in memory: the rows on disk are not offered", async () => {
+		const zed = await zedShowingGreeting();
+		const pid = zed.start({ env: { ZED_STATELESS: "1" } });
+		const runner = await source(zed);
+		const { report } = await runner.report();
+		expect(report.stateless).toEqual([pid]);
+		expect(report.zed).toBeUndefined();
+		expect(runner.editors()).toEqual([]);
+	});
+
+	test("a Zed started with --user-data-dir (relative to its cwd) is read from that dir, with no default database", async () => {
+		const custom = join(root, "zed-data");
+		const zed = await FakeZed.create(join(root, "zed"), node as string, { dataDir: custom });
+		closers.push(() => zed.close());
+		await zed.workspace({ id: 1, roots: [project] });
+		await zed.show({ workspaceId: 1, itemId: 7, path: join(project, "src", "greet.ts"), selections: [[0, 6]] });
+		const pid = zed.start({ args: ["--user-data-dir", "zed-data"], cwd: root });
+		const runner = await source(zed);
+		const [editor] = await waitFor("the workspace", () => runner.editors().length > 0 && runner.editors());
+		expect(editor).toMatchObject({ pid, key: `zed:${join(custom, "db", "0-stable", "db.sqlite")}#1` });
+		expect(editor?.state.active_buffer?.selection?.text).toBe("export");
+	});
+
+	test("Zed built from source runs as zed from target/debug: its dev channel's database", async () => {
+		const zed = await FakeZed.create(join(root, "zed"), node as string, { channel: "dev" });
+		closers.push(() => zed.close());
+		await zed.workspace({ id: 1, roots: [project] });
+		await zed.show({ workspaceId: 1, itemId: 7, path: join(project, "src", "greet.ts"), selections: [[0, 6]] });
+		const pid = zed.start({ sourceBuild: true });
+		const runner = await source(zed);
+		const [editor] = await waitFor("the workspace", () => runner.editors().length > 0 && runner.editors());
+		expect(editor).toMatchObject({ pid, key: `zed:${zed.dbPath}#1` });
+		expect(zed.dbPath).toContain("/db/0-dev/");
+	});
+
+	test("Zed's own settings: no cursor under empty_tab, no unsaved text: both in the report, the editor says so", async () => {
+		const zed = await zedShowingGreeting();
+		zed.writeSettings(
+			'{\n\t// as Zed writes it\n\t"restore_on_startup": "none",\n\t"session": { "restore_unsaved_buffers": false, },\n}\n',
+		);
+		zed.start();
+		const runner = await source(zed);
+		const [editor] = await waitFor("the workspace", () => runner.editors().length > 0 && runner.editors());
+		expect(editor?.unsavedUnknown).toBe(true);
+		const { report } = await runner.report();
+		expect(report.settings).toEqual({
+			file: join(zed.configDir, "settings.json"),
+			facts: { restoreOnStartup: "empty_tab", restoreUnsavedBuffers: false },
+		});
 	});
 });

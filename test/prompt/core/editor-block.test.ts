@@ -1,6 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { absoluteFile } from "../../../src/editors/core/active-buffer.ts";
-import { cutText, fenceFor, MAX_SENT_TEXT_BYTES } from "../../../src/shared/core/text-cuts.ts";
+import { bufferFields } from "../../../src/prompt/core/editor-block.ts";
+import { cutText, fenceFor, fenceLanguageOf, MAX_SENT_TEXT_BYTES } from "../../../src/shared/core/text-cuts.ts";
 import { firstBlockFor } from "../../support/blocks.ts";
 import { editorState, nvimFixture, selection } from "../../support/fixtures.ts";
 
@@ -104,6 +105,28 @@ describe("the first block of a prompt (bufferFields, fullBlock, the selection pa
 			firstBlockFor(editorState({ buffer: { language: "md", selection: selection(1, 6, text, NOW) } }), NOW, NOW) ?? "";
 		expect(block).toContain(`\`\`\`\`\`\`md\n${text}\n\`\`\`\`\`\`\n</editor-context>`);
 		expect(block.endsWith("\n</editor-context>")).toBe(true);
+	});
+});
+
+describe("an editor that cannot know about unsaved changes says so", () => {
+	test("the Buffer line names it, and the positions' reference", () => {
+		expect(bufferFields(editorState({ buffer: { modified: false } }), { unsavedUnknown: true })?.Buffer).toBe(
+			"Buffer: 200 lines, unsaved changes unknown (the editor keeps no unsaved text here: positions are against the file on disk)",
+		);
+		expect(bufferFields(editorState({ buffer: { modified: true } }), { unsavedUnknown: true })?.Buffer).toBe(
+			"Buffer: 200 lines, unsaved changes",
+		);
+	});
+
+	test.each([
+		["/p/main.ts", "ts"],
+		["/p/Makefile", undefined],
+		["/p/.env", undefined],
+		["/p/archive.tar.gz", "gz"],
+		["/p/dir.d/file", undefined],
+		["/p/trailing.", undefined],
+	])("the fence language %s suggests: %s", (path, language) => {
+		expect(fenceLanguageOf(path)).toBe(language);
 	});
 });
 

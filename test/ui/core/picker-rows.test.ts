@@ -56,6 +56,12 @@ describe("pickerRows", () => {
 		]);
 	});
 
+	test("a workspace its window does not show is marked hidden", () => {
+		expect(pickerRows([{ ...newer, hidden: true }], undefined, NOW)[0]?.description).toBe(
+			"index.ts, active 12s ago  (hidden in its window)",
+		);
+	});
+
 	test("not connected: no marker, no Disconnect row", () => {
 		const rows = pickerRows([older, newer], undefined, NOW);
 		expect(rows.map((row) => row.value)).toEqual(["pid:200", "pid:100"]);

@@ -4,6 +4,14 @@ import type { ActiveBuffer, EditorState, Position } from "../../core/protocol-st
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
+/**
+ * The text Zed's byte offsets count, from a file read as UTF-8: Zed drops a leading byte-order mark when it
+ * decodes a file and turns CRLF and a lone CR alike into LF (its `LineEnding::normalize`).
+ */
+export function zedBufferText(fileText: string): string {
+	return fileText.replace(/^\uFEFF/, "").replace(/\r\n?/g, "\n");
+}
+
 /** Zed keeps no selection time: pi's own first sight of a selection stands in for it. */
 export interface SeenSelection {
 	file: string;
@@ -115,19 +123,20 @@ export function zedActiveBuffer(
 	};
 }
 
-/** One Zed workspace as the protocol's editor state: app `zed`, its roots as launch args, the first as cwd. */
+/** One Zed workspace as the protocol's editor state: app `zed`, the paths it was opened on as launch args. */
 export function zedEditorState(options: {
 	pid: number;
-	roots: readonly string[];
+	cwd: string;
+	paths: readonly string[];
 	timestampSeconds: number;
 	buffer: ActiveBuffer | null;
 }): EditorState {
 	return {
 		pid: options.pid,
-		cwd: options.roots[0] ?? "/",
+		cwd: options.cwd,
 		timestamp: options.timestampSeconds,
 		app: "zed",
-		argv: [...options.roots],
+		argv: [...options.paths],
 		active_buffer: options.buffer,
 	};
 }

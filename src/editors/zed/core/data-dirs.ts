@@ -18,18 +18,27 @@ export type ZedEnv = {
 	HOME?: string;
 	FLATPAK_XDG_DATA_HOME?: string;
 	XDG_DATA_HOME?: string;
+	XDG_CONFIG_HOME?: string;
 	LOCALAPPDATA?: string;
+	/** Set (non-empty): that Zed keeps its database in memory; the rows on disk are not its. */
+	ZED_STATELESS?: string;
 };
 
 /** Only absolute values count: a relative XDG variable is invalid by the spec and would follow pi's cwd. */
 const absolute = (value: string | undefined) => (value?.startsWith("/") ? value : undefined);
 
 /**
- * Where a Zed started with this environment keeps its data (Zed's `paths::data_dir`), or undefined where
- * pi cannot tell. `--user-data-dir` in its arguments moves it.
+ * Where a Zed started with this environment keeps its data (Zed's `paths::data_dir`). `--user-data-dir` in its
+ * arguments moves it; a relative value counts from that Zed's own working directory (`cwd`).
  */
-export function zedDataDir(env: ZedEnv, home: string, platform: string, argv: readonly string[] = []): string {
-	const flagged = userDataDirArg(argv);
+export function zedDataDir(
+	env: ZedEnv,
+	home: string,
+	platform: string,
+	argv: readonly string[] = [],
+	cwd?: string,
+): string {
+	const flagged = userDataDirArg(argv, cwd);
 	if (flagged) return flagged;
 	if (platform === "darwin") return posix.join(home, "Library", "Application Support", "Zed");
 	if (platform === "win32") return `${env.LOCALAPPDATA ?? posix.join(home, "AppData", "Local")}\\Zed`;
@@ -38,12 +47,29 @@ export function zedDataDir(env: ZedEnv, home: string, platform: string, argv: re
 	return posix.join(base, "zed");
 }
 
-function userDataDirArg(argv: readonly string[]): string | undefined {
+/** `--user-data-dir <dir>` or `--user-data-dir=<dir>`, absolute (a relative one against `cwd`, when known). */
+export function userDataDirArg(argv: readonly string[], cwd?: string): string | undefined {
 	for (const [index, arg] of argv.entries()) {
-		if (arg === "--user-data-dir") return absolute(argv[index + 1]);
-		if (arg.startsWith("--user-data-dir=")) return absolute(arg.slice("--user-data-dir=".length));
+		const value =
+			arg === "--user-data-dir"
+				? argv[index + 1]
+				: arg.startsWith("--user-data-dir=")
+					? arg.slice("--user-data-dir=".length)
+					: undefined;
+		if (value === undefined || value === "") continue;
+		if (value.startsWith("/")) return posix.normalize(value);
+		return cwd?.startsWith("/") ? posix.resolve(cwd, value) : undefined;
 	}
 	return undefined;
+}
+
+/**
+ * Where that Zed reads its user settings (`settings.json`): `<data dir>/config` for a Zed started with
+ * `--user-data-dir`, else `$XDG_CONFIG_HOME/zed` or `~/.config/zed` (Linux).
+ */
+export function zedConfigDir(env: ZedEnv, home: string, userDataDir: string | undefined): string {
+	if (userDataDir) return posix.join(userDataDir, "config");
+	return posix.join(absolute(env.XDG_CONFIG_HOME) ?? posix.join(home, ".config"), "zed");
 }
 
 /**

@@ -40,10 +40,12 @@ export const START_CYCLE: ReadCycle = {
 
 /**
  * How a read ended: the rows read; Zed's lock met (nothing read); the rows unusable (a schema pi cannot
- * read: nothing is offered rather than a guess); or an error after which the last state stands.
+ * read: nothing is offered rather than a guess); or another error (SQLITE_PROTOCOL, an I/O error), after
+ * which the last state stands and the read is tried again, as after the lock.
  */
 export type ReadOutcome =
-	| { kind: "ok" }
+	/** `rewriting`: a tab's selection rows were gone (Zed deletes, then inserts, with no transaction around). */
+	| { kind: "ok"; rewriting?: boolean }
 	| { kind: "busy" }
 	| { kind: "unusable"; reason: string }
 	| { kind: "error"; reason: string };
@@ -131,9 +133,9 @@ export function nextStep(cycle: ReadCycle, event: CycleEvent): CycleStep {
 }
 
 /**
- * A read that met Zed's lock read nothing: its signature stays unclaimed and the fallback reads again, even if
- * Zed writes nothing more. Any other outcome is claimed (reading again would fail the same way); unusable rows
- * are blocked until a read succeeds.
+ * A read that met Zed's lock, or failed otherwise, read nothing: its signature stays unclaimed and the fallback
+ * reads again, even if Zed writes nothing more. Rows read, or rows pi cannot use (reading again would find the
+ * same schema), claim it; unusable rows are blocked until a read succeeds.
  */
 function readDone(cycle: ReadCycle, event: Extract<CycleEvent, { kind: "read-done" }>): CycleStep {
 	const { outcome } = event;
@@ -142,7 +144,9 @@ function readDone(cycle: ReadCycle, event: Extract<CycleEvent, { kind: "read-don
 		reading: false,
 		again: false,
 		reads: cycle.reads + 1,
-		signature: outcome.kind === "busy" ? cycle.signature : event.signatureAtStart,
+		// Zed's inserts follow its delete within milliseconds: the read that finds them is not held back.
+		...(outcome.kind === "ok" && outcome.rewriting && { lastReadStartMs: Number.NEGATIVE_INFINITY }),
+		signature: outcome.kind === "ok" || outcome.kind === "unusable" ? event.signatureAtStart : cycle.signature,
 		blocked: outcome.kind === "ok" ? undefined : outcome.kind === "unusable" ? outcome.reason : cycle.blocked,
 	};
 	return cycle.again ? moved(done, event.nowMs, event.signatureNow) : nothing(done);

@@ -16,6 +16,8 @@ export interface ZedWorkspaceRow {
 	/** `YYYY-MM-DD HH:MM:SS`, UTC. */
 	timestamp: string | null;
 	sessionId: string | null;
+	/** The window that holds it (`window_id`), when the schema has it. */
+	windowId?: string | null;
 }
 
 export interface ZedPaneRow {
@@ -58,6 +60,11 @@ export interface ZedSelectionRow {
 export interface ZedSnapshot {
 	/** `kv_store`'s `session_id`: Zed's current session. */
 	sessionId: string | undefined;
+	/**
+	 * Each window's shown workspace (`scoped_kv_store`, namespace `multi_workspace_state`): a window of Zed's
+	 * sidebar holds several workspaces and shows one. Absent in a Zed before the sidebar.
+	 */
+	shownInWindow?: ReadonlyMap<string, string>;
 	workspaces: ZedWorkspaceRow[];
 	panes: ZedPaneRow[];
 	items: ZedItemRow[];
@@ -67,6 +74,26 @@ export interface ZedSnapshot {
 
 /** `zed:<database path>#<workspace_id>`: a workspace's key, stable across Zed's restarts. */
 export const zedKey = (databasePath: string, workspaceId: string) => `zed:${databasePath}#${workspaceId}`;
+
+/** The workspace id in a window's `multi_workspace_state` JSON, or undefined when it names none or is malformed. */
+export function shownWorkspaceOf(json: string): string | undefined {
+	try {
+		const value: unknown = JSON.parse(json);
+		if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
+	} catch {
+		return undefined;
+	}
+	// The digits as written: workspace ids are 64-bit, past what a JSON number keeps exactly.
+	return /"active_workspace_id"\s*:\s*(\d{1,20})\s*[,}]/.exec(json)?.[1];
+}
+
+/** A workspace its window does not show now: another workspace of the same window is the shown one. */
+export function workspaceHidden(workspace: ZedWorkspaceRow, snapshot: Pick<ZedSnapshot, "shownInWindow">): boolean {
+	const window = workspace.windowId;
+	if (window === null || window === undefined) return false;
+	const shown = snapshot.shownInWindow?.get(window);
+	return shown !== undefined && shown !== workspace.id;
+}
 
 /** Why a workspace row is not an editor pi offers, or undefined when it is one. */
 export function workspaceNotOffered(workspace: ZedWorkspaceRow, sessionId: string | undefined): string | undefined {
@@ -93,6 +120,9 @@ export function zedTimestampSeconds(text: string | null): number | undefined {
 	return Number.isNaN(ms) ? undefined : ms / 1000;
 }
 
+/** Why a tab's state is kept while its selection rows are gone: Zed deletes them, then inserts the new ones. */
+export const REWRITING = "no selection rows (Zed is rewriting them)";
+
 /** What a workspace shows, as its rows tell it. */
 export type ZedFocus =
 	| { kind: "editor"; editor: ZedEditorRow; selections: [number, number][] }
@@ -103,10 +133,13 @@ export type ZedFocus =
 
 /**
  * The focused pane's active tab when it is an editor. Focus elsewhere (Zed's terminal, where the user may be
- * typing into pi) or a moment with no selection rows keeps the last state; with none yet, the first pane's
- * active editor tab.
+ * typing into pi) keeps the last state; with none yet, the first pane's active editor tab. An editor with no
+ * selection rows keeps the last state only while it is the tab last shown (Zed deletes and rewrites its rows):
+ * another tab is shown at once, with its file and no cursor (Zed writes no rows for a tab whose cursor has not
+ * moved, nor any under `"restore_on_startup": "empty_tab"`). `lastItemId` is the tab shown last.
  */
-export function zedFocus(snapshot: ZedSnapshot, workspaceId: string, hasLast: boolean): ZedFocus {
+export function zedFocus(snapshot: ZedSnapshot, workspaceId: string, lastItemId: number | undefined): ZedFocus {
+	const hasLast = lastItemId !== undefined;
 	const panes = snapshot.panes.filter((pane) => pane.workspaceId === workspaceId).sort((a, b) => a.paneId - b.paneId);
 	const items = snapshot.items.filter((item) => item.workspaceId === workspaceId);
 	const activeEditorOf = (paneId: number) => {
@@ -124,7 +157,7 @@ export function zedFocus(snapshot: ZedSnapshot, workspaceId: string, hasLast: bo
 	const selections = snapshot.selections
 		.filter((row) => row.workspaceId === workspaceId && row.editorId === editor.itemId)
 		.map((row): [number, number] => [Math.min(row.start, row.end), Math.max(row.start, row.end)]);
-	if (selections.length === 0 && hasLast) return { kind: "keep", why: "no selection rows (Zed is rewriting them)" };
+	if (selections.length === 0 && editor.itemId === lastItemId) return { kind: "keep", why: REWRITING };
 	return { kind: "editor", editor, selections };
 }
 

@@ -18,8 +18,17 @@ export interface MigrationStep {
 	step: number;
 }
 
+/** What newer schemas add, read when present: the roots' order, a buffer's language, the sidebar's state. */
+export interface OptionalColumns {
+	pathsOrder: boolean;
+	language: boolean;
+	windowId: boolean;
+	/** `workspaces.window_id` and `scoped_kv_store`: which workspace each window shows. */
+	multiWorkspace: boolean;
+}
+
 export type SchemaVerdict =
-	| { ok: true; steps: string; optional: { pathsOrder: boolean; language: boolean } }
+	| { ok: true; steps: string; optional: OptionalColumns }
 	| { ok: false; reason: string; steps: string };
 
 /** `WorkspaceDb 30, EditorDb 7`: each domain's newest step, for `/ide status`. */
@@ -36,6 +45,7 @@ export function zedSchemaVerdict(
 	steps: readonly MigrationStep[],
 ): SchemaVerdict {
 	const text = stepsText(steps);
+	const has = (table: string, ...names: string[]) => names.every((name) => columns[table]?.includes(name) === true);
 	for (const [table, wanted] of Object.entries(ZED_COLUMNS_READ)) {
 		const present = columns[table];
 		if (!present) return { ok: false, reason: `no table ${table}: not a Zed schema pi can read`, steps: text };
@@ -49,8 +59,10 @@ export function zedSchemaVerdict(
 		ok: true,
 		steps: text,
 		optional: {
-			pathsOrder: columns.workspaces?.includes("paths_order") === true,
-			language: columns.editors?.includes("language") === true,
+			pathsOrder: has("workspaces", "paths_order"),
+			language: has("editors", "language"),
+			windowId: has("workspaces", "window_id"),
+			multiWorkspace: has("workspaces", "window_id") && has("scoped_kv_store", "namespace", "key", "value"),
 		},
 	};
 }

@@ -2,6 +2,7 @@ import { clip, formatAgo, sanitizeForDisplay } from "../../../shared/core/displa
 import type { ListedEditor } from "../../core/editor.ts";
 import { scoreTier } from "../../core/tiers.ts";
 import type { ZedDatabase } from "./data-dirs.ts";
+import { type ZedSettingsFacts, zedSettingsLines } from "./settings.ts";
 import type { RunningZed } from "./which-zed.ts";
 
 /** One workspace row of Zed's database as `/ide status` shows it. */
@@ -31,6 +32,10 @@ export interface ZedReport {
 	lastProblem?: { reason: string; atSeconds: number };
 	/** The rows cannot be used: no Zed editor is offered. */
 	blocked?: string;
+	/** Running Zeds with `ZED_STATELESS` (an in-memory database): the rows on disk are not theirs. */
+	stateless?: readonly number[];
+	/** The running Zed's own settings that decide what pi can see, and their file. */
+	settings?: { facts: ZedSettingsFacts; file: string };
 	/**
 	 * Reads of the database so far, how long the last one held pi's thread, whether it succeeded, and how
 	 * often the slow fallback looked at the database's files.
@@ -52,7 +57,8 @@ function workspaceLine(workspace: ZedWorkspaceReport, projectDir: string): strin
 	const tier = `${verdict.tier === undefined ? "no tier" : `tier ${verdict.tier}`} (${show(verdict.evidence)})`;
 	const unsaved = buffer?.modified ? ", unsaved changes" : "";
 	const kept = workspace.kept ? ` (kept: ${show(workspace.kept)})` : "";
-	return `${head}: ${tier}, ${file}${unsaved}${kept}`;
+	const hidden = editor.hidden ? ", hidden (its window shows another workspace)" : "";
+	return `${head}: ${tier}, ${file}${unsaved}${hidden}${kept}`;
 }
 
 /** The Zed section's first line: whether Zed is read, and if so which database and whether Zed runs. */
@@ -79,6 +85,9 @@ export function zedStatusLines(report: ZedReport, nowSeconds: number, projectDir
 		lines.push(
 			`  Reads: ${report.reads.count}, the last took ${report.reads.lastMs.toFixed(1)} ms; fallback checks: ${report.reads.fallbackChecks}`,
 		);
+	for (const pid of report.stateless ?? [])
+		lines.push(`  Zed ${pid} runs with ZED_STATELESS: its database is in memory, the rows on disk are not its`);
+	if (report.settings) lines.push(...zedSettingsLines(report.settings.facts, show(report.settings.file, 200)));
 	if (report.zed) for (const workspace of report.workspaces) lines.push(workspaceLine(workspace, projectDir));
 	if (report.lastProblem) {
 		const { reason, atSeconds } = report.lastProblem;

@@ -1,5 +1,10 @@
 import { describe, expect, test } from "vitest";
-import { zedActiveBuffer, zedCursorAndSelection, zedEditorState } from "../../../../src/editors/zed/core/buffer.ts";
+import {
+	zedActiveBuffer,
+	zedBufferText,
+	zedCursorAndSelection,
+	zedEditorState,
+} from "../../../../src/editors/zed/core/buffer.ts";
 
 const TEXT = 'const a = 1;\nconst grüß = "héllo 🌍";\nexport {};\n';
 const at = (needle: string) => Buffer.byteLength(TEXT.slice(0, TEXT.indexOf(needle)));
@@ -99,15 +104,33 @@ describe("the active buffer: unsaved flag, and when pi first saw a selection (Ze
 		});
 	});
 
-	test("the workspace as protocol state: app zed, roots as launch args, the first root as cwd", () => {
+	test("the workspace as protocol state: app zed, the paths it was opened on as launch args", () => {
 		const { buffer } = zedActiveBuffer(input, undefined, 1);
-		expect(zedEditorState({ pid: 42, roots: ["/p", "/q"], timestampSeconds: 7, buffer })).toMatchObject({
+		expect(zedEditorState({ pid: 42, cwd: "/p", paths: ["/p", "/q"], timestampSeconds: 7, buffer })).toMatchObject({
 			pid: 42,
 			app: "zed",
 			cwd: "/p",
 			argv: ["/p", "/q"],
 			timestamp: 7,
 		});
-		expect(zedEditorState({ pid: 42, roots: [], timestampSeconds: 7, buffer: null }).cwd).toBe("/");
+	});
+
+	test.each([
+		["LF as it is", "a\nb\n", "a\nb\n"],
+		["CRLF made LF", "a\r\nb\r\n", "a\nb\n"],
+		["a lone CR is a line break too (Zed's LineEnding::normalize)", "a\rb\r\nc", "a\nb\nc"],
+		["a leading byte-order mark dropped, as Zed decodes the file", "\uFEFFa\nb", "a\nb"],
+		["a BOM further in is text", "a\uFEFFb", "a\uFEFFb"],
+	])("the file's text as Zed's offsets count it: %s", (_name, file, text) => {
+		expect(zedBufferText(file)).toBe(text);
+	});
+
+	test("offsets into a file with a BOM and CR line ends land where Zed put them", () => {
+		const text = zedBufferText("\uFEFFone\rtwo\r\nthree");
+		// Zed's offset 8 is the "t" of "two"... of "three": bytes after "one\ntwo\n".
+		expect(zedCursorAndSelection(text, [[8, 13]]).selection).toMatchObject({
+			start: { line: 3, column: 1 },
+			text: "three",
+		});
 	});
 });

@@ -7,8 +7,10 @@ import {
 	zedSchemaVerdict,
 } from "../../../../src/editors/zed/core/schema.ts";
 import {
+	customDataDirs,
 	databaseToRead,
 	type ProcessFacts,
+	type RunningZed,
 	runningZeds,
 	zedWriting,
 } from "../../../../src/editors/zed/core/which-zed.ts";
@@ -73,8 +75,8 @@ describe("which Zed writes which database", () => {
 			"linux",
 		);
 		expect(zeds).toEqual([
-			{ pid: 20, dataDir: "/home/u/.local/share/zed", channel: "preview" },
-			{ pid: 30, dataDir: "/x/zed", channel: "stable" },
+			{ pid: 20, dataDir: "/home/u/.local/share/zed", channel: "preview", configDir: "/home/u/.config/zed" },
+			{ pid: 30, dataDir: "/x/zed", channel: "stable", configDir: "/home/u/.config/zed" },
 			{ pid: 40 },
 		]);
 		expect(zedWriting(stable, zeds.slice(0, 2))).toBeUndefined();
@@ -82,6 +84,54 @@ describe("which Zed writes which database", () => {
 		expect(zedWriting(elsewhere, zeds)?.pid).toBe(30);
 		// Nothing readable about it: any Zed of this user may be the writer.
 		expect(zedWriting(stable, zeds)?.pid).toBe(40);
+	});
+
+	test.each<[string, ProcessFacts, Partial<RunningZed> | undefined]>([
+		[
+			"a source build runs as zed from target/: the dev channel",
+			{ pid: 50, name: "zed", binary: "/home/u/src/zed/target/debug/zed", env: {} },
+			{ pid: 50, channel: "dev", dataDir: "/home/u/.local/share/zed" },
+		],
+		["the zed CLI elsewhere is no editor", { pid: 51, name: "zed", binary: "/usr/bin/zed", env: {} }, undefined],
+		["a zed of unknown binary is no editor", { pid: 52, name: "zed" }, undefined],
+		[
+			"--user-data-dir: that dir, its config under it",
+			zedProcess(53, { env: { XDG_DATA_HOME: "/x" }, argv: ["zed-editor", "--user-data-dir", "/d"] }),
+			{ pid: 53, dataDir: "/d", customDataDir: true, configDir: "/d/config" },
+		],
+		[
+			"a relative --user-data-dir counts from that Zed's own cwd",
+			zedProcess(54, { env: {}, argv: ["zed-editor", "--user-data-dir=data/../zd"], cwd: "/work" }),
+			{ pid: 54, dataDir: "/work/zd", customDataDir: true, configDir: "/work/zd/config" },
+		],
+		[
+			"XDG_CONFIG_HOME in that Zed's environment moves its settings",
+			zedProcess(55, { env: { XDG_CONFIG_HOME: "/cfg" } }),
+			{ pid: 55, configDir: "/cfg/zed" },
+		],
+		[
+			"ZED_STATELESS: its database is in memory",
+			zedProcess(56, { env: { ZED_STATELESS: "1" } }),
+			{ pid: 56, stateless: true },
+		],
+	])("%s", (_name, process, expected) => {
+		const [zed] = runningZeds([process], "/home/u", "linux");
+		if (expected === undefined) expect(zed).toBeUndefined();
+		else expect(zed).toMatchObject(expected);
+	});
+
+	test("a stateless Zed writes no database on disk; a custom-dir Zed only its own dir's", () => {
+		const zeds = runningZeds(
+			[
+				zedProcess(60, { env: { ZED_STATELESS: "1" } }),
+				zedProcess(61, { env: {}, argv: ["zed-editor", "--user-data-dir", "/d"] }),
+			],
+			"/home/u",
+			"linux",
+		);
+		expect(zedWriting(stable, zeds)).toBeUndefined();
+		expect(zedWriting(zedDatabases("/d")[0] as typeof stable, zeds)?.pid).toBe(61);
+		expect(customDataDirs(zeds)).toEqual(["/d"]);
 	});
 
 	test("the database whose Zed runs; told by channel or socket before the one written last; none without Zed", () => {
@@ -118,7 +168,20 @@ describe("the schema pi reads", () => {
 		).toEqual({
 			ok: true,
 			steps: "WorkspaceDb 31, EditorDb 7",
-			optional: { pathsOrder: true, language: false },
+			optional: { pathsOrder: true, language: false, windowId: false, multiWorkspace: false },
+		});
+	});
+
+	test("the sidebar's state is read where window_id and scoped_kv_store both exist", () => {
+		const withSidebar = {
+			...columns,
+			workspaces: [...(columns.workspaces ?? []), "window_id"],
+			scoped_kv_store: ["namespace", "key", "value"],
+		};
+		expect(zedSchemaVerdict(withSidebar, steps)).toMatchObject({ optional: { windowId: true, multiWorkspace: true } });
+		const { scoped_kv_store: _, ...withoutStore } = withSidebar;
+		expect(zedSchemaVerdict(withoutStore, steps)).toMatchObject({
+			optional: { windowId: true, multiWorkspace: false },
 		});
 	});
 

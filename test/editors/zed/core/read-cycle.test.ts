@@ -136,7 +136,11 @@ describe("how a read ends", () => {
 			{ kind: "unusable", reason: "no table editors" },
 			{ signature: "s2", blocked: "no table editors" },
 		],
-		["an error after the rows: claimed, the last state stands", { kind: "error", reason: "EIO" }, { signature: "s2" }],
+		[
+			"another SQLite error: nothing claimed, the last state stands, the fallback reads again",
+			{ kind: "error", reason: "disk I/O error" },
+			{ signature: "s1" },
+		],
 	])("%s", (_name, outcome, changed) => {
 		const step = done(outcome, { ...reading, blocked: outcome.kind === "ok" ? "old" : undefined });
 		expect(step.actions).toEqual([]);
@@ -147,6 +151,21 @@ describe("how a read ends", () => {
 		const step = done({ kind: "ok" }, { ...reading, again: true }, "s3");
 		expect(step.actions).toEqual([{ kind: "read-in", ms: ZED_READ_THROTTLE_MS - 20 }]);
 		expect(step.cycle).toMatchObject({ again: false, readDue: true, signature: "s2" });
+	});
+
+	test("a read that found a tab's selections being rewritten: the next change is read at once, not throttled", () => {
+		const step = nextStep(reading, {
+			kind: "read-done",
+			nowMs: T,
+			outcome: { kind: "ok", rewriting: true },
+			signatureAtStart: "s2",
+			signatureNow: "s2",
+		});
+		expect(nextStep(step.cycle, { kind: "watched-change", nowMs: T + 5, signature: "s3" }).actions).toEqual([read]);
+		const plain = done({ kind: "ok" });
+		expect(nextStep(plain.cycle, { kind: "watched-change", nowMs: T + 5, signature: "s3" }).actions).toEqual([
+			{ kind: "read-in", ms: ZED_READ_THROTTLE_MS - 25 },
+		]);
 	});
 
 	test("a change during the read that left the files as the read found them: nothing more", () => {

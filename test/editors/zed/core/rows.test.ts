@@ -1,6 +1,8 @@
 import { describe, expect, test } from "vitest";
 import {
+	shownWorkspaceOf,
 	unsavedFiles,
+	workspaceHidden,
 	workspaceNotOffered,
 	workspaceRoots,
 	type ZedSnapshot,
@@ -91,43 +93,53 @@ function snapshot(options: {
 }
 
 describe("what a workspace shows: the focused pane's active tab, else the last state", () => {
+	// The last cell is the tab shown last (undefined: nothing shown yet).
 	test.each([
-		["the focused pane's active editor", snapshot({ focusedPane: 10 }), false, { kind: "editor", file: "/p/a.ts" }],
+		["the focused pane's active editor", snapshot({ focusedPane: 10 }), undefined, { kind: "editor", file: "/p/a.ts" }],
 		[
 			"another tab made active",
 			snapshot({ focusedPane: 10, activeInPane10: 101 }),
-			true,
+			100,
 			{ kind: "editor", file: "/p/b.ts" },
 		],
 		[
 			"focus in the terminal, with a last state: kept",
 			snapshot({ focusedPane: 20 }),
-			true,
+			100,
 			{ kind: "keep", why: "the focused tab is not an editor" },
 		],
-		["no pane focused, with a last state: kept", snapshot({}), true, { kind: "keep", why: "no pane has focus" }],
+		["no pane focused, with a last state: kept", snapshot({}), 100, { kind: "keep", why: "no pane has focus" }],
 		[
 			"focus in the terminal, nothing shown yet: the first pane's active editor",
 			snapshot({ focusedPane: 20 }),
-			false,
+			undefined,
 			{ kind: "editor", file: "/p/a.ts" },
 		],
 		[
-			"no selection rows (Zed rewriting them), with a last state: kept",
+			"the tab shown last has no selection rows (Zed rewriting them): kept",
 			snapshot({ focusedPane: 10, selections: [] }),
-			true,
+			100,
 			{ kind: "keep", why: "no selection rows (Zed is rewriting them)" },
+		],
+		[
+			"a newly opened tab with no selection rows: shown at once, its file and no cursor",
+			snapshot({ focusedPane: 10, activeInPane10: 101, selections: [] }),
+			100,
+			{ kind: "editor", file: "/p/b.ts", selections: [] },
 		],
 		[
 			"no selection rows and nothing shown yet: the editor, no cursor",
 			snapshot({ focusedPane: 10, selections: [] }),
-			false,
-			{ kind: "editor", file: "/p/a.ts" },
+			undefined,
+			{ kind: "editor", file: "/p/a.ts", selections: [] },
 		],
-	] as const)("%s", (_name, rows, hasLast, expected) => {
-		const focus = zedFocus(rows, "1", hasLast);
+	] as const)("%s", (_name, rows, lastItemId, expected) => {
+		const focus = zedFocus(rows, "1", lastItemId);
 		if (expected.kind === "keep") expect(focus).toEqual(expected);
-		else expect(focus.kind === "editor" && focus.editor.path).toBe(expected.file);
+		else {
+			expect(focus.kind === "editor" && focus.editor.path).toBe(expected.file);
+			if ("selections" in expected) expect(focus.kind === "editor" && focus.selections).toEqual(expected.selections);
+		}
 	});
 
 	test("selections come as [start, end] in order, for the shown editor only", () => {
@@ -138,7 +150,7 @@ describe("what a workspace shows: the focused pane's active tab, else the last s
 				[1, 1],
 			],
 		});
-		const focus = zedFocus(rows, "1", false);
+		const focus = zedFocus(rows, "1", undefined);
 		expect(focus.kind === "editor" && focus.selections).toEqual([
 			[3, 9],
 			[1, 1],
@@ -148,11 +160,37 @@ describe("what a workspace shows: the focused pane's active tab, else the last s
 	test("no editor tab anywhere: none", () => {
 		const rows = snapshot({ focusedPane: 20 });
 		rows.items = rows.items.filter((item) => item.kind !== "Editor");
-		expect(zedFocus(rows, "1", false)).toEqual({ kind: "none" });
+		expect(zedFocus(rows, "1", undefined)).toEqual({ kind: "none" });
 	});
 
 	test("every unsaved file of the workspace, not another workspace's", () => {
 		expect(unsavedFiles(snapshot({ dirty: true }), "1")).toEqual(["/p/b.ts"]);
 		expect(unsavedFiles(snapshot({}), "1")).toEqual([]);
+	});
+});
+
+describe("one window, several workspaces (Zed's sidebar): the one its window shows", () => {
+	const shown = new Map([["w1", "4294967444"]]);
+	test.each<[string, Partial<ZedWorkspaceRow>, ReadonlyMap<string, string> | undefined, boolean]>([
+		["the window's shown workspace", { id: "4294967444", windowId: "w1" }, shown, false],
+		["another workspace of that window", { id: "7", windowId: "w1" }, shown, true],
+		["a workspace of a window with no sidebar state", { id: "7", windowId: "w2" }, shown, false],
+		["no window recorded", { id: "7", windowId: null }, shown, false],
+		["a Zed before the sidebar", { id: "7", windowId: "w1" }, undefined, false],
+	])("%s: hidden %s", (_name, row, shownInWindow, hidden) => {
+		expect(workspaceHidden(workspace(row), { shownInWindow })).toBe(hidden);
+	});
+
+	test.each([
+		['{"active_workspace_id":4294967444,"sidebar_open":false}', "4294967444"],
+		['{"sidebar_open":true,"active_workspace_id":12}', "12"],
+		['{"active_workspace_id":18446744073709551615}', "18446744073709551615"],
+		['{"active_workspace_id":null}', undefined],
+		['{"active_workspace_id":"4"}', undefined],
+		["[4]", undefined],
+		["not json", undefined],
+		['{"active_workspace_id":4', undefined],
+	])("%s names %s", (json, id) => {
+		expect(shownWorkspaceOf(json)).toBe(id);
 	});
 });

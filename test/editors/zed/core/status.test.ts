@@ -106,6 +106,26 @@ describe("/ide status: the Zed section", () => {
 		expect(zedStatusLines(report, 1000, "/p")).toEqual(lines);
 	});
 
+	test("what limits pi: a stateless Zed, Zed's own settings, a hidden workspace", () => {
+		const lines = zedStatusLines(
+			{
+				phase: { kind: "reading" },
+				database,
+				zed: { pid: 77 },
+				stateless: [81],
+				settings: { file: "/c/settings.json", facts: { restoreOnStartup: "empty_tab", restoreUnsavedBuffers: true } },
+				workspaces: [{ id: "1", paths: "/p", editor: { ...editor(["/p"]), hidden: true } }],
+			},
+			1000,
+			"/p",
+		);
+		expect(lines.slice(1)).toEqual([
+			"  Zed 81 runs with ZED_STATELESS: its database is in memory, the rows on disk are not its",
+			'  Zed settings: "restore_on_startup": "empty_tab": Zed records no cursor or selection, pi sees the file only',
+			"  Workspace 1 (/p): tier 0 (a workspace root is the project), a.ts, hidden (its window shows another workspace)",
+		]);
+	});
+
 	test("a hostile path or reason cannot reach the terminal raw", () => {
 		const lines = zedStatusLines({ phase: { kind: "problem", reason: "bad\u001b[2Jreason" }, workspaces: [] }, 0, "/p");
 		expect(lines.join("")).not.toContain("\u001b");
