@@ -1,8 +1,8 @@
-import { readFile, stat } from "node:fs/promises";
 import { posix } from "node:path";
 import { type ZedEnv, zedConfigDir } from "./core/data-dirs.ts";
 import { workspaceRestoresUnsaved, type ZedSettingsFacts, zedUserSettings } from "./core/settings.ts";
 import type { RunningZed } from "./core/which-zed.ts";
+import { ChangedFileTexts } from "./file-texts.ts";
 
 /** A settings file larger than this is not read: settings are a few KiB, and the read is on pi's path. */
 const MAX_SETTINGS_BYTES = 1024 * 1024;
@@ -12,7 +12,7 @@ const MAX_SETTINGS_BYTES = 1024 * 1024;
  * Zed's config dir) and a workspace's `.zed/settings.json`. Each is read again only when its size or mtime moved.
  */
 export class ZedSettingsFiles {
-	private readonly cache = new Map<string, { signature: string; text: string | undefined }>();
+	private readonly files = new ChangedFileTexts(MAX_SETTINGS_BYTES);
 
 	/** The running Zed's user settings (Zed's defaults where there is no file), and where they were looked for. */
 	async user(
@@ -21,29 +21,13 @@ export class ZedSettingsFiles {
 		home: string,
 	): Promise<{ facts: ZedSettingsFacts; file: string }> {
 		const file = posix.join(zed?.configDir ?? zedConfigDir(env, home, undefined), "settings.json");
-		return { facts: zedUserSettings(await this.text(file)), file };
+		return { facts: zedUserSettings(await this.files.text(file)), file };
 	}
 
 	/** Whether Zed keeps unsaved text for a workspace: its first root's `.zed/settings.json` may say. */
 	async restoresUnsaved(user: ZedSettingsFacts, roots: readonly string[]): Promise<boolean> {
 		const root = roots[0];
-		const text = root === undefined ? undefined : await this.text(posix.join(root, ".zed", "settings.json"));
+		const text = root === undefined ? undefined : await this.files.text(posix.join(root, ".zed", "settings.json"));
 		return workspaceRestoresUnsaved(user, text);
-	}
-
-	private async text(path: string): Promise<string | undefined> {
-		try {
-			const stats = await stat(path);
-			if (!stats.isFile() || stats.size > MAX_SETTINGS_BYTES) return undefined;
-			const signature = `${stats.size}:${stats.mtimeMs}`;
-			const cached = this.cache.get(path);
-			if (cached?.signature === signature) return cached.text;
-			const text = await readFile(path, "utf8");
-			this.cache.set(path, { signature, text });
-			if (this.cache.size > 64) this.cache.delete(this.cache.keys().next().value as string);
-			return text;
-		} catch {
-			return undefined;
-		}
 	}
 }

@@ -1,4 +1,4 @@
-import { readFile, stat } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import { isAbsolute, posix } from "node:path";
 import { fenceLanguageOf } from "../../shared/core/text-cuts.ts";
 import type { EditorReading } from "../core/editor.ts";
@@ -17,6 +17,7 @@ import {
 	zedTimestampSeconds,
 } from "./core/rows.ts";
 import { MAX_UNSAVED_TEXT_BYTES } from "./database.ts";
+import { ChangedFileTexts } from "./file-texts.ts";
 
 /** A file larger than this is not read for its positions: as for an unsaved buffer, pi's thread comes first. */
 const MAX_BUFFER_FILE_BYTES = MAX_UNSAVED_TEXT_BYTES;
@@ -56,7 +57,8 @@ interface WorkspaceEntry {
  */
 export class ZedWorkspaces {
 	private readonly entries = new Map<string, WorkspaceEntry>();
-	private readonly texts = new Map<string, { marks: string; text: string | undefined }>();
+	/** The shown file's text as Zed's offsets count it, read again only when it changed on disk. */
+	private readonly texts = new ChangedFileTexts(MAX_BUFFER_FILE_BYTES, zedBufferText);
 
 	constructor(private readonly nowSeconds: () => number) {}
 
@@ -154,7 +156,7 @@ export class ZedWorkspaces {
 			return { buffer: previous?.buffer ?? null, seen: previous?.seen, itemId: previous?.itemId, kept: focus.why };
 		if (focus.kind === "none") return { buffer: null, seen: undefined, itemId: undefined, kept: undefined };
 		const { path, unsaved, contents, language, itemId } = focus.editor;
-		const text = unsaved ? (contents ?? undefined) : path ? await this.diskText(path) : undefined;
+		const text = unsaved ? (contents ?? undefined) : path ? await this.texts.text(path) : undefined;
 		const input = {
 			file: path,
 			text,
@@ -179,22 +181,5 @@ export class ZedWorkspaces {
 		const rootFiles = resolved.flatMap((root) => (root.isFile ? [root.real] : []));
 		const cwd = realRoots[0] ?? (rootFiles[0] ? posix.dirname(rootFiles[0]) : "/");
 		return { realRoots, rootFiles, cwd };
-	}
-
-	/** The file's text as Zed's offsets count it (LF line ends), read again only when it changed on disk. */
-	private async diskText(path: string): Promise<string | undefined> {
-		try {
-			const stats = await stat(path);
-			if (!stats.isFile() || stats.size > MAX_BUFFER_FILE_BYTES) return undefined;
-			const marks = `${stats.size}:${stats.mtimeMs}`;
-			const cached = this.texts.get(path);
-			if (cached?.marks === marks) return cached.text;
-			const text = zedBufferText(await readFile(path, "utf8"));
-			this.texts.set(path, { marks, text });
-			if (this.texts.size > 64) this.texts.delete(this.texts.keys().next().value as string);
-			return text;
-		} catch {
-			return undefined;
-		}
 	}
 }

@@ -15,59 +15,51 @@ export function parseJsonc(text: string): { ok: true; value: unknown } | { ok: f
 	}
 }
 
-/** The end of the string literal that opens at `start` (the index after its closing quote). */
-function stringEnd(text: string, start: number): number {
-	let at = start + 1;
-	while (at < text.length && text[at] !== '"') at += text[at] === "\\" ? 2 : 1;
-	return at + 1;
+/**
+ * The text with string literals copied whole and every other character handed to `step`, which says what it
+ * becomes and where to go on; undefined when `step` finds the text broken.
+ */
+function outsideStrings(
+	text: string,
+	step: (at: number) => { out: string; next: number } | undefined,
+): string | undefined {
+	let out = "";
+	let at = 0;
+	while (at < text.length) {
+		if (text[at] === '"') {
+			let end = at + 1;
+			while (end < text.length && text[end] !== '"') end += text[end] === "\\" ? 2 : 1;
+			out += text.slice(at, end + 1);
+			at = end + 1;
+			continue;
+		}
+		const next = step(at);
+		if (!next) return undefined;
+		out += next.out;
+		at = next.next;
+	}
+	return out;
 }
 
 function withoutComments(text: string): string | undefined {
-	let out = "";
-	let at = 0;
-	while (at < text.length) {
-		const char = text[at];
-		if (char === '"') {
-			const end = stringEnd(text, at);
-			out += text.slice(at, end);
-			at = end;
-		} else if (char === "/" && text[at + 1] === "/") {
-			while (at < text.length && text[at] !== "\n") at++;
-		} else if (char === "/" && text[at + 1] === "*") {
-			const end = text.indexOf("*/", at + 2);
-			if (end < 0) return undefined;
-			out += " ";
-			at = end + 2;
-		} else {
-			out += char;
-			at++;
+	return outsideStrings(text, (at) => {
+		if (text[at] === "/" && text[at + 1] === "/") {
+			const end = text.indexOf("\n", at);
+			return { out: "", next: end < 0 ? text.length : end };
 		}
-	}
-	return out;
+		if (text[at] === "/" && text[at + 1] === "*") {
+			const end = text.indexOf("*/", at + 2);
+			return end < 0 ? undefined : { out: " ", next: end + 2 };
+		}
+		return { out: text[at] as string, next: at + 1 };
+	});
 }
 
+/** A comma followed (after white space) by a closing bracket is dropped. */
 function withoutTrailingCommas(text: string | undefined): string | undefined {
 	if (text === undefined) return undefined;
-	let out = "";
-	let at = 0;
-	while (at < text.length) {
-		const char = text[at];
-		if (char === '"') {
-			const end = stringEnd(text, at);
-			out += text.slice(at, end);
-			at = end;
-			continue;
-		}
-		if (char === ",") {
-			let next = at + 1;
-			while (next < text.length && /\s/.test(text[next] as string)) next++;
-			if (text[next] === "}" || text[next] === "]") {
-				at++;
-				continue;
-			}
-		}
-		out += char;
-		at++;
-	}
-	return out;
+	return outsideStrings(text, (at) => {
+		if (text[at] === "," && /^\s*[}\]]/.test(text.slice(at + 1, at + 1 + 4096))) return { out: "", next: at + 1 };
+		return { out: text[at] as string, next: at + 1 };
+	});
 }
