@@ -5,7 +5,7 @@ import { isProcessAlive, isProcessRunning } from "../liveness.ts";
 import { type ZedDatabase, type ZedEnv, zedDataDirs } from "./core/data-dirs.ts";
 import { type CycleEvent, nextStep, type ReadCycle, type ReadOutcome, START_CYCLE } from "./core/read-cycle.ts";
 import { workspaceNotOffered, type ZedSnapshot } from "./core/rows.ts";
-import { ZED_DEFAULT_SETTINGS, type ZedSettingsFacts } from "./core/settings.ts";
+import type { ZedSettingsFacts } from "./core/settings.ts";
 import type { ZedReport, ZedWorkspaceReport } from "./core/status.ts";
 import type { DatabaseOnDisk, ProcessFacts, RunningZed } from "./core/which-zed.ts";
 import { readZedDatabase } from "./database.ts";
@@ -247,7 +247,7 @@ export class ZedSource implements EditorSource {
 		this.scanning = (async () => {
 			// Taken before the scan, so that a write during it (a Zed starting) is looked at again.
 			const signatureAtStart = this.signatureNow();
-			const { uid, home, platform, env } = this.options;
+			const { uid, home, platform } = this.options;
 			const look = await lookForZed({
 				uid,
 				home,
@@ -263,7 +263,6 @@ export class ZedSource implements EditorSource {
 			if (!look.chosen || !this.sqlite) return this.dispatch({ kind: "zed-not-found", signature: signatureAtStart });
 			this.database = look.chosen.database;
 			this.zed = look.chosen.zed;
-			this.settings = await this.settingsFiles.user(look.chosen.zed, env, home);
 			this.hooks.event({ kind: "app-found", label: `zed ${look.chosen.zed.pid}`, detail: look.chosen.database.path });
 			this.dispatch({ kind: "zed-found", nowMs: this.hooks.clock.nowMs() });
 			await this.reading;
@@ -305,7 +304,9 @@ export class ZedSource implements EditorSource {
 				return result.failure === "busy" ? { kind: "busy" } : { kind: "error", reason: result.reason };
 			}
 			this.snapshot = result.snapshot;
-			const user = this.settings?.facts ?? ZED_DEFAULT_SETTINGS;
+			// Zed applies its settings live: each read sees them as they are (one stat while unchanged).
+			this.settings = await this.settingsFiles.user(this.zed, this.options.env, this.options.home);
+			const user = this.settings.facts;
 			const { rewriting } = await this.workspaces.update(path, result.snapshot, this.zed?.pid ?? 0, {
 				restoresUnsaved: (roots) => this.settingsFiles.restoresUnsaved(user, roots),
 			});
