@@ -10,8 +10,6 @@ import type { EditorSource } from "./editor-source.ts";
  */
 export class MergedSources {
 	private ticks = 0;
-	/** Re-checks of the sources' standing so far: tests read it to know the slow fallback ran. */
-	rechecks = 0;
 
 	constructor(
 		private readonly sources: readonly EditorSource[],
@@ -49,7 +47,6 @@ export class MergedSources {
 	/** Called every liveness tick: each source every few ticks, or at once when it lost what it watched. */
 	async recheck(): Promise<void> {
 		const due = ++this.ticks % RECHECK_EVERY_TICKS === 0;
-		if (due) this.rechecks++;
 		await Promise.all(this.sources.filter((source) => due || source.lost).map((source) => source.recheck()));
 	}
 

@@ -104,16 +104,16 @@ export class ZedWorkspaces {
 					if (previous) previous.offered = false;
 					return;
 				}
+				const paths = workspaceRoots(row);
 				const [shown, places, restoresUnsaved] = await Promise.all([
 					this.shownEditor(row.id, snapshot, previous),
-					this.places(workspaceRoots(row)),
-					settings.restoresUnsaved(workspaceRoots(row)),
+					this.places(paths),
+					settings.restoresUnsaved(paths),
 				]);
 				if (shown.kept === REWRITING) rewriting = true;
 				const hidden = workspaceHidden(row, snapshot);
 				const buffer = hidden ? withoutFreshness(shown.buffer) : shown.buffer;
 				const writtenAtSeconds = zedTimestampSeconds(row.timestamp) ?? this.nowSeconds();
-				const paths = workspaceRoots(row);
 				const state = zedEditorState({ pid, cwd: places.cwd, paths, timestampSeconds: writtenAtSeconds, buffer });
 				const file = buffer?.file && isAbsolute(buffer.file) ? await realFile(buffer.file) : undefined;
 				const unsaved = unsavedFiles(snapshot, row.id).filter((path) => path !== buffer?.file);

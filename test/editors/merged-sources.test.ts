@@ -1,0 +1,93 @@
+import { describe, expect, test } from "vitest";
+import type { EditorFacts, ListedEditor } from "../../src/editors/core/editor.ts";
+import type { EditorSource } from "../../src/editors/editor-source.ts";
+import { MergedSources } from "../../src/editors/merged-sources.ts";
+import { RECHECK_EVERY_TICKS } from "../../src/shared/core/timing.ts";
+import { ManualClock } from "../support/clocks.ts";
+import { editorState } from "../support/fixtures.ts";
+
+/** A source that records what the list asked of it. */
+function source(
+	options: { editors?: ListedEditor[]; lost?: boolean; pending?: boolean; flush?: () => Promise<void> } = {},
+) {
+	const calls: string[] = [];
+	const fake: EditorSource = {
+		start: async () => {},
+		close: async () => {},
+		editors: () => options.editors ?? [],
+		facts: (): EditorFacts | undefined => undefined,
+		checkLiveness: () => false,
+		recheck: async () => {
+			calls.push("recheck");
+		},
+		lookAgain: async () => {
+			calls.push("look again");
+		},
+		get lost() {
+			return options.lost === true;
+		},
+		isPending: () => options.pending === true,
+		flush: options.flush ?? (async () => {}),
+	};
+	return { fake, calls };
+}
+
+const listed = (writtenAtSeconds: number, name: string): ListedEditor => ({
+	origin: "state-file",
+	key: "pid:7",
+	pid: 7,
+	alive: true,
+	state: editorState({ pid: 7, buffer: { name } }),
+	paths: { cwd: "/p", argvDirs: [] },
+	selectionFirstSeenSeconds: 0,
+	writtenAtSeconds,
+});
+
+describe("all sources as one list", () => {
+	test("a source's standing is re-checked every few ticks, a source that lost what it watched at once", async () => {
+		const steady = source();
+		const lost = source({ lost: true });
+		const merged = new MergedSources([steady.fake, lost.fake], new ManualClock());
+		for (let tick = 0; tick < RECHECK_EVERY_TICKS * 2; tick++) await merged.recheck();
+		expect(steady.calls).toEqual(["recheck", "recheck"]);
+		expect(lost.calls).toHaveLength(RECHECK_EVERY_TICKS * 2);
+	});
+
+	test("one key from two sources is one editor: the copy written last", () => {
+		const older = source({ editors: [listed(5, "older.ts")] });
+		const newer = source({ editors: [listed(9, "newer.ts")] });
+		const merged = new MergedSources([newer.fake, older.fake], new ManualClock());
+		expect(merged.editors().map((editor) => editor.state.active_buffer?.name)).toEqual(["newer.ts"]);
+	});
+
+	test("a pending read is waited for, never past the deadline (the clock moved by hand)", async () => {
+		const clock = new ManualClock();
+		let flushed = false;
+		const slow = source({ pending: true, flush: () => new Promise<void>(() => {}) });
+		const merged = new MergedSources([slow.fake], clock);
+		const waiting = merged.waitForPendingRead("pid:7", 250).then(() => {
+			flushed = true;
+		});
+		await Promise.resolve();
+		clock.advance(249);
+		await Promise.resolve();
+		expect(flushed).toBe(false);
+		clock.advance(1);
+		await waiting;
+		expect(flushed).toBe(true);
+		expect(clock.pendingTimers).toBe(0);
+	});
+
+	test("nothing pending: no timer is set at all", async () => {
+		const clock = new ManualClock();
+		await new MergedSources([source().fake], clock).waitForPendingRead("pid:7", 250);
+		expect(clock.pendingTimers).toBe(0);
+	});
+
+	test("/ide's look again reaches every source", async () => {
+		const a = source();
+		const b = source();
+		await new MergedSources([a.fake, b.fake], new ManualClock()).lookAgain();
+		expect([...a.calls, ...b.calls]).toEqual(["look again", "look again"]);
+	});
+});
