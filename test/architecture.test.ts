@@ -8,6 +8,7 @@ import {
 	orderViolations,
 	readSources,
 	resolveImport,
+	sizeViolations,
 } from "./support/architecture.ts";
 
 const sources = readSources(resolve(import.meta.dirname, ".."));
@@ -30,6 +31,10 @@ describe("the house as it is", () => {
 
 	test("no two files import each other in a circle", () => {
 		expect(importCycles(sources)).toEqual([]);
+	});
+
+	test("no source file over 320 lines, no folder holding more than 12 .ts files directly", () => {
+		expect(sizeViolations(sources)).toEqual([]);
 	});
 });
 
@@ -78,6 +83,18 @@ describe("each check fails on a fixture that breaks it", () => {
 		expect(importCycles(fixture({ "src/shared/a.ts": 'import { b } from "./b.ts";', "src/shared/b.ts": "" }))).toEqual(
 			[],
 		);
+	});
+
+	test("a file too long, a folder too full", () => {
+		const files = fixture({
+			"src/shared/long.ts": "x\n".repeat(321),
+			"src/shared/fits.ts": "x\n".repeat(320),
+			...Object.fromEntries(Array.from({ length: 13 }, (_, index) => [`src/ui/f${index}.ts`, ""])),
+		});
+		expect(sizeViolations(files)).toEqual([
+			"src/shared/long.ts has 321 lines (at most 320)",
+			"src/ui holds 13 .ts files (at most 12)",
+		]);
 	});
 
 	test("an import of a file that is not there is reported, not silently passed", () => {

@@ -163,6 +163,26 @@ export function missingTargets(files: SourceFiles): string[] {
 		.map((edge) => `${edgeText(edge)}: no such source file`);
 }
 
+/** The house's size rules: a source file holds one concern, a folder a handful of files. */
+export const MAX_FILE_LINES = 320;
+export const MAX_FILES_PER_FOLDER = 12;
+
+/** Files over the line limit, and folders holding more `.ts` files directly than the limit. */
+export function sizeViolations(files: SourceFiles): string[] {
+	const problems: string[] = [];
+	const perFolder = new Map<string, number>();
+	for (const [file, text] of files) {
+		const lines = text.endsWith("\n") ? text.split("\n").length - 1 : text.split("\n").length;
+		if (lines > MAX_FILE_LINES) problems.push(`${file} has ${lines} lines (at most ${MAX_FILE_LINES})`);
+		const folder = posix.dirname(file);
+		perFolder.set(folder, (perFolder.get(folder) ?? 0) + 1);
+	}
+	for (const [folder, count] of perFolder)
+		if (count > MAX_FILES_PER_FOLDER)
+			problems.push(`${folder} holds ${count} .ts files (at most ${MAX_FILES_PER_FOLDER})`);
+	return problems;
+}
+
 /** Every circle of imports, each once, as `a → b → a`. */
 export function importCycles(files: SourceFiles): string[] {
 	const next = new Map<string, string[]>();
