@@ -258,12 +258,16 @@ describe("StateWatcher on a real directory", () => {
 		expect(entryOf(watcher, "101.json")?.rejection).toBe(`owned by uid 65534, not by you (uid ${process.getuid?.()})`);
 	});
 
-	test("flush reads a pending write now; close is idempotent and stops all updates", async () => {
-		const { dir, watcher, changes } = await startWatcher();
+	test("flush reads a pending write at once", async () => {
+		const { dir, watcher } = await startWatcher();
 		write(dir, 101, { timestamp: 1 });
 		await waitFor("event", () => watcher.isPending("101.json") || entryOf(watcher, "101.json"));
 		await watcher.flush("101.json");
 		expect(entryOf(watcher, "101.json")?.reading?.state.timestamp).toBe(1);
+	});
+
+	test("a closed watcher (closed twice at once) takes no more updates", async () => {
+		const { dir, watcher, changes } = await startWatcher((setupDir) => write(setupDir, 101, { timestamp: 1 }));
 		await Promise.all([watcher.close(), watcher.close()]);
 		const before = changes();
 		// A second watcher on the same dir is the witness: once it has seen the writes, a live one would have too.
