@@ -4,9 +4,9 @@ import type { EditorSource, SourceHooks } from "../editor-source.ts";
 import { isProcessAlive, isProcessRunning } from "../liveness.ts";
 import { type ZedDatabase, type ZedEnv, zedDataDirs } from "./core/data-dirs.ts";
 import { type CycleEvent, nextStep, type ReadCycle, type ReadOutcome, START_CYCLE } from "./core/read-cycle.ts";
-import { workspaceNotOffered, type ZedSnapshot } from "./core/rows.ts";
+import type { ZedSnapshot } from "./core/rows.ts";
 import type { ZedSettingsFacts } from "./core/settings.ts";
-import type { ZedReport, ZedWorkspaceReport } from "./core/status.ts";
+import type { ZedReport } from "./core/status.ts";
 import type { DatabaseOnDisk, ProcessFacts, RunningZed } from "./core/which-zed.ts";
 import { readZedDatabase } from "./database.ts";
 import { DatabaseWatchers, databasesOnDisk, fileSignature, lookForZed } from "./discovery.ts";
@@ -73,7 +73,11 @@ export class ZedSource implements EditorSource {
 	async start(): Promise<void> {
 		try {
 			this.phase = await this.open();
-			if (this.phase.kind === "reading") this.dispatch({ kind: "look-for-zed", nowMs: this.hooks.clock.nowMs() });
+			if (this.phase.kind !== "reading") return;
+			this.dispatch({ kind: "look-for-zed", nowMs: this.hooks.clock.nowMs() });
+			// With a database in the usual places, pi's start waits for the first look (no connection decision
+			// on half a picture); without one, a Zed of its own data dir is looked for without holding pi up.
+			if (this.onDisk.length === 0) return;
 			await this.scanning;
 			await this.reading;
 		} catch (error) {
@@ -180,19 +184,7 @@ export class ZedSource implements EditorSource {
 	}
 
 	report(): ZedReport {
-		const path = this.database?.path;
-		const workspaces: ZedWorkspaceReport[] = (this.snapshot?.workspaces ?? []).map((row) => {
-			const notOffered = workspaceNotOffered(row, this.snapshot?.sessionId);
-			const reading = notOffered || !path ? undefined : this.workspaces.reading(path, row.id);
-			const kept = reading && path ? this.workspaces.kept(path, row.id) : undefined;
-			return {
-				id: row.id,
-				paths: row.paths,
-				...(notOffered && { notOffered }),
-				...(reading && { editor: { ...reading, alive: this.zed !== undefined } }),
-				...(kept && { kept }),
-			};
-		});
+		const workspaces = this.workspaces.reports(this.database?.path, this.snapshot, this.zed !== undefined);
 		// With no Zed running, the database it would read: the one written last.
 		const database = this.database ?? [...this.onDisk].sort((a, b) => b.writtenAtMs - a.writtenAtMs)[0]?.database;
 		const { blocked, reads, fallbackChecks } = this.cycle;

@@ -16,6 +16,7 @@ import {
 	zedKey,
 	zedTimestampSeconds,
 } from "./core/rows.ts";
+import type { ZedWorkspaceReport } from "./core/status.ts";
 import { MAX_UNSAVED_TEXT_BYTES } from "./database.ts";
 import { ChangedFileTexts } from "./file-texts.ts";
 
@@ -69,17 +70,23 @@ export class ZedWorkspaces {
 		);
 	}
 
-	reading(databasePath: string, workspaceId: string): ZedReading | undefined {
-		return this.entries.get(zedKey(databasePath, workspaceId))?.reading;
-	}
-
 	byKey(key: string): ZedReading | undefined {
 		return this.entries.get(key)?.reading;
 	}
 
-	/** Why the latest read kept the state before it, if it did. */
-	kept(databasePath: string, workspaceId: string): string | undefined {
-		return this.entries.get(zedKey(databasePath, workspaceId))?.kept;
+	/** Every workspace row of the last read as `/ide status` shows it: its editor, or why it is not offered. */
+	reports(databasePath: string | undefined, snapshot: ZedSnapshot | undefined, zedRuns: boolean): ZedWorkspaceReport[] {
+		return (snapshot?.workspaces ?? []).map((row) => {
+			const notOffered = workspaceNotOffered(row, snapshot?.sessionId);
+			const entry = notOffered || !databasePath ? undefined : this.entries.get(zedKey(databasePath, row.id));
+			return {
+				id: row.id,
+				paths: row.paths,
+				...(notOffered && { notOffered }),
+				...(entry && { editor: { ...entry.reading, alive: zedRuns } }),
+				...(entry?.kept && { kept: entry.kept }),
+			};
+		});
 	}
 
 	offered(key: string): boolean {

@@ -25,8 +25,13 @@ export const PROMPT_FLUSH_TIMEOUT_MS = 250;
  */
 export const TRAILING_READ_MS = 70;
 
-/** Zed's database is read at most this often while Zed keeps writing; the last change is always read. */
+/**
+ * Zed's database is read at most `ZED_READS_PER_WINDOW` times in any window this long while Zed keeps writing;
+ * the last change is always read. Zed commits one change in up to three transactions (tabs, the editor row,
+ * the selections, the last as a delete then inserts): each is read at once, a writer that never stops is not.
+ */
 export const ZED_READ_THROTTLE_MS = 100;
+export const ZED_READS_PER_WINDOW = 3;
 
 /** While no Zed is known, a database change scans `/proc` at most this often (the fallback's own period). */
 export const ZED_SCAN_INTERVAL_MS = RECHECK_MS;

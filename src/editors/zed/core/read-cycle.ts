@@ -1,9 +1,9 @@
-import { ZED_READ_THROTTLE_MS, ZED_SCAN_INTERVAL_MS } from "../../../shared/core/timing.ts";
+import { ZED_READ_THROTTLE_MS, ZED_READS_PER_WINDOW, ZED_SCAN_INTERVAL_MS } from "../../../shared/core/timing.ts";
 
 /**
  * When the Zed source reads Zed's database and when it looks for Zed, as one pure state machine: the shell
- * (../source.ts) feeds it what happened and carries out what it returns. Reads are throttled with the last
- * change always read; a change during a read is read again right after; a read that met Zed's lock leaves
+ * (../source.ts) feeds it what happened and carries out what it returns. Reads are throttled (a few per window,
+ * see timing.ts) with the last change always read; a change during a read is read again right after; a read that met Zed's lock leaves
  * the database's signature unclaimed so the slow fallback reads it again; while no Zed is known, a change
  * looks for Zed at most every `ZED_SCAN_INTERVAL_MS`.
  */
@@ -17,7 +17,8 @@ export interface ReadCycle {
 	again: boolean;
 	/** A throttled read is due (the shell holds its timer). */
 	readDue: boolean;
-	lastReadStartMs: number;
+	/** When the latest reads started, oldest first: at most `ZED_READS_PER_WINDOW` are kept. */
+	readStartsMs: readonly number[];
 	lastScanMs: number;
 	/** Why the rows cannot be used (a schema pi cannot read); cleared by the next good read. */
 	blocked?: string;
@@ -32,7 +33,7 @@ export const START_CYCLE: ReadCycle = {
 	reading: false,
 	again: false,
 	readDue: false,
-	lastReadStartMs: Number.NEGATIVE_INFINITY,
+	readStartsMs: [],
 	lastScanMs: Number.NEGATIVE_INFINITY,
 	reads: 0,
 	fallbackChecks: 0,
@@ -79,7 +80,12 @@ export interface CycleStep {
 }
 
 const startRead = (cycle: ReadCycle, nowMs: number): CycleStep => ({
-	cycle: { ...cycle, reading: true, readDue: false, lastReadStartMs: nowMs },
+	cycle: {
+		...cycle,
+		reading: true,
+		readDue: false,
+		readStartsMs: [...cycle.readStartsMs, nowMs].slice(-ZED_READS_PER_WINDOW),
+	},
 	actions: [{ kind: "read" }],
 });
 
@@ -95,7 +101,9 @@ function moved(cycle: ReadCycle, nowMs: number, signature: string): CycleStep {
 	if (!cycle.zedKnown) return nowMs - cycle.lastScanMs >= ZED_SCAN_INTERVAL_MS ? scan(cycle, nowMs) : nothing(cycle);
 	if (cycle.reading) return nothing({ ...cycle, again: true });
 	if (cycle.readDue || signature === cycle.signature) return nothing(cycle);
-	const waitMs = cycle.lastReadStartMs + ZED_READ_THROTTLE_MS - nowMs;
+	// The window is full when the oldest of the kept reads started less than a window ago.
+	const full = cycle.readStartsMs.length >= ZED_READS_PER_WINDOW;
+	const waitMs = full ? (cycle.readStartsMs[0] as number) + ZED_READ_THROTTLE_MS - nowMs : 0;
 	if (waitMs <= 0) return startRead(cycle, nowMs);
 	return { cycle: { ...cycle, readDue: true }, actions: [{ kind: "read-in", ms: waitMs }] };
 }
@@ -145,7 +153,7 @@ function readDone(cycle: ReadCycle, event: Extract<CycleEvent, { kind: "read-don
 		again: false,
 		reads: cycle.reads + 1,
 		// Zed's inserts follow its delete within milliseconds: the read that finds them is not held back.
-		...(outcome.kind === "ok" && outcome.rewriting && { lastReadStartMs: Number.NEGATIVE_INFINITY }),
+		...(outcome.kind === "ok" && outcome.rewriting && { readStartsMs: [] }),
 		signature: outcome.kind === "ok" || outcome.kind === "unusable" ? event.signatureAtStart : cycle.signature,
 		blocked: outcome.kind === "ok" ? undefined : outcome.kind === "unusable" ? outcome.reason : cycle.blocked,
 	};
