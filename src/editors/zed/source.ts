@@ -1,4 +1,5 @@
 import type { Cancel } from "../../shared/core/clock.ts";
+import { LIVENESS_CHECK_MS } from "../../shared/core/timing.ts";
 import type { EditorFacts, ListedEditor } from "../core/editor.ts";
 import type { EditorSource, SourceHooks } from "../editor-source.ts";
 import { isProcessAlive, isProcessRunning } from "../liveness.ts";
@@ -57,6 +58,8 @@ export class ZedSource implements EditorSource {
 	private readonly workspaces: ZedWorkspaces;
 	/** Cancels the throttled read that is due. */
 	private cancelDue?: Cancel;
+	/** Cancels the first look for Zed, when it waits for pi's own start to finish. */
+	private cancelStartLook?: Cancel;
 	private reading?: Promise<void>;
 	private scanning?: Promise<void>;
 	private closed = false;
@@ -74,10 +77,15 @@ export class ZedSource implements EditorSource {
 		try {
 			this.phase = await this.open();
 			if (this.phase.kind !== "reading") return;
-			this.dispatch({ kind: "look-for-zed", nowMs: this.hooks.clock.nowMs() });
 			// With a database in the usual places, pi's start waits for the first look (no connection decision
-			// on half a picture); without one, a Zed of its own data dir is looked for without holding pi up.
-			if (this.onDisk.length === 0) return;
+			// on half a picture); without one, a Zed of its own data dir is looked for once pi has started (a
+			// look at /proc beside pi's own start would cost that start ~20 ms).
+			const look = () => this.dispatch({ kind: "look-for-zed", nowMs: this.hooks.clock.nowMs() });
+			if (this.onDisk.length === 0) {
+				this.cancelStartLook = this.hooks.clock.after(LIVENESS_CHECK_MS, look);
+				return;
+			}
+			look();
 			await this.scanning;
 			await this.reading;
 		} catch (error) {
@@ -129,6 +137,7 @@ export class ZedSource implements EditorSource {
 	async close(): Promise<void> {
 		this.closed = true;
 		this.cancelDue?.();
+		this.cancelStartLook?.();
 		this.watchers.close();
 		await this.reading;
 		await this.scanning;
