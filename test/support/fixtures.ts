@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import type { EditorReading } from "../../src/editors/core/editor.ts";
 import type { EditorState } from "../../src/editors/core/protocol-state.ts";
 
 export type NvimFixture = "named-buffer" | "visual-line-selection" | "charwise-selection" | "unnamed-buffer";
@@ -102,3 +103,15 @@ export function selection(startLine: number, endLine: number, text: string, sele
 
 /** Above Linux's largest possible pid_max (2^22 = 4 194 304): no process can have these pids. */
 export const DEAD_PID_BASE = 5_000_000;
+
+/** An editor's reading of pid 7 in `/p` showing `file` (`null`: an unnamed buffer), as a state file gives it. */
+export function editorReading(file: string | null): EditorReading {
+	return {
+		origin: "state-file",
+		pid: 7,
+		state: editorState({ pid: 7, cwd: "/p", buffer: { file, name: file ?? "[No Name]" } }),
+		paths: { cwd: "/p", argvDirs: [] },
+		selectionFirstSeenSeconds: 0,
+		writtenAtSeconds: 0,
+	};
+}

@@ -7,7 +7,7 @@ import {
 	connectReason,
 	promptGoneReason,
 } from "../../../src/connection/core/rules.ts";
-import type { EditorFacts, EditorReading } from "../../../src/editors/core/editor.ts";
+import type { EditorFacts } from "../../../src/editors/core/editor.ts";
 import type { Tier } from "../../../src/editors/core/tiers.ts";
 import {
 	classifyFileName,
@@ -16,7 +16,7 @@ import {
 	stateFileName,
 } from "../../../src/editors/state-dir/core/parse.ts";
 import { noticeText } from "../../../src/shared/core/notice-texts.ts";
-import { editorState } from "../../support/fixtures.ts";
+import { editorReading } from "../../support/fixtures.ts";
 
 const editor = (pid: number, tier: Tier | undefined) => ({ key: `pid:${pid}`, match: { tier } });
 
@@ -57,14 +57,7 @@ describe("bestTier and autoConnectTarget", () => {
 	});
 });
 
-const reading = (file: string | null): EditorReading => ({
-	origin: "state-file",
-	pid: 7,
-	state: editorState({ pid: 7, cwd: "/p", buffer: { file, name: file ?? "[No Name]" } }),
-	paths: { cwd: "/p", argvDirs: [] },
-	selectionFirstSeenSeconds: 0,
-	writtenAtSeconds: 0,
-});
+const reading = editorReading;
 
 describe("why a connection ends, and what a prompt gets", () => {
 	test.each<

@@ -1,16 +1,9 @@
 import { describe, expect, test } from "vitest";
 import { factsThatCount, listedCopyWins } from "../../../src/editors/core/copies.ts";
-import type { EditorFacts, EditorReading, ListedEditor } from "../../../src/editors/core/editor.ts";
-import { editorState } from "../../support/fixtures.ts";
+import type { EditorFacts, ListedEditor } from "../../../src/editors/core/editor.ts";
+import { editorReading } from "../../support/fixtures.ts";
 
-const reading = (file: string | null): EditorReading => ({
-	origin: "state-file",
-	pid: 7,
-	state: editorState({ pid: 7, cwd: "/p", buffer: { file, name: file ?? "[No Name]" } }),
-	paths: { cwd: "/p", argvDirs: [] },
-	selectionFirstSeenSeconds: 0,
-	writtenAtSeconds: 0,
-});
+const reading = editorReading;
 
 describe("one editor in two state dirs: what was written last counts", () => {
 	const valid = (writtenAtSeconds?: number): EditorFacts => ({
