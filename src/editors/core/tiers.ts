@@ -29,7 +29,7 @@ export interface TierVerdict {
 
 /** The protocol's tiers. An ancestor `cwd` alone is no evidence: a shared parent must not claim every project. */
 export function scoreTier(paths: EditorPaths, projectDir: string): TierVerdict {
-	if (paths.roots) return scoreRoots(paths.roots, [paths.file, ...(paths.rootFiles ?? [])], projectDir);
+	if (paths.roots) return scoreRoots(paths.roots, paths, projectDir);
 	if (normalizePath(paths.cwd) === normalizePath(projectDir)) return { tier: 0, evidence: "cwd equals the project" };
 	if (isInside(paths.cwd, projectDir)) return { tier: 1, evidence: "cwd is inside the project" };
 	if (paths.file !== undefined && isInside(paths.file, projectDir)) {
@@ -43,7 +43,7 @@ export function scoreTier(paths: EditorPaths, projectDir: string): TierVerdict {
 /** A workspace's roots: one equal to the project is tier 0; one inside it, or the active file inside it, tier 1. */
 function scoreRoots(
 	roots: readonly string[],
-	[active, ...opened]: readonly (string | undefined)[],
+	{ file, rootFiles = [] }: Pick<EditorPaths, "file" | "rootFiles">,
 	projectDir: string,
 ): TierVerdict {
 	const project = normalizePath(projectDir);
@@ -51,9 +51,9 @@ function scoreRoots(
 		return { tier: 0, evidence: "a workspace root is the project" };
 	if (roots.some((root) => isInside(root, projectDir)))
 		return { tier: 1, evidence: "a workspace root is inside the project" };
-	if (active !== undefined && isInside(active, projectDir))
+	if (file !== undefined && isInside(file, projectDir))
 		return { tier: 1, evidence: "active file is inside the project" };
-	if (opened.some((file) => file !== undefined && isInside(file, projectDir)))
+	if (rootFiles.some((opened) => isInside(opened, projectDir)))
 		return { tier: 1, evidence: "the file the workspace was opened on is inside the project" };
 	return { tier: undefined, evidence: "no workspace root or file in the project" };
 }

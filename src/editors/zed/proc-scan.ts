@@ -57,13 +57,13 @@ async function zedProcess(pid: number, uid: number): Promise<ProcessFacts | unde
 		argv && userDataDirArg(argv) === undefined && argv.some((arg) => arg.startsWith("--user-data-dir"))
 			? await readlink(`/proc/${pid}/cwd`).catch(() => undefined)
 			: undefined;
-	const testScope = environ === undefined ? undefined : environValue(environ, TEST_SCOPE_KEY);
+	const { env, testScope } = environ === undefined ? {} : readEnviron(environ);
 	return {
 		pid,
 		name,
 		...(testScope !== undefined && { testScope }),
 		...(binary !== undefined && { binary }),
-		...(environ !== undefined && { env: zedEnv(environ) }),
+		...(env !== undefined && { env }),
 		...(argv !== undefined && { argv }),
 		...(cwd !== undefined && { cwd }),
 	};
@@ -72,22 +72,18 @@ async function zedProcess(pid: number, uid: number): Promise<ProcessFacts | unde
 /** Test-only: a test's pi sees only the Zeds started with the same value (see `ZedSourceOptions.testScope`). */
 const TEST_SCOPE_KEY = "PI_IDE_TEST_PROC_SCOPE";
 
-function environValue(environ: Buffer, key: string): string | undefined {
-	const entry = environ
-		.toString("utf8")
-		.split("\0")
-		.find((item) => item.startsWith(`${key}=`));
-	return entry?.slice(key.length + 1);
-}
-
 const gone = (error: NodeJS.ErrnoException) => error.code === "ESRCH" || error.code === "ENOENT";
 
-function zedEnv(environ: Buffer): ZedEnv {
+/** The variables that say where that Zed keeps its data, and the test-only scope, in one pass. */
+function readEnviron(environ: Buffer): { env: ZedEnv; testScope?: string } {
 	const env: Record<string, string> = {};
+	let testScope: string | undefined;
 	for (const entry of environ.toString("utf8").split("\0")) {
 		const equals = entry.indexOf("=");
 		const key = entry.slice(0, equals);
-		if (equals > 0 && (ZED_ENV_KEYS as readonly string[]).includes(key)) env[key] = entry.slice(equals + 1);
+		if (equals <= 0) continue;
+		if (key === TEST_SCOPE_KEY) testScope = entry.slice(equals + 1);
+		else if ((ZED_ENV_KEYS as readonly string[]).includes(key)) env[key] = entry.slice(equals + 1);
 	}
-	return env;
+	return { env, ...(testScope !== undefined && { testScope }) };
 }
