@@ -170,9 +170,17 @@ describe.skipIf(!node)("the Zed source on a real database (no pi)", () => {
 		expect(hidden?.state.active_buffer?.selection).toMatchObject({ text: "héllo", selected_at: null });
 		expect(listed.find((editor) => editor.key.endsWith("#2"))?.hidden).toBeUndefined();
 		await zed.showInWindow(77, 1);
-		await waitFor("shown again", () => {
-			const shown = runner.editors().find((editor) => editor.key.endsWith("#1"));
-			return shown && !shown.hidden && typeof shown.state.active_buffer?.selection?.selected_at === "number";
+		// Under the full suite's load this once took over 5 s (cause not found; the 2 s fallback bounds a missed
+		// event): the wait allows for a loaded machine, and a timeout prints what the source said last.
+		await waitFor(
+			"shown again",
+			() => {
+				const shown = runner.editors().find((editor) => editor.key.endsWith("#1"));
+				return shown && !shown.hidden && typeof shown.state.active_buffer?.selection?.selected_at === "number";
+			},
+			15_000,
+		).catch(async (error) => {
+			throw new Error(`${String(error)}; last report: ${JSON.stringify((await runner.report()).report.reads)}`);
 		});
 	});
 
