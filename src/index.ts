@@ -9,6 +9,7 @@
  * | `input`                 | text queued while the agent works: its references go with the next prompt    |
  * | `before_agent_start`    | prompt/message-builder.ts: the editor block and references, one message     |
  * | `tool_call`             | safety/unsaved-guard.ts blocks a write of a file with unsaved changes       |
+ * | `tool_result`           | connection/model-writes.ts: the model's write shown in Neovim               |
  * | `/ide`                  | ui/ide-command.ts: picker, `all`, `off`, `status`                           |
  * | ctrl+alt+k, `@` completion | references/shortcut.ts, references/completion.ts                         |
  * | message renderer        | ui/transcript-line.ts: the dim line under each prompt                       |
@@ -19,6 +20,7 @@
 import { homedir } from "node:os";
 import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
 import { IdeController } from "./connection/controller.ts";
+import { showModelWrite } from "./connection/model-writes.ts";
 import { plannedStateDirs } from "./editors/state-dir/state-dir.ts";
 import { EDITOR_EVENT_CHANNEL } from "./events.ts";
 import { CONTEXT_MESSAGE_TYPE } from "./prompt/core/context-message.ts";
@@ -84,6 +86,21 @@ export default function piIdeContext(pi: ExtensionAPI): void {
 					home: homedir(),
 					platform: process.platform,
 					uid,
+					testScope: process.env.PI_IDE_TEST_PROC_SCOPE,
+				},
+				neovim: {
+					enabled: {
+						on: settings.neovim.on,
+						source: settings.neovim.source === "project" ? files.project : files.global,
+					},
+					uid,
+					platform: process.platform,
+					env: {
+						NVIM: process.env.NVIM,
+						NVIM_LISTEN_ADDRESS: process.env.NVIM_LISTEN_ADDRESS,
+						XDG_RUNTIME_DIR: process.env.XDG_RUNTIME_DIR,
+						TMPDIR: process.env.TMPDIR,
+					},
 					testScope: process.env.PI_IDE_TEST_PROC_SCOPE,
 				},
 			},
@@ -165,6 +182,11 @@ export default function piIdeContext(pi: ExtensionAPI): void {
 		const guarding = controller;
 		if (!guarding?.settings.guardUnsaved.on) return;
 		return guardUnsavedWrite(event, ctx, () => guarding.unsavedAfterPendingRead());
+	});
+
+	pi.on("tool_result", (event, ctx) => {
+		const writing = controller;
+		if (writing) showModelWrite(event, ctx.cwd, (path) => writing.afterModelWrite(path));
 	});
 
 	registerTranscriptLine(pi);

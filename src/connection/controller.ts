@@ -1,15 +1,11 @@
 import type { Editor, EditorReading, GoneReason, ListedEditor } from "../editors/core/editor.ts";
-import { scoreTier } from "../editors/core/tiers.ts";
 import type { NoticeLevel, SourceHooks } from "../editors/editor-source.ts";
-import { MergedSources } from "../editors/merged-sources.ts";
-import { realOrNormal } from "../editors/real-paths.ts";
-import type { DirPlan } from "../editors/state-dir/core/dir-plan.ts";
-import { StateDir } from "../editors/state-dir/state-dir.ts";
-import { zedNoMatchLine, zedStatusLines } from "../editors/zed/core/status.ts";
-import { ZedSource, type ZedSourceOptions } from "../editors/zed/source.ts";
+import type { MergedSources } from "../editors/merged-sources.ts";
+import type { ReloadResult } from "../editors/neovim/session.ts";
+import { realFile, realOrNormal } from "../editors/real-paths.ts";
 import type { EditorEvent } from "../events.ts";
 import { secretFilePatterns } from "../safety/core/secret-files.ts";
-import { type UnsavedBuffer, unsavedBuffers } from "../safety/core/unsaved-buffers.ts";
+import { type UnsavedBuffer, unsavedBuffers, unsavedFromWholeList } from "../safety/core/unsaved-buffers.ts";
 import { SecretVerdicts } from "../safety/secret-verdicts.ts";
 import type { IdeSettings } from "../settings/core/settings.ts";
 import type { SettingsFiles } from "../settings/settings-files.ts";
@@ -27,21 +23,20 @@ import {
 	connectedView,
 	connectionEnd,
 	connectReason,
+	editorMatch,
 	promptGoneReason,
 } from "./core/rules.ts";
 import { type DirReport, formatNoMatch, formatStatus, type StatusEnvironment } from "./core/status-report.ts";
 import { dirReports } from "./doctor.ts";
+import { EditorSources, type SourcesConfig } from "./editor-sources.ts";
 import { recordEvent } from "./event-journal.ts";
 import { EditorPresenter } from "./presenter.ts";
 
 export type { NoticeLevel };
 
-/** What the controller works from: where editors are read, for which project, with which settings. */
-export interface ControllerConfig {
-	/** The dirs to read, the protocol's (or `PI_IDE_STATE_DIR`) first. */
-	stateDirs: readonly DirPlan[];
+/** What the controller works from: where editors are read (SourcesConfig), for which project, with which settings. */
+export interface ControllerConfig extends SourcesConfig {
 	cwd: string;
-	uid: number;
 	/** The environment `/ide status` reports (which variables decided where pi looks). */
 	environment?: Omit<StatusEnvironment, "uid">;
 	memory: ConnectionMemory;
@@ -50,8 +45,6 @@ export interface ControllerConfig {
 	settingsFiles?: SettingsFiles;
 	/** Time and timers; tests hand in a clock they move by hand. The system clock by default. */
 	clock?: Clock;
-	/** Where Zed's database is looked for, and whether to (no Zed source without it). */
-	zed?: ZedSourceOptions;
 }
 
 /** Where the controller's results go: pi's widget, pi's event bus, pi's notices. */
@@ -66,8 +59,7 @@ export interface ControllerOutputs {
  * what a prompt sees, what `/ide status` says. The sources own dirs, watchers and liveness.
  */
 export class IdeController {
-	private readonly dirs: StateDir[];
-	private readonly zed?: ZedSource;
+	private readonly all: EditorSources;
 	private readonly sources: MergedSources;
 	private readonly presenter: EditorPresenter;
 	private readonly secrets: SecretVerdicts;
@@ -96,9 +88,8 @@ export class IdeController {
 			notify: outputs.notify,
 			settled: (key) => this.noticeRejection(key),
 		};
-		this.dirs = config.stateDirs.map((plan) => new StateDir(plan, config.uid, hooks));
-		this.zed = config.zed && new ZedSource(config.zed, hooks);
-		this.sources = new MergedSources([...this.dirs, ...(this.zed ? [this.zed] : [])], this.clock);
+		this.all = new EditorSources(config, hooks, () => this.projectDir);
+		this.sources = this.all.merged;
 		this.presenter = new EditorPresenter(
 			{
 				showWidget: outputs.showWidget,
@@ -150,6 +141,7 @@ export class IdeController {
 		const label = editorLabel(editor);
 		this.config.memory.connected = { key: editor.key, label, why: `${label}: ${why}` };
 		this.config.memory.suppressed = false;
+		void this.all.setPaused(false);
 		this.record({ kind: "connected", label, why });
 		this.presenter.render();
 	}
@@ -159,6 +151,7 @@ export class IdeController {
 		if (connected) this.record({ kind: "disconnected", label: connected.label, why: "ide-off" });
 		this.config.memory.connected = undefined;
 		if (options.pauseAutoConnect) this.config.memory.suppressed = true;
+		void this.all.setPaused(true);
 		this.presenter.render();
 	}
 
@@ -178,8 +171,19 @@ export class IdeController {
 	 */
 	async unsavedAfterPendingRead(): Promise<UnsavedBuffer[]> {
 		const reading = await this.readingAfterPendingRead();
-		if (typeof reading === "string") return [];
+		const key = this.config.memory.connected?.key;
+		if (typeof reading === "string" || key === undefined) return [];
+		// A Neovim is asked now (briefly, only when it is not in a prompt): a buffer changed a moment ago counts.
+		const asked = reading.origin === "neovim" ? await this.all.unsavedNow(key) : undefined;
+		if (asked) return unsavedFromWholeList(reading.state, reading.paths.activeFile, asked);
 		return unsavedBuffers(reading.state, reading.paths.activeFile, reading.unsavedFiles);
+	}
+
+	/** After the model's `write` or `edit` of `path`: the connected Neovim shows it (when that is safe). */
+	async afterModelWrite(path: string): Promise<ReloadResult | undefined> {
+		const connected = this.connectedEditor();
+		if (connected?.origin !== "neovim") return undefined;
+		return this.all.reloadAfterWrite(connected.key, await realFile(path));
 	}
 
 	/** The clock the connection's ages and freshness are read on. */
@@ -192,7 +196,7 @@ export class IdeController {
 		return formatStatus({
 			environment: { ...this.config.environment, uid: this.config.uid },
 			dirs: this.dirReports(),
-			zed: this.zed ? zedStatusLines(this.zed.report(), this.clock.nowSeconds(), this.projectDir) : [],
+			sources: this.all.statusSections(this.clock.nowSeconds(), this.projectDir),
 			projectDir: this.projectDir,
 			autoconnect: this.config.settings.autoconnect,
 			settings: this.config.settings,
@@ -207,15 +211,14 @@ export class IdeController {
 		});
 	}
 
-	/** What `/ide` says when it finds nothing for this project: every dir it read, Zed, what runs elsewhere. */
+	/** What `/ide` says when it finds nothing for this project: every dir it read, Zed, Neovim, what runs elsewhere. */
 	noMatchText(): string {
-		const zed = this.zed?.report();
-		return formatNoMatch(this.projectDir, this.dirReports(), this.liveEditors(), zed && zedNoMatchLine(zed));
+		return formatNoMatch(this.projectDir, this.dirReports(), this.liveEditors(), this.all.noMatchLines());
 	}
 
 	/** Every dir read or looked for, with its verdict and its files' editors matched to the project. */
 	private dirReports(): DirReport[] {
-		return dirReports(this.dirs, (editor) => this.withMatch(editor));
+		return dirReports(this.all.dirs, (editor) => this.withMatch(editor));
 	}
 
 	/** Every source looks again (`/ide`, before it lists editors); the connection rules apply to what it finds. */
@@ -253,7 +256,7 @@ export class IdeController {
 	}
 
 	private withMatch(editor: ListedEditor): Editor {
-		return { ...editor, match: scoreTier(editor.paths, this.projectDir) };
+		return { ...editor, match: editorMatch(editor, this.projectDir) };
 	}
 
 	private queueReconcile(): void {

@@ -1,7 +1,7 @@
 import { absoluteFile } from "../../editors/core/active-buffer.ts";
 import type { EditorFacts, EditorOrigin, EditorReading, GoneReason } from "../../editors/core/editor.ts";
 import type { EditorState } from "../../editors/core/protocol-state.ts";
-import type { Tier, TierVerdict } from "../../editors/core/tiers.ts";
+import { scoreTier, type Tier, type TierVerdict } from "../../editors/core/tiers.ts";
 import type { SecretFileMatch } from "../../safety/core/secret-files.ts";
 
 export interface Candidate {
@@ -9,6 +9,8 @@ export interface Candidate {
 	match: { tier: Tier | undefined };
 	/** Not what the user looks at now (a workspace its window does not show): never connected on its own. */
 	hidden?: boolean;
+	/** pi runs in this editor's terminal (`$NVIM`): the editor meant, whatever else the project has. */
+	enclosing?: boolean;
 }
 
 /** Only the best non-empty tier counts: when an editor matches exactly, weaker matches are not offered. */
@@ -21,12 +23,24 @@ export function bestTier<T extends Candidate>(candidates: readonly T[]): { tier:
 }
 
 /**
- * Connect on our own only when exactly one live editor the user can see is in the best tier; a tie waits for
- * `/ide`, and a hidden workspace is picked only by hand.
+ * Connect on our own to the editor pi runs in (`$NVIM`); else only when exactly one live editor the user can
+ * see is in the best tier; a tie waits for `/ide`, and a hidden workspace is picked only by hand.
  */
 export function autoConnectTarget<T extends Candidate>(liveCandidates: readonly T[]): T | undefined {
+	const enclosing = liveCandidates.filter((candidate) => candidate.enclosing);
+	if (enclosing.length === 1) return enclosing[0];
 	const { editors } = bestTier(liveCandidates.filter((candidate) => !candidate.hidden));
 	return editors.length === 1 ? editors[0] : undefined;
+}
+
+/** How well an editor matches the project: the Neovim pi runs in (`$NVIM`) is the one meant, above every tier. */
+export function editorMatch(
+	editor: { paths: EditorReading["paths"]; enclosing?: boolean },
+	projectDir: string,
+): TierVerdict {
+	return editor.enclosing
+		? { tier: 0, evidence: "pi runs in its terminal ($NVIM)" }
+		: scoreTier(editor.paths, projectDir);
 }
 
 /** Why pi is connected, as `/ide status` shows it after the editor's label. */
@@ -36,19 +50,21 @@ export const connectReason = {
 } as const;
 
 /** Why a connection ended. pi cannot tell a kill from a crash: both leave the file of a dead process. */
-export type ConnectionEnd = "process-gone" | "file-removed" | "app-quit" | "workspace-closed";
+export type ConnectionEnd = "process-gone" | "file-removed" | "app-quit" | "workspace-closed" | "server-closed";
 
 export const CONNECTION_END_TEXT: Record<ConnectionEnd, string> = {
 	"process-gone": "process gone, its file left behind",
 	"file-removed": "file removed (editor quit)",
 	"app-quit": "the app quit (or crashed)",
 	"workspace-closed": "its window was closed",
+	"server-closed": "Neovim quit (its server closed the connection)",
 };
 
 /** How each origin's editor goes away: its listing ends, or its process does. */
 const ENDS: Record<EditorOrigin, { unlisted: ConnectionEnd; dead: ConnectionEnd }> = {
 	"state-file": { unlisted: "file-removed", dead: "process-gone" },
 	zed: { unlisted: "workspace-closed", dead: "app-quit" },
+	neovim: { unlisted: "server-closed", dead: "server-closed" },
 };
 
 /**

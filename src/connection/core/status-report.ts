@@ -33,8 +33,8 @@ export interface DirReport {
 export interface StatusInput {
 	environment: StatusEnvironment;
 	dirs: readonly DirReport[];
-	/** Other sources' sections (Zed), already worded. */
-	zed?: readonly string[];
+	/** Other sources' sections (Zed, Neovim), already worded. */
+	sources?: readonly string[];
 	projectDir: string;
 	autoconnect: boolean;
 	suppressed: boolean;
@@ -172,7 +172,7 @@ export function formatStatus(input: StatusInput): string {
 		`Connected: ${connectedLine(input)}`,
 		...settingsLines(input),
 		...input.dirs.flatMap((dir) => dirLines(dir, input.nowSeconds)),
-		...(input.zed ?? []),
+		...(input.sources ?? []),
 	];
 	const events = input.events ?? [];
 	lines.push(events.length === 0 ? "Recent events: none yet" : "Recent events:");
@@ -190,11 +190,11 @@ export function formatNoMatch(
 	projectDir: string,
 	dirs: readonly Pick<DirReport, "path" | "role" | "verdict" | "files">[],
 	elsewhere: readonly Editor[],
-	zedHeadline?: string,
+	sourceHeadlines: readonly string[] = [],
 ): string {
 	const lines = [`No editor found for ${show(projectDir, 200)}.`, "Looked in:"];
 	for (const dir of dirs) lines.push(`  ${dirLine(dir)}`);
-	if (zedHeadline) lines.push(`  ${zedHeadline}`);
+	for (const headline of sourceHeadlines) lines.push(`  ${headline}`);
 	if (elsewhere.length === 0) {
 		lines.push("No editor is running with a protocol v0.2 client.");
 	} else {

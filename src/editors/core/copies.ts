@@ -1,22 +1,38 @@
 import type { EditorFacts, ListedEditor } from "./editor.ts";
 
 /**
- * One editor seen by several sources (one pid writing into two state dirs): which copy counts. Today what was
- * written last; the rule has the origin at hand for sources that outrank a file (a live connection).
+ * How much a copy counts by where it came from: a Neovim read over its open server outranks that Neovim's own
+ * state file (the public plugin), unless Neovim waits for the user and its pushes stopped; the rest is equal.
  */
-export function listedCopyWins(candidate: ListedEditor, known: ListedEditor | undefined): boolean {
-	return !known || candidate.writtenAtSeconds > known.writtenAtSeconds;
+function rank(copy: { origin: EditorFacts["origin"]; blocked?: boolean }): number {
+	return copy.origin === "neovim" && !copy.blocked ? 1 : 0;
 }
 
 /**
- * The facts of one key across sources: what was written last counts, a valid state before a rejection only
- * when it is newer; a copy that is no longer listed counts only when no copy is.
+ * One editor seen by several sources (one pid writing into two state dirs, a Neovim with the plugin read over
+ * its server too): which copy counts. The better origin first, then what was written last.
+ */
+export function listedCopyWins(candidate: ListedEditor, known: ListedEditor | undefined): boolean {
+	if (!known) return true;
+	if (rank(candidate) !== rank(known)) return rank(candidate) > rank(known);
+	return candidate.writtenAtSeconds > known.writtenAtSeconds;
+}
+
+/**
+ * The facts of one key across sources: a listed copy before one no longer listed, the better origin first,
+ * then what was written last (a valid state before a rejection only when it is newer).
  */
 export function factsThatCount(copies: readonly EditorFacts[]): EditorFacts | undefined {
-	let newest: EditorFacts | undefined;
+	let best: EditorFacts | undefined;
+	const factsRank = (facts: EditorFacts) => rank({ origin: facts.origin, blocked: facts.reading?.blocked });
 	for (const candidate of copies) {
 		if (!candidate.listed) continue;
-		if (!newest || (candidate.writtenAtSeconds ?? -1) > (newest.writtenAtSeconds ?? -1)) newest = candidate;
+		if (
+			!best ||
+			factsRank(candidate) > factsRank(best) ||
+			(factsRank(candidate) === factsRank(best) && (candidate.writtenAtSeconds ?? -1) > (best.writtenAtSeconds ?? -1))
+		)
+			best = candidate;
 	}
-	return newest ?? copies[0];
+	return best ?? copies[0];
 }

@@ -2,10 +2,10 @@ import type { EditorState } from "./protocol-state.ts";
 import type { EditorPaths, TierVerdict } from "./tiers.ts";
 
 /**
- * Where an editor was read: its own state file (protocol v0.2), or Zed's state database. The merged list
+ * Where an editor was read: its own state file (protocol v0.2), Zed's state database, or a Neovim's own server. The merged list
  * ranks two copies of one key by it (core/copies.ts), and a connection to it ends in its own words.
  */
-export type EditorOrigin = "state-file" | "zed";
+export type EditorOrigin = "state-file" | "zed" | "neovim";
 
 /** One valid state of an editor as pi read it. */
 export interface EditorReading {
@@ -29,6 +29,13 @@ export interface EditorReading {
 	 * text): a dirty buffer looks saved, and positions count the file on disk.
 	 */
 	unsavedUnknown?: boolean;
+	/**
+	 * Neovim waits for the user (a prompt) or does not answer: what it pushed last still stands, but a state
+	 * file of the same editor, if any, is newer news.
+	 */
+	blocked?: boolean;
+	/** pi runs in this editor's terminal (`$NVIM`): the editor meant, above every tier. */
+	enclosing?: boolean;
 }
 
 /** An editor as its source lists it: its key, and whether its process runs now. */

@@ -31,6 +31,20 @@ export const SelectionSchema = Type.Object({
 	selected_at: Nullable(Type.Number()),
 });
 
+/**
+ * Optional (Neovim read over its own server, the package's VS Code client): the active file's diagnostics,
+ * 1-based line and byte column. A reader that does not know the field ignores it.
+ */
+export const DiagnosticSchema = Type.Object({
+	line: Count(1),
+	column: Count(1),
+	severity: Type.Union([Type.Literal("error"), Type.Literal("warning"), Type.Literal("info"), Type.Literal("hint")]),
+	message: Type.String({ maxLength: 1024 }),
+	source: Type.Optional(Type.String({ maxLength: 200 })),
+});
+
+export const MAX_DIAGNOSTICS = 100;
+
 export const ActiveBufferSchema = Type.Object({
 	/** Absolute, or relative to `cwd` (Obsidian vaults); missing or null for unnamed buffers and "no editor". */
 	file: Nullable(Type.String({ minLength: 1 })),
@@ -41,6 +55,7 @@ export const ActiveBufferSchema = Type.Object({
 	selection: Nullable(SelectionSchema),
 	modified: Type.Boolean(),
 	lines_total: Count(0),
+	diagnostics: Type.Optional(Type.Array(DiagnosticSchema, { maxItems: MAX_DIAGNOSTICS })),
 });
 
 /** One `<pid>.json` as protocol v0.2 defines it; unknown extra keys are allowed. */
@@ -58,5 +73,6 @@ export type EditorState = Static<typeof EditorStateSchema>;
 export type ActiveBuffer = Static<typeof ActiveBufferSchema>;
 export type Selection = Static<typeof SelectionSchema>;
 export type Cursor = Static<typeof CursorSchema>;
+export type Diagnostic = Static<typeof DiagnosticSchema>;
 /** 1-based line, 1-based byte column. */
 export type Position = Static<typeof Position>;

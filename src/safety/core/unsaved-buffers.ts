@@ -30,3 +30,19 @@ export function unsavedBuffers(
 				];
 	return [...first, ...(otherUnsaved ?? []).map((file) => ({ file, name: file }))];
 }
+
+/**
+ * The editor's whole unsaved list, asked just now (a Neovim at a tool call): it decides for the active file
+ * too, over the modified flag pushed a moment ago.
+ */
+export function unsavedFromWholeList(
+	state: EditorState,
+	activeRealFile: string | undefined,
+	wholeList: readonly string[],
+): UnsavedBuffer[] {
+	const active = absoluteFile(state);
+	const activeUnsaved = active !== undefined && wholeList.includes(active);
+	const buffer = state.active_buffer && { ...state.active_buffer, modified: activeUnsaved };
+	const others = wholeList.filter((file) => file !== active);
+	return unsavedBuffers({ ...state, active_buffer: buffer }, activeRealFile, others);
+}

@@ -28,6 +28,8 @@ export interface IdeSettings {
 	guardUnsaved: GuardSetting;
 	/** Read Zed's own state database: on unless global or project settings say `false` (either only sends less). */
 	zed: { on: boolean; source: SettingSource };
+	/** Talk to every Neovim's own server: on unless global or project settings say `false`, as `zed`. */
+	neovim: { on: boolean; source: SettingSource };
 }
 
 function section(settings: unknown): Record<string, unknown> {
@@ -57,7 +59,8 @@ function contextMode(global: unknown, project: unknown): IdeSettings["context"] 
 	return { mode: "auto", source: global === "auto" ? "global" : "default" };
 }
 
-function zedSetting(global: unknown, project: unknown): IdeSettings["zed"] {
+/** A source of editors: either settings file may turn it off (it only sends less); a project's `true` overrides nothing. */
+function sourceSetting(global: unknown, project: unknown): IdeSettings["zed"] {
 	if (flag(global) === false) return { on: false, source: "global" };
 	if (flag(project) === false) return { on: false, source: "project" };
 	if (flag(project) === true) return { on: true, source: "project" };
@@ -74,6 +77,7 @@ export function resolveSettings(globalSettings: unknown, projectSettings: unknow
 		secretFiles: { global: globs(global.secretFiles), project: globs(project.secretFiles) },
 		redactSecrets: guard(global.redactSecrets, project.redactSecrets),
 		guardUnsaved: guard(global.guardUnsaved, project.guardUnsaved),
-		zed: zedSetting(global.zed, project.zed),
+		zed: sourceSetting(global.zed, project.zed),
+		neovim: sourceSetting(global.neovim, project.neovim),
 	};
 }

@@ -41,3 +41,19 @@ export const SELECTION_FRESH_SECONDS = 60;
 
 /** Clock and mtime granularity, and a client's own write delay, fit well inside this (pid reuse). */
 export const PID_REUSE_TOLERANCE_SECONDS = 2;
+
+/**
+ * Neovim pushes its state at most once per window this long (leading and trailing edge, one timer in Neovim):
+ * a held key sends a few notifications, not hundreds, and a change reaches pi well under 50 ms.
+ */
+export const NEOVIM_PUSH_THROTTLE_MS = 20;
+/** A request to a Neovim that does not answer in this long is given up (it may still run later: harmless). */
+export const NEOVIM_REQUEST_TIMEOUT_MS = 500;
+/** The guard asks for the unsaved list at a tool call only this long; then it uses the last pushed list. */
+export const NEOVIM_GUARD_ASK_MS = 150;
+/**
+ * After something named `nvim*` appears in a runtime dir, `/proc` is scanned this long after: Neovim 0.7
+ * creates its socket inside a fresh dir after the dir. A Neovim found without a socket yet is looked at again
+ * after the next delays, then left to `/ide`.
+ */
+export const NEOVIM_SCAN_DELAYS_MS = [60, 300, 1500] as const;

@@ -1,0 +1,19 @@
+import { homedir } from "node:os";
+import type { ToolResultEvent } from "@mariozechner/pi-coding-agent";
+import { resolveToolPath } from "../safety/core/tool-path.ts";
+import { FILE_WRITING_TOOLS } from "../safety/core/unsaved-texts.ts";
+
+/**
+ * `tool_result` handler: after the model's successful `write` or `edit`, the connected editor is told the file
+ * changed (a Neovim reloads it when that is safe). Not awaited by the agent: Neovim never holds up a run.
+ */
+export function showModelWrite(
+	event: ToolResultEvent,
+	cwd: string,
+	afterModelWrite: (path: string) => Promise<unknown>,
+): void {
+	if (event.isError || !FILE_WRITING_TOOLS.has(event.toolName)) return;
+	const raw = event.input.path;
+	if (typeof raw !== "string" || raw === "") return;
+	void afterModelWrite(resolveToolPath(raw, cwd, homedir())).catch(() => {});
+}

@@ -1,0 +1,134 @@
+import { posix } from "node:path";
+import { type Static, Type } from "typebox";
+import { Compile } from "typebox/compile";
+import { DiagnosticSchema, type EditorState, MAX_DIAGNOSTICS } from "../../core/protocol-state.ts";
+
+/** Positions, counts and lists as Neovim reports them: bounded, so a broken Neovim cannot flood pi. */
+const Count = (minimum: number) => Type.Integer({ minimum, maximum: 2_147_483_647 });
+const Position = Type.Object({ line: Count(1), column: Count(1) });
+
+/** What the state Lua returns (core/lua.ts): Neovim's own words, checked before pi uses any of it. */
+export const SnapshotSchema = Type.Object({
+	cwd: Type.String({ pattern: "^/", maxLength: 4096 }),
+	argv: Type.Array(Type.String({ maxLength: 4096 }), { maxItems: 64 }),
+	ui: Type.Boolean(),
+	mode: Type.String({ maxLength: 16 }),
+	unsaved: Type.Array(Type.String({ maxLength: 4096 }), { maxItems: 1000 }),
+	left_visual: Type.Optional(Type.Boolean()),
+	buffer: Type.Optional(
+		Type.Object({
+			file: Type.Optional(Type.String({ minLength: 1, maxLength: 4096 })),
+			language: Type.String({ maxLength: 200 }),
+			/** Line 0 before the first redraw of a headless start: no cursor yet. */
+			cursor: Type.Object({ line: Count(0), column: Count(1) }),
+			modified: Type.Boolean(),
+			lines_total: Count(0),
+			autoread: Type.Boolean(),
+			diagnostics: Type.Array(DiagnosticSchema, { maxItems: MAX_DIAGNOSTICS }),
+		}),
+	),
+	selection: Type.Optional(
+		Type.Object({ start: Position, end: Position, text: Type.String({ maxLength: 70_000 }), visual: Type.Boolean() }),
+	),
+});
+export type Snapshot = Static<typeof SnapshotSchema>;
+
+const snapshotCheck = Compile(SnapshotSchema);
+
+/** Neovim's answer or push, checked: a reason instead of a throw when it is not what the Lua returns. */
+export function parseSnapshot(raw: unknown): { ok: true; snapshot: Snapshot } | { ok: false; reason: string } {
+	if (typeof raw === "object" && raw !== null && "error" in raw) {
+		return { ok: false, reason: `Neovim could not describe its state: ${String(raw.error).slice(0, 200)}` };
+	}
+	if (snapshotCheck.Check(raw)) return { ok: true, snapshot: raw };
+	const first = snapshotCheck.Errors(raw)[0];
+	return {
+		ok: false,
+		reason: `unexpected state from Neovim${first ? ` at ${first.instancePath || "/"}: ${first.message}` : ""}`,
+	};
+}
+
+/** Flags whose next argument is a value, not a file or directory to open. */
+const FLAGS_WITH_VALUE = new Set([
+	"-c",
+	"--cmd",
+	"-u",
+	"-i",
+	"-s",
+	"-w",
+	"-W",
+	"-S",
+	"--listen",
+	"--startuptime",
+	"-l",
+]);
+
+/** Neovim's launch args without the binary and flags: the files and dirs it was opened on (tier evidence). */
+export function openedArgs(argv: readonly string[]): string[] {
+	const opened: string[] = [];
+	for (let index = 1; index < argv.length; index++) {
+		const arg = argv[index] as string;
+		if (arg === "--") {
+			opened.push(...argv.slice(index + 1));
+			break;
+		}
+		if (FLAGS_WITH_VALUE.has(arg)) index++;
+		else if (!arg.startsWith("-") && !arg.startsWith("+")) opened.push(arg);
+	}
+	return opened;
+}
+
+/** When the last selection was made, as pi's pushes saw it: in which file, at what time (unix seconds). */
+export interface SelectionMoment {
+	file: string;
+	atSeconds: number;
+}
+
+/** `v`, `V` and CTRL-V (block) start Neovim's visual modes. */
+const VISUAL_MODE_STARTS = new Set(["v", "V", String.fromCharCode(22)]);
+const isVisual = (mode: string) => VISUAL_MODE_STARTS.has(mode.charAt(0));
+
+/**
+ * The selection's time after this snapshot: now while visual mode is on or was just left, the earlier moment
+ * while the marks are the ones pi saw made, nothing for marks older than pi's connection (stale).
+ */
+export function selectionMoment(
+	snapshot: Snapshot,
+	previous: SelectionMoment | undefined,
+	nowSeconds: number,
+): SelectionMoment | undefined {
+	const file = snapshot.buffer?.file;
+	if (file === undefined || !snapshot.selection) return previous;
+	if (isVisual(snapshot.mode) || snapshot.left_visual) return { file, atSeconds: nowSeconds };
+	return previous;
+}
+
+/** The protocol state a state file would hold for this Neovim, from its snapshot. */
+export function stateFromSnapshot(
+	snapshot: Snapshot,
+	facts: { pid: number; nowSeconds: number; moment: SelectionMoment | undefined },
+): EditorState {
+	const { buffer, selection } = snapshot;
+	const file = buffer?.file !== undefined && posix.isAbsolute(buffer.file) ? buffer.file : undefined;
+	const selectedAt = facts.moment && file !== undefined && facts.moment.file === file ? facts.moment.atSeconds : null;
+	return {
+		pid: facts.pid,
+		cwd: snapshot.cwd,
+		timestamp: facts.nowSeconds,
+		app: "nvim",
+		argv: openedArgs(snapshot.argv),
+		active_buffer: buffer && {
+			file: file ?? null,
+			name: file === undefined ? "[No Name]" : posix.basename(file),
+			language: buffer.language === "" ? null : buffer.language,
+			cursor: buffer.cursor.line === 0 ? null : { line: buffer.cursor.line, column: buffer.cursor.column },
+			selection:
+				selection && file !== undefined
+					? { start: selection.start, end: selection.end, text: selection.text, selected_at: selectedAt }
+					: null,
+			modified: buffer.modified,
+			lines_total: buffer.lines_total,
+			...(buffer.diagnostics.length > 0 && { diagnostics: buffer.diagnostics }),
+		},
+	};
+}

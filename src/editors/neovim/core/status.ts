@@ -1,0 +1,91 @@
+import { clip, formatAgo, sanitizeForDisplay } from "../../../shared/core/display-text.ts";
+import type { EditorReading } from "../../core/editor.ts";
+import { scoreTier } from "../../core/tiers.ts";
+
+/** One Neovim as `/ide status` shows it (what its session reports). */
+export interface NeovimEntry {
+	pid: number;
+	socket: string;
+	ui?: boolean;
+	cwd?: string;
+	file?: string;
+	blocking: boolean;
+	pushing: boolean;
+	autoread?: boolean;
+	enclosing: boolean;
+	lastRequest?: { atSeconds: number; what: string; failure?: string };
+	problem?: string;
+	editor?: EditorReading;
+}
+
+/** What the Neovim source knows, for `/ide status`. */
+export interface NeovimReport {
+	phase: "starting" | "off" | "no-proc" | "watching";
+	/** Where `"neovim": false` was said, when off. */
+	source: string;
+	/** `$NVIM` of pi's environment, and whether a Neovim of this user holds that socket. */
+	enclosing?: string;
+	enclosingFound: boolean;
+	neovims: readonly NeovimEntry[];
+	/** Neovims found whose server pi could not talk to. */
+	failures: readonly { pid: number; socket: string; reason: string }[];
+}
+
+const show = (text: string, max = 120) => clip(sanitizeForDisplay(text), max);
+
+function offered(entry: NeovimEntry, projectDir: string): string {
+	if (entry.ui === false) return "not offered: no UI attached (a headless Neovim: a formatter, a test runner)";
+	if (!entry.editor) return entry.blocking ? "not read yet: it waits for the user (a prompt)" : "not read yet";
+	if (entry.enclosing) return "tier 0 (pi runs in its terminal: $NVIM)";
+	const verdict = scoreTier(entry.editor.paths, projectDir);
+	return `${verdict.tier === undefined ? "no tier" : `tier ${verdict.tier}`} (${show(verdict.evidence)})`;
+}
+
+function entryLines(entry: NeovimEntry, nowSeconds: number, projectDir: string): string[] {
+	const request = entry.lastRequest;
+	const requestText = !request
+		? "none yet"
+		: `${show(request.what, 40)} ${formatAgo(Math.max(0, nowSeconds - request.atSeconds))}${
+				request.failure ? `, failed: ${show(request.failure)}` : ""
+			}`;
+	const autoread =
+		entry.autoread === undefined
+			? "unknown"
+			: entry.autoread
+				? "on (the model's edits are reloaded in Neovim)"
+				: "off (pi does not reload the model's edits in Neovim)";
+	return [
+		`  nvim ${entry.pid}: ${show(entry.socket)}`,
+		`    cwd: ${entry.cwd === undefined ? "unknown" : show(entry.cwd)}; file: ${entry.file === undefined ? "none" : show(entry.file)}`,
+		`    ${entry.ui === undefined ? "UI unknown" : entry.ui ? "UI attached" : "no UI"}; ${offered(entry, projectDir)}`,
+		`    pushes: ${entry.pushing ? "live" : "off (read on /ide)"}${entry.blocking ? "; blocking: waits for the user" : ""}; autoread: ${autoread}`,
+		`    last request: ${requestText}${entry.problem ? `; problem: ${show(entry.problem)}` : ""}`,
+	];
+}
+
+/** The Neovim section of `/ide status`. */
+export function neovimStatusLines(report: NeovimReport, nowSeconds: number, projectDir: string): string[] {
+	if (report.phase === "off") return [`Neovim: off ("neovim": false in ${show(report.source)})`];
+	if (report.phase === "no-proc")
+		return ["Neovim: not read here (no /proc: Neovim's own server is found on Linux only)"];
+	if (report.phase === "starting") return ["Neovim: looking"];
+	const lines = [
+		`Neovim: ${report.neovims.length} found over their own servers (found at start, on /ide, and when a server appears in a runtime dir)`,
+	];
+	if (report.enclosing !== undefined) {
+		lines.push(
+			`  $NVIM: ${show(report.enclosing)}${report.enclosingFound ? "" : " (no Neovim of this user holds that socket: ignored)"}`,
+		);
+	}
+	for (const entry of report.neovims) lines.push(...entryLines(entry, nowSeconds, projectDir));
+	for (const failure of report.failures)
+		lines.push(`  nvim ${failure.pid}: ${show(failure.socket)}: cannot talk to it: ${show(failure.reason)}`);
+	return lines;
+}
+
+/** The Neovim line of what `/ide` says when it finds no editor for the project. */
+export function neovimNoMatchLine(report: NeovimReport): string {
+	if (report.phase !== "watching") return neovimStatusLines(report, 0, "/")[0] as string;
+	const withUi = report.neovims.filter((entry) => entry.ui).length;
+	return `Neovim: ${report.neovims.length} found over their own servers (${withUi} with a UI); none in this project`;
+}

@@ -1,0 +1,128 @@
+import { connect, type Socket } from "node:net";
+import { decodeMultiStream, encode } from "@msgpack/msgpack";
+import type { Clock } from "../../shared/core/clock.ts";
+
+/** What a request gave: Neovim's result, or why there is none (its error, a timeout, a closed socket). */
+export type RpcAnswer = { ok: true; value: unknown } | { ok: false; reason: string };
+
+const REQUEST = 0;
+const RESPONSE = 1;
+const NOTIFICATION = 2;
+
+/** Request ids wrap here (msgpack-RPC's msgid is a uint32). */
+const MAX_MSGID = 0xffff_ffff;
+
+/**
+ * One msgpack-RPC connection to a Neovim's own server: requests with a timeout each, notifications in.
+ * Neovim may answer a timed-out request later (a prompt held it): the late answer is dropped, so every
+ * request pi sends must be harmless whenever it runs. Closing the socket is the only death signal.
+ */
+export class RpcConnection {
+	private nextId = 1;
+	private readonly waiting = new Map<number, { done: (answer: RpcAnswer) => void; cancel: () => void }>();
+	private closedReason?: string;
+	private readonly closedPromise: Promise<string>;
+	private markClosed!: (reason: string) => void;
+
+	private constructor(
+		private readonly socket: Socket,
+		private readonly clock: Clock,
+		private readonly onNotification: (method: string, params: unknown) => void,
+	) {
+		this.closedPromise = new Promise((resolve) => {
+			this.markClosed = resolve;
+		});
+		socket.on("error", (error) => this.close(`socket error: ${error.message}`));
+		socket.on("close", () => this.close("Neovim closed the connection"));
+		void this.read();
+	}
+
+	/** Connects to a unix socket; undefined with the reason when it cannot within `timeoutMs`. */
+	static open(
+		path: string,
+		options: { clock: Clock; timeoutMs: number; onNotification: (method: string, params: unknown) => void },
+	): Promise<RpcConnection | string> {
+		return new Promise((resolve) => {
+			const socket = connect(path);
+			const cancel = options.clock.after(options.timeoutMs, () => {
+				socket.destroy();
+				resolve(`no connection within ${options.timeoutMs} ms`);
+			});
+			socket.once("error", (error) => {
+				cancel();
+				resolve(`cannot connect: ${error.message}`);
+			});
+			socket.once("connect", () => {
+				cancel();
+				socket.removeAllListeners("error");
+				resolve(new RpcConnection(socket, options.clock, options.onNotification));
+			});
+		});
+	}
+
+	get closed(): string | undefined {
+		return this.closedReason;
+	}
+
+	/** Resolves with the reason once the connection is gone, whoever closed it. */
+	whenClosed(): Promise<string> {
+		return this.closedPromise;
+	}
+
+	request(method: string, params: readonly unknown[], timeoutMs: number): Promise<RpcAnswer> {
+		if (this.closedReason) return Promise.resolve({ ok: false, reason: this.closedReason });
+		const id = this.nextId;
+		this.nextId = this.nextId >= MAX_MSGID ? 1 : this.nextId + 1;
+		return new Promise((resolve) => {
+			const cancel = this.clock.after(timeoutMs, () => {
+				this.waiting.delete(id);
+				resolve({ ok: false, reason: `no answer within ${timeoutMs} ms` });
+			});
+			this.waiting.set(id, { done: resolve, cancel });
+			this.socket.write(encode([REQUEST, id, method, params]));
+		});
+	}
+
+	/** Idempotent; every request still waiting resolves with the reason. */
+	close(reason = "closed by pi"): void {
+		if (this.closedReason) return;
+		this.closedReason = reason;
+		this.socket.destroy();
+		for (const { done, cancel } of this.waiting.values()) {
+			cancel();
+			done({ ok: false, reason });
+		}
+		this.waiting.clear();
+		this.markClosed(reason);
+	}
+
+	private async read(): Promise<void> {
+		try {
+			for await (const message of decodeMultiStream(this.socket)) this.dispatch(message);
+		} catch (error) {
+			this.close(`unreadable message from Neovim: ${(error as Error).message}`);
+		}
+	}
+
+	private dispatch(message: unknown): void {
+		if (!Array.isArray(message)) return;
+		if (message[0] === RESPONSE && typeof message[1] === "number") {
+			const waiting = this.waiting.get(message[1]);
+			if (!waiting) return;
+			this.waiting.delete(message[1]);
+			waiting.cancel();
+			waiting.done(message[2] == null ? { ok: true, value: message[3] } : { ok: false, reason: errorText(message[2]) });
+		} else if (message[0] === NOTIFICATION && typeof message[1] === "string") {
+			this.onNotification(message[1], message[2]);
+		} else if (message[0] === REQUEST && typeof message[1] === "number") {
+			// pi serves no methods: an answer keeps Neovim from waiting on a request nobody will handle.
+			this.socket.write(encode([RESPONSE, message[1], "pi-ide-context serves no requests", null]));
+		}
+	}
+}
+
+/** Neovim's errors are `[type, message]`. */
+function errorText(error: unknown): string {
+	if (Array.isArray(error) && typeof error[1] === "string") return error[1].slice(0, 300);
+	return typeof error === "string" ? error.slice(0, 300) : "Neovim reported an error";
+}

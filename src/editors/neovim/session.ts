@@ -1,0 +1,226 @@
+import type { Clock } from "../../shared/core/clock.ts";
+import { NEOVIM_PUSH_THROTTLE_MS, NEOVIM_REQUEST_TIMEOUT_MS } from "../../shared/core/timing.ts";
+import type { EditorReading } from "../core/editor.ts";
+import type { EditorPaths } from "../core/tiers.ts";
+import { resolveEditorPaths } from "../real-paths.ts";
+import { PUSH_LUA, RELOAD_LUA, STATE_LUA, STOP_PUSHES_LUA, UNSAVED_LUA } from "./core/lua.ts";
+import {
+	parseSnapshot,
+	type SelectionMoment,
+	type Snapshot,
+	selectionMoment,
+	stateFromSnapshot,
+} from "./core/snapshot.ts";
+import type { NeovimEntry } from "./core/status.ts";
+import type { FoundNeovim } from "./discovery.ts";
+import { type RpcAnswer, RpcConnection } from "./rpc.ts";
+
+/** What `/ide status` says of one Neovim, as far as its session knows. */
+export type SessionReport = Omit<NeovimEntry, "enclosing" | "editor">;
+
+export type ReloadResult = "reloaded" | "modified" | "autoread-off" | "not-loaded" | "blocking" | "failed";
+
+/**
+ * One Neovim's server, kept open: its state read once on connecting, then pushed by Neovim while pi wants
+ * pushes from it. Every request asks `nvim_get_mode` first and sends nothing more while Neovim waits for the
+ * user (a hit-enter prompt, `confirm()`); a prompt never waits on Neovim, it uses what was pushed last.
+ */
+export class NeovimSession {
+	private rpc?: RpcConnection;
+	private channel?: number;
+	private snapshot?: Snapshot;
+	private readingNow?: EditorReading;
+	private pathsCache?: { key: string; paths: Promise<EditorPaths> };
+	private moment?: SelectionMoment;
+	private sequence = 0;
+	private blocking = false;
+	private pushing = false;
+	private lastRequest?: NeovimEntry["lastRequest"];
+	private problem?: string;
+
+	constructor(
+		readonly found: FoundNeovim,
+		private readonly hooks: { clock: Clock; changed: () => void; closed: (session: NeovimSession) => void },
+	) {}
+
+	get groupName(): string {
+		return `pi_ide_${this.channel ?? 0}`;
+	}
+
+	/** Connects and reads the state once; false (with the reason in the report) when that failed. */
+	async open(): Promise<boolean> {
+		const rpc = await RpcConnection.open(this.found.socket, {
+			clock: this.hooks.clock,
+			timeoutMs: NEOVIM_REQUEST_TIMEOUT_MS,
+			onNotification: (method, params) => this.onNotification(method, params),
+		});
+		if (typeof rpc === "string") {
+			this.problem = rpc;
+			return false;
+		}
+		this.rpc = rpc;
+		void rpc.whenClosed().then((reason) => {
+			this.problem = reason;
+			this.hooks.closed(this);
+		});
+		const info = await this.ask("nvim_get_api_info", []);
+		if (!info.ok || !Array.isArray(info.value) || typeof info.value[0] !== "number") {
+			this.problem = info.ok ? "unexpected answer to nvim_get_api_info" : info.reason;
+			return false;
+		}
+		this.channel = info.value[0];
+		await this.refresh();
+		return this.snapshot !== undefined;
+	}
+
+	get isOpen(): boolean {
+		return this.rpc !== undefined && this.rpc.closed === undefined;
+	}
+
+	/** The latest reading, or undefined when Neovim has not described itself (yet) or described nonsense. */
+	reading(): EditorReading | undefined {
+		return this.readingNow;
+	}
+
+	get hasUi(): boolean {
+		return this.snapshot?.ui === true;
+	}
+
+	/** Reads the state now (on connecting, and on `/ide`): skipped while Neovim is blocking. */
+	async refresh(): Promise<void> {
+		const answer = await this.askWhenFree("state", STATE_LUA, []);
+		if (answer.ok) await this.take(answer.value);
+	}
+
+	/** Starts or stops Neovim's pushes; idempotent. */
+	async setPushing(on: boolean): Promise<void> {
+		if (on === this.pushing || this.channel === undefined) return;
+		this.pushing = on;
+		const answer = on
+			? await this.askWhenFree("push", PUSH_LUA, [this.channel, this.groupName, NEOVIM_PUSH_THROTTLE_MS])
+			: await this.askWhenFree("stop pushes", STOP_PUSHES_LUA, [this.groupName]);
+		if (!answer.ok && on) this.pushing = false;
+	}
+
+	get isPushing(): boolean {
+		return this.pushing;
+	}
+
+	get isBlocking(): boolean {
+		return this.blocking;
+	}
+
+	/** The files Neovim holds unsaved right now, or undefined when it cannot say in `timeoutMs`. */
+	async unsavedNow(timeoutMs: number): Promise<string[] | undefined> {
+		const answer = await this.askWhenFree("unsaved list", UNSAVED_LUA, [], timeoutMs);
+		if (!answer.ok || !Array.isArray(answer.value)) return undefined;
+		return answer.value.filter((file): file is string => typeof file === "string");
+	}
+
+	/** `silent checktime` of that file's buffer when loaded, unmodified, with `autoread` on. */
+	async reload(realPath: string): Promise<ReloadResult> {
+		const answer = await this.askWhenFree("reload", RELOAD_LUA, [realPath]);
+		if (!answer.ok) return this.blocking ? "blocking" : "failed";
+		const result = answer.value;
+		return result === "reloaded" || result === "modified" || result === "autoread-off" || result === "not-loaded"
+			? result
+			: "failed";
+	}
+
+	/** Deletes pi's group in Neovim (when it answers in time) and closes the socket. */
+	async close(): Promise<void> {
+		if (this.pushing && this.isOpen) await this.setPushing(false);
+		this.rpc?.close();
+	}
+
+	report(): SessionReport {
+		const buffer = this.snapshot?.buffer;
+		return {
+			pid: this.found.pid,
+			socket: this.found.socket,
+			blocking: this.blocking,
+			pushing: this.pushing,
+			...(this.snapshot && { ui: this.snapshot.ui, cwd: this.snapshot.cwd }),
+			...(buffer?.file !== undefined && { file: buffer.file }),
+			...(buffer && { autoread: buffer.autoread }),
+			...(this.lastRequest && { lastRequest: this.lastRequest }),
+			...(this.problem !== undefined && { problem: this.problem }),
+		};
+	}
+
+	private onNotification(method: string, params: unknown): void {
+		if (method !== "pi_ide_state" || !Array.isArray(params)) return;
+		// A push means Neovim runs Lua: it is not waiting for the user.
+		this.blocking = false;
+		void this.take(params[0]);
+	}
+
+	/** A snapshot in: checked, turned into a reading; an older one finishing late never replaces a newer one. */
+	private async take(raw: unknown): Promise<void> {
+		const sequence = ++this.sequence;
+		const parsed = parseSnapshot(raw);
+		if (!parsed.ok) {
+			this.problem = parsed.reason;
+			this.readingNow = undefined;
+			this.hooks.changed();
+			return;
+		}
+		const nowSeconds = this.hooks.clock.nowSeconds();
+		const snapshot = parsed.snapshot;
+		this.moment = selectionMoment(snapshot, this.moment, nowSeconds);
+		const state = stateFromSnapshot(snapshot, { pid: this.found.pid, nowSeconds, moment: this.moment });
+		const paths = await this.pathsOf(state);
+		if (sequence !== this.sequence) return;
+		const file = state.active_buffer?.file;
+		this.snapshot = snapshot;
+		this.problem = undefined;
+		this.readingNow = {
+			origin: "neovim",
+			pid: this.found.pid,
+			state,
+			paths,
+			selectionFirstSeenSeconds: this.moment?.atSeconds ?? nowSeconds,
+			writtenAtSeconds: nowSeconds,
+			unsavedFiles: snapshot.unsaved.filter((unsaved) => unsaved !== file),
+		};
+		this.hooks.changed();
+	}
+
+	/** Paths are resolved again only when cwd, file or launch args changed: a cursor move costs no realpath. */
+	private pathsOf(state: ReturnType<typeof stateFromSnapshot>): Promise<EditorPaths> {
+		const key = JSON.stringify([state.cwd, state.active_buffer?.file, state.argv]);
+		if (this.pathsCache?.key !== key) this.pathsCache = { key, paths: resolveEditorPaths(state) };
+		return this.pathsCache.paths;
+	}
+
+	/** `nvim_get_mode` first (it answers even in a prompt); the request only when Neovim is not blocking. */
+	private async askWhenFree(
+		what: string,
+		lua: string,
+		args: readonly unknown[],
+		timeoutMs = NEOVIM_REQUEST_TIMEOUT_MS,
+	): Promise<RpcAnswer> {
+		const mode = await this.ask("nvim_get_mode", [], timeoutMs);
+		// Not even the "fast" call answers: a busy loop. Ranked as blocking until Neovim pushes again.
+		if (!mode.ok) {
+			this.blocking = this.isOpen;
+			return this.failed(what, mode.reason);
+		}
+		this.blocking = (mode.value as { blocking?: unknown } | undefined)?.blocking === true;
+		if (this.blocking) return this.failed(what, "Neovim is waiting for the user (a prompt): not asked");
+		const answer = await this.ask("nvim_exec_lua", [lua, args], timeoutMs);
+		if (!answer.ok) return this.failed(what, answer.reason);
+		this.lastRequest = { atSeconds: this.hooks.clock.nowSeconds(), what };
+		return answer;
+	}
+
+	private ask(method: string, params: readonly unknown[], timeoutMs = NEOVIM_REQUEST_TIMEOUT_MS): Promise<RpcAnswer> {
+		if (!this.rpc) return Promise.resolve({ ok: false, reason: "not connected" });
+		return this.rpc.request(method, params, timeoutMs);
+	}
+
+	private failed(what: string, reason: string): RpcAnswer {
+		this.lastRequest = { atSeconds: this.hooks.clock.nowSeconds(), what, failure: reason };
+		return { ok: false, reason };
+	}
+}

@@ -1,0 +1,281 @@
+import { realpath } from "node:fs/promises";
+import type { Cancel } from "../../shared/core/clock.ts";
+import { NEOVIM_GUARD_ASK_MS, NEOVIM_SCAN_DELAYS_MS } from "../../shared/core/timing.ts";
+import type { EditorFacts, EditorReading, ListedEditor } from "../core/editor.ts";
+import { scoreTier } from "../core/tiers.ts";
+import type { EditorSource, SourceHooks } from "../editor-source.ts";
+import type { NeovimReport } from "./core/status.ts";
+import { enclosingNeovimAddress } from "./core/unix-sockets.ts";
+import { type FoundNeovim, scanForNeovims } from "./discovery.ts";
+import { RuntimeDirWatchers } from "./runtime-dirs.ts";
+import { NeovimSession, type ReloadResult } from "./session.ts";
+
+export interface NeovimSourceOptions {
+	/** `"pi-ide": { "neovim": false }` turns the source off, with where that was said. */
+	enabled: { on: boolean; source: string };
+	uid: number;
+	platform: string;
+	/** `$NVIM` / `$NVIM_LISTEN_ADDRESS` of pi's own environment, and where new sockets appear. */
+	env: { NVIM?: string; NVIM_LISTEN_ADDRESS?: string; XDG_RUNTIME_DIR?: string; TMPDIR?: string };
+	/** The project's real path, as the controller judges tiers: pushes come only from the best tier's Neovims. */
+	projectDir: () => string;
+	/** Test-only (`PI_IDE_TEST_PROC_SCOPE`): only Neovims started with the same value are seen. */
+	testScope?: string;
+}
+
+/** Closed sessions' keys are remembered this many at most: how a connection to them ended. */
+const MAX_REMEMBERED_GONE = 64;
+
+/**
+ * Every Neovim of this user, read over the server each one runs: found in `/proc` (at start, on `/ide`, and
+ * when something named `nvim*` appears in a runtime dir), kept connected, pushing from those that matter.
+ * A closed socket is the death signal: nothing here polls.
+ */
+export class NeovimSource implements EditorSource {
+	private readonly sessions = new Map<number, NeovimSession>();
+	private readonly gone = new Set<string>();
+	private readonly failures = new Map<number, { socket: string; reason: string }>();
+	private readonly watchers: RuntimeDirWatchers;
+	private phase: NeovimReport["phase"] = "starting";
+	private enclosing?: { address: string; real?: string };
+	private scanning?: Promise<void>;
+	private rescanQueued = false;
+	private cancelScan?: Cancel;
+	/** Which of `NEOVIM_SCAN_DELAYS_MS` the scan running now followed (0: a first look). */
+	private attempt = 0;
+	private paused = false;
+	private closed = false;
+	readonly lost = false;
+
+	constructor(
+		private readonly options: NeovimSourceOptions,
+		private readonly hooks: SourceHooks,
+	) {
+		this.watchers = new RuntimeDirWatchers(() => this.scanSoon(0));
+	}
+
+	async start(): Promise<void> {
+		if (!this.options.enabled.on) {
+			this.phase = "off";
+			return;
+		}
+		if (this.options.platform !== "linux") {
+			this.phase = "no-proc";
+			return;
+		}
+		const address = enclosingNeovimAddress(this.options.env);
+		if (address !== undefined) this.enclosing = { address, real: await realpath(address).catch(() => undefined) };
+		await this.scan();
+		if (this.phase === "no-proc" || this.closed) return;
+		this.watchers.watch(runtimeDirs(this.options.env));
+	}
+
+	async close(): Promise<void> {
+		this.closed = true;
+		this.cancelScan?.();
+		this.watchers.close();
+		await this.scanning;
+		await Promise.all([...this.sessions.values()].map((session) => session.close()));
+		this.sessions.clear();
+	}
+
+	editors(): ListedEditor[] {
+		const listed: ListedEditor[] = [];
+		for (const session of this.sessions.values()) {
+			const reading = this.readingOf(session);
+			if (reading && session.hasUi && session.isOpen)
+				listed.push({ ...reading, key: keyOf(session.found.pid), alive: true });
+		}
+		return listed;
+	}
+
+	facts(key: string): EditorFacts | undefined {
+		const session = this.sessionOf(key);
+		if (!session) return this.gone.has(key) ? { origin: "neovim", listed: false, alive: false } : undefined;
+		const reading = this.readingOf(session);
+		const report = session.report();
+		return {
+			origin: "neovim",
+			listed: session.isOpen,
+			alive: session.isOpen,
+			...(reading && { reading, writtenAtSeconds: reading.writtenAtSeconds }),
+			...(!reading && report.problem !== undefined && { rejection: report.problem }),
+		};
+	}
+
+	/** The socket's close says a Neovim died; nothing to ask. */
+	checkLiveness(): boolean {
+		return false;
+	}
+
+	/** A Neovim that was blocking when found is asked again, every few ticks, until it describes itself. */
+	async recheck(): Promise<void> {
+		const undescribed = [...this.sessions.values()].filter((session) => !session.reading() && session.isOpen);
+		await Promise.all(undescribed.map((session) => session.refresh()));
+	}
+
+	async lookAgain(): Promise<void> {
+		if (this.phase !== "watching") return;
+		await this.scan();
+		await Promise.all([...this.sessions.values()].map((session) => session.refresh()));
+		await this.decidePushes();
+	}
+
+	isPending(): boolean {
+		return false;
+	}
+
+	async flush(): Promise<void> {}
+
+	/** No pushes while pi is disconnected by `/ide off`: nothing of pi stays in any Neovim. */
+	async setPaused(paused: boolean): Promise<void> {
+		this.paused = paused;
+		await this.decidePushes();
+	}
+
+	/** The files that Neovim holds unsaved, asked now when it answers in time, else as it last pushed them. */
+	async unsavedNow(key: string): Promise<readonly string[] | undefined> {
+		return this.sessionOf(key)?.unsavedNow(NEOVIM_GUARD_ASK_MS);
+	}
+
+	async reload(key: string, realPath: string): Promise<ReloadResult | undefined> {
+		return this.sessionOf(key)?.reload(realPath);
+	}
+
+	report(): NeovimReport {
+		return {
+			phase: this.phase,
+			source: this.options.enabled.source,
+			...(this.enclosing && { enclosing: this.enclosing.address }),
+			enclosingFound: [...this.sessions.values()].some((session) => this.isEnclosing(session.found)),
+			neovims: [...this.sessions.values()].map((session) => ({
+				...session.report(),
+				enclosing: this.isEnclosing(session.found),
+				...(session.reading() && { editor: session.reading() }),
+			})),
+			failures: [...this.failures].map(([pid, failure]) => ({ pid, ...failure })),
+		};
+	}
+
+	/** The session's reading with what only the source knows: blocking now, the Neovim pi runs in. */
+	private readingOf(session: NeovimSession): EditorReading | undefined {
+		const reading = session.reading();
+		return (
+			reading && {
+				...reading,
+				...(session.isBlocking && { blocked: true }),
+				...(this.isEnclosing(session.found) && { enclosing: true }),
+			}
+		);
+	}
+
+	private sessionOf(key: string): NeovimSession | undefined {
+		const pid = /^pid:(\d+)$/.exec(key)?.[1];
+		return pid === undefined ? undefined : this.sessions.get(Number(pid));
+	}
+
+	private isEnclosing(found: FoundNeovim): boolean {
+		return this.enclosing !== undefined && [this.enclosing.address, this.enclosing.real].includes(found.socket);
+	}
+
+	/** One scan at a time; a request during one runs once more after it (a second Neovim just started). */
+	private scan(): Promise<void> {
+		if (this.scanning) {
+			this.rescanQueued = true;
+			return this.scanning;
+		}
+		this.scanning = this.scanOnce().finally(() => {
+			this.scanning = undefined;
+			if (this.rescanQueued && !this.closed) {
+				this.rescanQueued = false;
+				void this.scan();
+			}
+		});
+		return this.scanning;
+	}
+
+	private async scanOnce(): Promise<void> {
+		const scan = await scanForNeovims(this.options.uid, this.options.testScope);
+		if (!scan) {
+			this.phase = "no-proc";
+			return;
+		}
+		if (this.phase === "starting") this.phase = "watching";
+		await Promise.all(scan.found.map((found) => this.connect(found)));
+		await this.decidePushes();
+		// A Neovim just started may not listen yet (0.7): looked at again after the next delays, then left to `/ide`.
+		if (scan.withoutSocket.length > 0 && this.attempt < NEOVIM_SCAN_DELAYS_MS.length - 1)
+			this.scanSoon(this.attempt + 1);
+		else this.attempt = 0;
+	}
+
+	private async connect(found: FoundNeovim): Promise<void> {
+		const known = this.sessions.get(found.pid);
+		if (known?.isOpen && known.found.startTicks === found.startTicks) return;
+		if (this.failures.get(found.pid)?.socket === found.socket) return;
+		const session = new NeovimSession(found, {
+			clock: this.hooks.clock,
+			changed: () => this.onSessionChanged(),
+			closed: (closed) => this.onClosed(closed),
+		});
+		this.sessions.set(found.pid, session);
+		if (await session.open()) {
+			this.failures.delete(found.pid);
+			this.hooks.event({ kind: "app-found", label: `nvim ${found.pid}`, detail: found.socket });
+			this.gone.delete(keyOf(found.pid));
+		} else if (!session.isOpen) {
+			this.sessions.delete(found.pid);
+			this.failures.set(found.pid, { socket: found.socket, reason: session.report().problem ?? "unknown" });
+		}
+		if (this.closed) await session.close();
+	}
+
+	private scanSoon(attempt: number): void {
+		if (this.closed || this.cancelScan) return;
+		this.cancelScan = this.hooks.clock.after(NEOVIM_SCAN_DELAYS_MS[attempt] ?? 0, () => {
+			this.cancelScan = undefined;
+			this.attempt = attempt;
+			void this.scan();
+		});
+	}
+
+	private onSessionChanged(): void {
+		void this.decidePushes();
+		this.hooks.changed();
+	}
+
+	private onClosed(session: NeovimSession): void {
+		if (this.sessions.get(session.found.pid) !== session) return;
+		this.sessions.delete(session.found.pid);
+		this.gone.add(keyOf(session.found.pid));
+		if (this.gone.size > MAX_REMEMBERED_GONE) this.gone.delete(this.gone.values().next().value as string);
+		this.hooks.event({ kind: "app-gone", label: `nvim ${session.found.pid}` });
+		this.hooks.changed();
+	}
+
+	/**
+	 * Pushes from the Neovims that matter: those with a UI in the best tier for the project, and the one pi
+	 * runs in. The others were read once and are read again on `/ide`.
+	 */
+	private async decidePushes(): Promise<void> {
+		const sessions = [...this.sessions.values()].filter((session) => session.isOpen);
+		const tiers = sessions.map((session) => {
+			const reading = session.reading();
+			return reading && session.hasUi ? scoreTier(reading.paths, this.options.projectDir()).tier : undefined;
+		});
+		const best = Math.min(...tiers.map((tier) => tier ?? Number.POSITIVE_INFINITY));
+		await Promise.all(
+			sessions.map((session, index) => {
+				const wanted = !this.paused && !this.closed && (tiers[index] === best || this.isEnclosing(session.found));
+				return session.setPushing(wanted);
+			}),
+		);
+	}
+}
+
+const keyOf = (pid: number) => `pid:${pid}`;
+
+/** Where a Neovim's server appears: `$XDG_RUNTIME_DIR` (0.9+) and `$TMPDIR`, else `/tmp` (0.7, 0.8). */
+function runtimeDirs(env: NeovimSourceOptions["env"]): string[] {
+	return [...new Set([env.XDG_RUNTIME_DIR, env.TMPDIR || "/tmp"].filter((dir): dir is string => !!dir))];
+}
