@@ -26,7 +26,7 @@ import { EDITOR_EVENT_CHANNEL } from "./events.ts";
 import { CONTEXT_MESSAGE_TYPE } from "./prompt/core/context-message.ts";
 import { NO_KNOWLEDGE } from "./prompt/core/model-knowledge.ts";
 import { KnowledgeCache } from "./prompt/knowledge-cache.ts";
-import { MessageBuilder, prepareSelection } from "./prompt/message-builder.ts";
+import { MessageBuilder, prepareDiagnostics, prepareSelection } from "./prompt/message-builder.ts";
 import { withSelectionReference } from "./references/completion.ts";
 import {
 	type EditorInProject,
@@ -117,6 +117,7 @@ export default function piIdeContext(pi: ExtensionAPI): void {
 		messages = new MessageBuilder(
 			() => started.project,
 			prepareSelection({ redactSecrets: settings.redactSecrets.on }),
+			prepareDiagnostics({ redactSecrets: settings.redactSecrets.on }),
 		);
 		await controller.start();
 	}

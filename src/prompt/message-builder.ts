@@ -6,6 +6,7 @@ import { type SecretFileMatch, withheldReason } from "../safety/core/secret-file
 import { type findSecrets, redactedText, SCAN_FAILED } from "../safety/secret-scanner.ts";
 import type { ContextMode } from "../settings/core/settings.ts";
 import { type ContextMessage, contextMessage } from "./core/context-message.ts";
+import { DIAGNOSTICS_WITHHELD, diagnosticsSection } from "./core/diagnostics.ts";
 import type { ModelKnowledge } from "./core/model-knowledge.ts";
 import { editorForPrompt, freshSelectionSource } from "./core/prompt-editor.ts";
 import {
@@ -41,6 +42,28 @@ export function prepareSelection(options: {
 	};
 }
 
+/** Turns the diagnostics section into what may be sent. */
+export type PrepareDiagnostics = (section: string, secret: SecretFileMatch | undefined) => Promise<string>;
+
+/**
+ * Diagnostics are the file's own words (a message may quote a line holding a key): withheld in a secret file,
+ * redacted like a selection otherwise, and withheld when the scan fails.
+ */
+export function prepareDiagnostics(options: { redactSecrets: boolean; scan?: typeof findSecrets }): PrepareDiagnostics {
+	let cached: { section: string; prepared: Promise<string> } | undefined;
+	return (section, secret) => {
+		if (secret) return Promise.resolve(DIAGNOSTICS_WITHHELD);
+		if (!options.redactSecrets) return Promise.resolve(section);
+		if (cached?.section !== section) {
+			const prepared = redactedText(section, options.scan).then(
+				(redacted) => redacted?.text ?? `Diagnostics: withheld (${SCAN_FAILED.reason})`,
+			);
+			cached = { section, prepared };
+		}
+		return cached.prepared;
+	};
+}
+
 function sameSource(a: SelectionSource, b: SelectionSource): boolean {
 	const x = a.selection;
 	const y = b.selection;
@@ -66,6 +89,7 @@ export class MessageBuilder {
 	constructor(
 		private readonly projectDir: () => string,
 		private readonly prepare: PrepareSelection,
+		private readonly prepareDiagnostics: PrepareDiagnostics = prepareDiagnosticsDefault,
 	) {}
 
 	/**
@@ -96,7 +120,16 @@ export class MessageBuilder {
 		if (view.kind === "gone") return { message: contextMessage(view, knowledge) };
 		const fresh = freshSelectionSource(view.state, view.selectionFirstSeenSeconds, view.nowSeconds);
 		const selection = fresh && (await this.payload(fresh, view.secret));
-		const now = editorForPrompt(view.state, this.projectDir(), selection, { unsavedUnknown: view.unsavedUnknown });
+		const buffer = view.state.active_buffer;
+		const section = diagnosticsSection(buffer?.diagnostics, {
+			...(fresh && { selection: fresh.selection }),
+			...(typeof buffer?.cursor?.line === "number" && { cursorLine: buffer.cursor.line }),
+		});
+		const diagnostics = section === undefined ? undefined : await this.prepareDiagnostics(section, view.secret);
+		const now = editorForPrompt(view.state, this.projectDir(), selection, {
+			unsavedUnknown: view.unsavedUnknown,
+			...(diagnostics !== undefined && { diagnostics }),
+		});
 		const message = contextMessage(now, knowledge);
 		const carried =
 			fresh && selection && !selection.withheld && message
@@ -118,6 +151,8 @@ export class MessageBuilder {
 		return payload;
 	}
 }
+
+const prepareDiagnosticsDefault = prepareDiagnostics({ redactSecrets: true });
 
 /** The reference sections joined to the ambient message, or a message of their own (`kind: "references"`). */
 function withReferences(ambient: ContextMessage | undefined, references: ReferenceSections): ContextMessage {

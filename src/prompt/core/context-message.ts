@@ -1,5 +1,6 @@
 import type { GoneReason } from "../../editors/core/editor.ts";
 import { CUT_LIMIT } from "../../shared/core/text-cuts.ts";
+import { DIAGNOSTICS_NONE_NOW } from "./diagnostics.ts";
 import {
 	deltaBlock,
 	type EditorFields,
@@ -83,7 +84,7 @@ export function contextMessage(now: EditorForPrompt, knowledge: ModelKnowledge):
 	const changed: EditorFields = {};
 	for (const name of FIELD_ORDER)
 		if (name !== "Selection" && known.fields[name] !== now.fields[name])
-			changed[name] = now.fields[name] ?? `${name}: unknown`;
+			changed[name] = now.fields[name] ?? (name === "Diagnostics" ? DIAGNOSTICS_NONE_NOW : `${name}: unknown`);
 	// The text goes along whenever the model lacks it, even if the last block named the same selection: the
 	// message that carried it may have been compacted away since.
 	if (known.selection !== selection?.id || sendsText)

@@ -23,8 +23,11 @@ const GONE_TEXT: Record<GoneReason, string> = {
 const UNSAVED_UNKNOWN =
 	"unsaved changes unknown (the editor keeps no unsaved text here: positions are against the file on disk)";
 
-/** The block's lines in order; each value is the whole line the model reads (`Cursor: line 4, column 1`). */
-export const FIELD_ORDER = ["App", "File", "Language", "Cursor", "Buffer", "Selection"] as const;
+/**
+ * The block's lines in order; each value is the whole line the model reads (`Cursor: line 4, column 1`).
+ * Diagnostics is a section of lines, read after the selection's text.
+ */
+export const FIELD_ORDER = ["App", "File", "Language", "Cursor", "Buffer", "Selection", "Diagnostics"] as const;
 export type FieldName = (typeof FIELD_ORDER)[number];
 export type EditorFields = Partial<Record<FieldName, string>>;
 
@@ -55,21 +58,21 @@ export function selectionRange(selection: Pick<Selection, "start" | "end">): str
 	return `${lineSpan(start.line, end.line)} (from line ${start.line} column ${start.column} to line ${end.line} column ${end.column})`;
 }
 
-const fieldLines = (fields: EditorFields) =>
-	FIELD_ORDER.flatMap((name) => (fields[name] === undefined ? [] : [fields[name]]));
+/** The lines, the selection's text after them, then the diagnostics section. */
+const blockLines = (fields: EditorFields, body: string | undefined) => [
+	...FIELD_ORDER.flatMap((name) => (name === "Diagnostics" || fields[name] === undefined ? [] : [fields[name]])),
+	...(body ? [body] : []),
+	...(fields.Diagnostics === undefined ? [] : [fields.Diagnostics]),
+];
 
 /** Everything the model needs about the editor, with the selection's text when it goes along. */
 export function fullBlock(fields: EditorFields, body?: string): string {
-	return [EDITOR_BLOCK_OPEN, FULL_HEADER, ...fieldLines(fields), ...(body ? [body] : []), EDITOR_BLOCK_CLOSE].join(
-		"\n",
-	);
+	return [EDITOR_BLOCK_OPEN, FULL_HEADER, ...blockLines(fields, body), EDITOR_BLOCK_CLOSE].join("\n");
 }
 
 /** Only the lines that differ from what the model has; a selection that went away reads `Selection: none`. */
 export function deltaBlock(changed: EditorFields, body?: string): string {
-	return [EDITOR_BLOCK_OPEN, DELTA_HEADER, ...fieldLines(changed), ...(body ? [body] : []), EDITOR_BLOCK_CLOSE].join(
-		"\n",
-	);
+	return [EDITOR_BLOCK_OPEN, DELTA_HEADER, ...blockLines(changed, body), EDITOR_BLOCK_CLOSE].join("\n");
 }
 
 export const SELECTION_NONE = "Selection: none";

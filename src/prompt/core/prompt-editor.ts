@@ -42,9 +42,10 @@ export function editorForPrompt(
 	state: EditorState,
 	projectDir: string,
 	selection: SelectionPayload | undefined,
-	options: { unsavedUnknown?: boolean } = {},
+	options: { unsavedUnknown?: boolean; diagnostics?: string } = {},
 ): EditorForPrompt {
-	const fields = bufferFields(state, options);
+	const buffer = bufferFields(state, options);
+	const fields = buffer && options.diagnostics !== undefined ? { ...buffer, Diagnostics: options.diagnostics } : buffer;
 	const file = absoluteFile(state);
 	if (!fields || file === undefined) return { kind: "gone", reason: "no-file" };
 	const shown = shownPath(file, projectDir);

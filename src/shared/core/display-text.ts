@@ -16,6 +16,11 @@ export function sanitizeForDisplay(text: string): string {
 	return text.replace(ESCAPE_SEQUENCE, "").replace(UNSAFE_CHAR, " ");
 }
 
+/** Terminal-safe text with the unsafe characters dropped, not replaced: a diagnostic's message read as one line. */
+export function withoutControlCharacters(text: string): string {
+	return text.replace(ESCAPE_SEQUENCE, "").replace(UNSAFE_CHAR, "");
+}
+
 const escapeChar = (char: string) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`;
 
 /**
