@@ -2,10 +2,12 @@ import type { EditorFacts, ListedEditor } from "./editor.ts";
 
 /**
  * How much a copy counts by where it came from: a Neovim read over its open server outranks that Neovim's own
- * state file (the public plugin), unless Neovim waits for the user and its pushes stopped; the rest is equal.
+ * state file (the public plugin) while it answers; a Neovim waiting for the user (its pushes stopped) ranks below
+ * the file. Other origins are equal.
  */
 function rank(copy: { origin: EditorFacts["origin"]; blocked?: boolean }): number {
-	return copy.origin === "neovim" && !copy.blocked ? 1 : 0;
+	if (copy.origin !== "neovim") return 1;
+	return copy.blocked ? 0 : 2;
 }
 
 /**

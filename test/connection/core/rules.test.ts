@@ -5,6 +5,7 @@ import {
 	CONNECTION_END_TEXT,
 	connectionEnd,
 	connectReason,
+	editorMatch,
 	promptGoneReason,
 } from "../../../src/connection/core/rules.ts";
 import type { EditorFacts } from "../../../src/editors/core/editor.ts";
@@ -31,6 +32,25 @@ describe("a hidden workspace is never connected on its own", () => {
 		],
 	])("%s", (_name, editors, target) => {
 		expect(autoConnectTarget(editors)?.key).toBe(target);
+	});
+});
+
+describe("the Neovim pi runs in ($NVIM) is the editor meant", () => {
+	test.each([
+		["beside another exact match: the enclosing one", [editor(1, 0), { ...editor(2, 1), enclosing: true }], "pid:2"],
+		["alone, in no tier: still the one", [{ ...editor(3, undefined), enclosing: true }], "pid:3"],
+		["no enclosing one: the tier rule", [editor(1, 0), editor(2, 1)], "pid:1"],
+	])("%s", (_name, editors, target) => {
+		expect(autoConnectTarget(editors)?.key).toBe(target);
+	});
+
+	test("it matches in tier 0, whatever its paths say", () => {
+		const paths = { cwd: "/elsewhere", argvDirs: [] };
+		expect(editorMatch({ paths, enclosing: true }, "/p")).toEqual({
+			tier: 0,
+			evidence: "pi runs in its terminal ($NVIM)",
+		});
+		expect(editorMatch({ paths }, "/p").tier).toBeUndefined();
 	});
 });
 
@@ -114,6 +134,7 @@ describe("why a connection ends, and what a prompt gets", () => {
 			"file-removed": "file removed (editor quit)",
 			"app-quit": "the app quit (or crashed)",
 			"workspace-closed": "its window was closed",
+			"server-closed": "Neovim quit (its server closed the connection)",
 		});
 	});
 });

@@ -48,3 +48,49 @@ describe("one key listed by two sources: the copy written last is the editor", (
 		expect(listedCopyWins(candidate, known)).toBe(wins);
 	});
 });
+
+describe("a Neovim read over its server and through its plugin's state file: one editor", () => {
+	const copy = (origin: "neovim" | "state-file", writtenAtSeconds: number, blocked = false): ListedEditor => ({
+		...reading("/p/a.ts"),
+		origin,
+		writtenAtSeconds,
+		key: "pid:7",
+		alive: true,
+		...(blocked && { blocked }),
+	});
+	test.each<[string, ListedEditor, ListedEditor, boolean]>([
+		["the server's copy beats a newer file", copy("neovim", 5), copy("state-file", 9), true],
+		["a file does not replace the server's copy", copy("state-file", 9), copy("neovim", 5), false],
+		["a blocking Neovim's copy loses to the file", copy("neovim", 9, true), copy("state-file", 5), false],
+		["the file beats a blocking Neovim's copy", copy("state-file", 5), copy("neovim", 9, true), true],
+	])("%s", (_name, candidate, known, wins) => {
+		expect(listedCopyWins(candidate, known)).toBe(wins);
+	});
+
+	const facts = (origin: "neovim" | "state-file", writtenAtSeconds: number, extra: Partial<EditorFacts> = {}) => ({
+		origin,
+		listed: true,
+		alive: true,
+		reading: { ...reading("/p/a.ts"), origin },
+		writtenAtSeconds,
+		...extra,
+	});
+	test.each<[string, EditorFacts[], string]>([
+		["open server over a newer file", [facts("state-file", 9), facts("neovim", 5)], "neovim"],
+		[
+			"a blocking Neovim: the file",
+			[
+				facts("neovim", 9, { reading: { ...reading("/p/a.ts"), origin: "neovim", blocked: true } }),
+				facts("state-file", 5),
+			],
+			"state-file",
+		],
+		[
+			"a closed server: the file",
+			[facts("neovim", 9, { listed: false, alive: false }), facts("state-file", 5)],
+			"state-file",
+		],
+	])("%s", (_name, copies, origin) => {
+		expect(factsThatCount(copies)?.origin).toBe(origin);
+	});
+});

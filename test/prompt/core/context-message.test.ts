@@ -220,3 +220,35 @@ describe("contextMessage: each thing enters the model's context once", () => {
 		});
 	});
 });
+
+describe("contextMessage: the diagnostics section is sent once, whole when it changed", () => {
+	const DIAGNOSTICS = "Diagnostics: 1 error, 0 warnings\n- line 2: error: Undefined variable 'x' [pyright]";
+	const withDiagnostics = (text = DIAGNOSTICS): EditorFields => ({ ...FIELDS, Diagnostics: text });
+	test.each<[string, EditorForPrompt, ModelKnowledge, string]>([
+		[
+			"nothing known: in the full block, after the selection's text",
+			editor({ fields: withDiagnostics(), selection: SENT }),
+			NO_KNOWLEDGE,
+			`${RANGE}\n\`\`\`typescript\nline2\nline3\nline4\n\`\`\`\n${DIAGNOSTICS}\n</editor-context>`,
+		],
+		["unchanged: not sent again", editor({ fields: withDiagnostics() }), knows(withDiagnostics()), unchangedLine()],
+		[
+			"changed: the whole section in a delta",
+			editor({ fields: withDiagnostics("Diagnostics: 0 errors, 1 warning\n- line 9: warning: w") }),
+			knows(withDiagnostics()),
+			`${DELTA_HEADER}\nDiagnostics: 0 errors, 1 warning\n- line 9: warning: w\n</editor-context>`,
+		],
+		[
+			"gone away: 'none now' once",
+			editor(),
+			knows(withDiagnostics()),
+			`${DELTA_HEADER}\nDiagnostics: none now\n</editor-context>`,
+		],
+		["after 'none now': nothing more", editor(), knows(FIELDS), unchangedLine()],
+	])("%s", (_name, now, knowledge, ending) => {
+		const message = contextMessage(now, knowledge);
+		expect(message?.content.endsWith(ending)).toBe(true);
+		// What the model holds afterwards is what this prompt's editor shows: "none now" is not a field it keeps.
+		expect(message?.details.fields?.Diagnostics).toBe(now.kind === "editor" ? now.fields.Diagnostics : undefined);
+	});
+});

@@ -105,16 +105,20 @@ describe("secretFiles: defaults, global and project lists all count (pi 1.x woul
 	});
 });
 
-describe("zed: on unless the global or project settings say false; a project's true never overrides a global false", () => {
-	test.each([
-		["nothing set", undefined, undefined, { on: true, source: "default" }],
-		["global false", ide({ zed: false }), undefined, { on: false, source: "global" }],
-		["project false", undefined, ide({ zed: false }), { on: false, source: "project" }],
-		["project true under global false", ide({ zed: false }), ide({ zed: true }), { on: false, source: "global" }],
-		["project true", undefined, ide({ zed: true }), { on: true, source: "project" }],
-		["global true", ide({ zed: true }), undefined, { on: true, source: "global" }],
-		["a non-boolean is ignored", ide({ zed: "no" }), undefined, { on: true, source: "default" }],
-	])("%s", (_name, global, project, expected) => {
-		expect(resolveSettings(global, project).zed).toEqual(expected);
-	});
-});
+describe.each(["zed", "neovim"] as const)(
+	"%s: on unless the global or project settings say false; a project's true never overrides a global false",
+	(key) => {
+		const set = (value: unknown) => ide({ [key]: value });
+		test.each([
+			["nothing set", undefined, undefined, { on: true, source: "default" }],
+			["global false", set(false), undefined, { on: false, source: "global" }],
+			["project false", undefined, set(false), { on: false, source: "project" }],
+			["project true under global false", set(false), set(true), { on: false, source: "global" }],
+			["project true", undefined, set(true), { on: true, source: "project" }],
+			["global true", set(true), undefined, { on: true, source: "global" }],
+			["a non-boolean is ignored", set("no"), undefined, { on: true, source: "default" }],
+		])("%s", (_name, global, project, expected) => {
+			expect(resolveSettings(global, project)[key]).toEqual(expected);
+		});
+	},
+);

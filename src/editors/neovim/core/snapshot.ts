@@ -117,18 +117,20 @@ export function stateFromSnapshot(
 		timestamp: facts.nowSeconds,
 		app: "nvim",
 		argv: openedArgs(snapshot.argv),
-		active_buffer: buffer && {
-			file: file ?? null,
-			name: file === undefined ? "[No Name]" : posix.basename(file),
-			language: buffer.language === "" ? null : buffer.language,
-			cursor: buffer.cursor.line === 0 ? null : { line: buffer.cursor.line, column: buffer.cursor.column },
-			selection:
-				selection && file !== undefined
-					? { start: selection.start, end: selection.end, text: selection.text, selected_at: selectedAt }
-					: null,
-			modified: buffer.modified,
-			lines_total: buffer.lines_total,
-			...(buffer.diagnostics.length > 0 && { diagnostics: buffer.diagnostics }),
-		},
+		active_buffer: buffer
+			? {
+					file: file ?? null,
+					name: file === undefined ? "[No Name]" : posix.basename(file),
+					language: buffer.language === "" ? null : buffer.language,
+					cursor: buffer.cursor.line === 0 ? null : { line: buffer.cursor.line, column: buffer.cursor.column },
+					selection:
+						selection && file !== undefined
+							? { start: selection.start, end: selection.end, text: selection.text, selected_at: selectedAt }
+							: null,
+					modified: buffer.modified,
+					lines_total: buffer.lines_total,
+					...(buffer.diagnostics.length > 0 && { diagnostics: buffer.diagnostics }),
+				}
+			: null,
 	};
 }
