@@ -1,0 +1,224 @@
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { PUSH_LUA, RELOAD_LUA, STATE_LUA, STOP_PUSHES_LUA, UNSAVED_LUA } from "../../../src/editors/neovim/core/lua.ts";
+import { parseSnapshot, type Snapshot } from "../../../src/editors/neovim/core/snapshot.ts";
+import { RpcConnection } from "../../../src/editors/neovim/rpc.ts";
+import { systemClock } from "../../../src/shared/clock.ts";
+import { RealNeovim, requireNeovim } from "../../support/real-neovim.ts";
+import { tempDir } from "../../support/temp-dir.ts";
+import { waitFor } from "../../support/wait-for.ts";
+
+/** The Lua pi sends, run inside a real (headless) Neovim: what it reports is what the editor shows. */
+const available = requireNeovim("the Neovim Lua tests");
+
+const TEXT = "line one\nhéllo wörld 🌍 end\nthird line\nfourth\n";
+
+describe.skipIf(!available)("the Lua pi sends, in a real Neovim", () => {
+	let dir: { path: string; cleanup: () => void };
+	let nvim: RealNeovim;
+	const file = () => join(dir.path, "proj", "main.txt");
+
+	beforeAll(async () => {
+		dir = tempDir("nvim-lua");
+		const project = join(dir.path, "proj");
+		const { mkdirSync } = await import("node:fs");
+		mkdirSync(project);
+		writeFileSync(join(project, "main.txt"), TEXT);
+		writeFileSync(join(project, "other.txt"), "other\n");
+		nvim = await RealNeovim.start({ cwd: project, args: ["main.txt"], tmpDir: join(dir.path, "tmp"), ui: false });
+	});
+	afterAll(() => {
+		nvim?.kill();
+		dir?.cleanup();
+	});
+
+	async function state(): Promise<Snapshot> {
+		const parsed = parseSnapshot(await nvim.lua(STATE_LUA));
+		if (!parsed.ok) throw new Error(parsed.reason);
+		return parsed.snapshot;
+	}
+
+	async function reset(): Promise<void> {
+		await nvim.keys("<Esc><Esc>", "n");
+		await nvim.command("silent! only | silent! edit! main.txt");
+	}
+
+	test("the buffer: file, language, 1-based line and byte column, lines, autoread, no UI", async () => {
+		await reset();
+		await nvim.keys("2G0fw", "n");
+		const snapshot = await state();
+		expect(snapshot).toMatchObject({
+			cwd: join(dir.path, "proj"),
+			ui: false,
+			mode: "n",
+			buffer: { file: file(), language: "text", modified: false, lines_total: 4, autoread: true },
+		});
+		// "héllo " is 7 bytes: the w of wörld starts at byte column 8.
+		expect(snapshot.buffer?.cursor).toEqual({ line: 2, column: 8 });
+	});
+
+	test.each([
+		[
+			"v on one line: the exact bytes, the last character whole",
+			"2G0lvlll",
+			"v",
+			{ line: 2, column: 2 },
+			{ line: 2, column: 6 },
+			"éllo",
+		],
+		[
+			"v across lines: whole lines",
+			"1G0lvj",
+			"v",
+			{ line: 1, column: 2 },
+			{ line: 2, column: 2 },
+			"line one\nhéllo wörld 🌍 end",
+		],
+		[
+			"V: whole lines, columns to the line's end",
+			"3GVj",
+			"V",
+			{ line: 3, column: 1 },
+			{ line: 4, column: 6 },
+			"third line\nfourth",
+		],
+		[
+			"<C-v>: whole lines, the anchors' columns",
+			"1G0l<C-v>jl",
+			"\u0016",
+			{ line: 1, column: 2 },
+			{ line: 2, column: 4 },
+			"line one\nhéllo wörld 🌍 end",
+		],
+		[
+			"v backwards from the line's end: normalized, an astral character whole",
+			"2G$v4h",
+			"v",
+			{ line: 2, column: 15 },
+			{ line: 2, column: 22 },
+			"🌍 end",
+		],
+	])("%s", async (_name, keys, mode, start, end, text) => {
+		await reset();
+		await nvim.keys(keys, mode);
+		const snapshot = await state();
+		expect(snapshot.mode).toBe(mode);
+		expect(snapshot.selection).toEqual({ start, end, text, visual: true });
+	});
+
+	test("after Esc: the last visual selection, from its marks", async () => {
+		await reset();
+		await nvim.keys("3GVj<Esc>", "n");
+		await nvim.keys("1G", "n");
+		const snapshot = await state();
+		expect(snapshot.selection).toEqual({
+			start: { line: 3, column: 1 },
+			end: { line: 4, column: 6 },
+			text: "third line\nfourth",
+			visual: false,
+		});
+	});
+
+	test("diagnostics: errors first, 1-based, source kept", async () => {
+		await reset();
+		await nvim.lua(
+			`local ns = vim.api.nvim_create_namespace("pi_ide_test")
+			vim.diagnostic.set(ns, 0, {
+				{ lnum = 3, col = 0, severity = vim.diagnostic.severity.WARN, message = "a warning", source = "lint" },
+				{ lnum = 1, col = 6, severity = vim.diagnostic.severity.ERROR, message = "an error\\nwith two lines" },
+				{ lnum = 0, col = 0, severity = vim.diagnostic.severity.HINT, message = "a hint" },
+			})`,
+		);
+		const snapshot = await state();
+		expect(snapshot.buffer?.diagnostics).toEqual([
+			{ line: 2, column: 7, severity: "error", message: "an error\nwith two lines" },
+			{ line: 4, column: 1, severity: "warning", message: "a warning", source: "lint" },
+			{ line: 1, column: 1, severity: "hint", message: "a hint" },
+		]);
+		await nvim.lua(`vim.diagnostic.reset(vim.api.nvim_create_namespace("pi_ide_test"))`);
+	});
+
+	test("a terminal window is skipped: the file beside it is what the user means", async () => {
+		await reset();
+		await nvim.keys("3G", "n");
+		await nvim.command("belowright split | terminal");
+		await waitFor("the terminal window", async () => (await nvim.lua("return vim.bo.buftype")) === "terminal");
+		const snapshot = await state();
+		expect(snapshot.buffer?.file).toBe(file());
+		expect(snapshot.buffer?.cursor.line).toBe(3);
+		await nvim.command("bwipeout!");
+	});
+
+	test("unsaved: every modified normal buffer, hidden ones too", async () => {
+		await reset();
+		await nvim.command("edit other.txt");
+		await nvim.keys("iX<Esc>", "n");
+		await nvim.command("edit main.txt");
+		await nvim.keys("iY<Esc>", "n");
+		expect((await nvim.lua(UNSAVED_LUA)) as string[]).toEqual(
+			expect.arrayContaining([file(), join(dir.path, "proj", "other.txt")]),
+		);
+		expect((await state()).buffer?.modified).toBe(true);
+		await nvim.command("silent! bufdo! edit!");
+		expect(await nvim.lua(UNSAVED_LUA)).toEqual([]);
+	});
+
+	test("reload: only a loaded, unmodified buffer with autoread on, silently", async () => {
+		await reset();
+		const target = file();
+		writeFileSync(target, `${TEXT}appended by the model\n`);
+		expect(await nvim.lua(RELOAD_LUA, target)).toBe("reloaded");
+		expect(await nvim.lua("return vim.api.nvim_buf_line_count(0)")).toBe(5);
+		expect(await nvim.lua("return vim.fn.execute('messages')")).not.toContain("main.txt");
+		expect(await nvim.lua(RELOAD_LUA, join(dir.path, "proj", "never-opened.txt"))).toBe("not-loaded");
+		await nvim.keys("iZ<Esc>", "n");
+		expect(await nvim.lua(RELOAD_LUA, target)).toBe("modified");
+		await nvim.command("edit!");
+		await nvim.command("setlocal noautoread");
+		expect(await nvim.lua(RELOAD_LUA, target)).toBe("autoread-off");
+		await nvim.command("setlocal autoread<");
+		writeFileSync(target, TEXT);
+		await nvim.command("edit!");
+		expect(readFileSync(target, "utf8")).toBe(TEXT);
+	});
+
+	test("pushes: throttled, from the group; gone once pi's channel is", async () => {
+		await reset();
+		const pushes: unknown[] = [];
+		const pi = await RpcConnection.open(nvim.socket, {
+			clock: systemClock,
+			timeoutMs: 2000,
+			onNotification: (method, params) => method === "pi_ide_state" && pushes.push(params),
+		});
+		if (typeof pi === "string") throw new Error(pi);
+		const info = await pi.request("nvim_get_api_info", [], 2000);
+		const channel = (info.ok && (info.value as unknown[])[0]) as number;
+		const group = `pi_ide_${channel}`;
+		expect((await pi.request("nvim_exec_lua", [PUSH_LUA, [channel, group, 20]], 2000)).ok).toBe(true);
+		expect(await nvim.piGroups()).toContain(group);
+		// Ten moves at once: the first is pushed at once, the last after the window, not ten pushes.
+		await nvim.keys("jkjkjkjkjG", "n");
+		await waitFor("the trailing push", () => {
+			const last = pushes.at(-1) as [Snapshot] | undefined;
+			return last?.[0].buffer?.cursor.line === 4;
+		});
+		expect(pushes.length).toBeLessThanOrEqual(4);
+		const first = parseSnapshot((pushes[0] as unknown[])[0]);
+		expect(first.ok).toBe(true);
+		// Leaving visual mode is flagged in the next push.
+		await nvim.keys("v<Esc>", "n");
+		await waitFor("a push saying visual mode was left", () =>
+			pushes.some((push) => (push as [Snapshot])[0].left_visual === true),
+		);
+		// pi stops the pushes: the group goes.
+		expect((await pi.request("nvim_exec_lua", [STOP_PUSHES_LUA, [group]], 2000)).ok).toBe(true);
+		expect(await nvim.piGroups()).not.toContain(group);
+		// Started again, then pi goes away: the next event deletes the group, and Neovim shows nothing.
+		await pi.request("nvim_exec_lua", [PUSH_LUA, [channel, group, 20]], 2000);
+		pi.close();
+		await nvim.keys("k", "n");
+		await waitFor("the group gone after pi left", async () => !(await nvim.piGroups()).includes(group));
+		expect(await nvim.lua("return vim.v.errmsg")).toBe("");
+	});
+});
