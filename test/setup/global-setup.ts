@@ -6,6 +6,9 @@ import { installPi1Toolchain } from "../support/pi1-toolchain.ts";
  * line fails the run instead, so CI never silently tests one line only.
  */
 export default function setup(): void {
+	// Every pi a test starts scans /proc for Neovims (and Zeds): it sees only those the tests started with this
+	// scope, never the developer's own editors. A test that needs its own scope sets another.
+	process.env.PI_IDE_TEST_PROC_SCOPE ??= `pi-ide-tests-${process.pid}`;
 	let reason: string | undefined;
 	try {
 		reason = installPi1Toolchain((message) => process.stderr.write(`[setup] ${message}\n`)).skipReason;

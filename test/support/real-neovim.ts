@@ -54,7 +54,7 @@ export class RealNeovim {
 		const env: Record<string, string> = {
 			TMPDIR: options.tmpDir,
 			TERM: "xterm-256color",
-			...(options.scope !== undefined && { PI_IDE_TEST_PROC_SCOPE: options.scope }),
+			PI_IDE_TEST_PROC_SCOPE: options.scope ?? process.env.PI_IDE_TEST_PROC_SCOPE ?? "",
 			...options.env,
 		};
 		const args = ["--clean", ...(options.args ?? [])];
@@ -137,9 +137,10 @@ export class RealNeovim {
 
 	/** What pi's groups Neovim holds now (nothing of pi should stay). */
 	async piGroups(): Promise<string[]> {
-		return (await this.lua(
+		const names = (await this.lua(
 			"local n = {} for _, a in ipairs(vim.api.nvim_get_autocmds({})) do if a.group_name and a.group_name:match('^pi_ide_') then n[#n + 1] = a.group_name end end return n",
 		)) as string[];
+		return [...new Set(names)];
 	}
 
 	/** Ends it the hard way (kill -9): the socket closes with the process. */

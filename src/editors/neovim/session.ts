@@ -35,6 +35,7 @@ export class NeovimSession {
 	private sequence = 0;
 	private blocking = false;
 	private pushing = false;
+	private wantPushes = false;
 	private lastRequest?: NeovimEntry["lastRequest"];
 	private problem?: string;
 
@@ -92,14 +93,17 @@ export class NeovimSession {
 		if (answer.ok) await this.take(answer.value);
 	}
 
-	/** Starts or stops Neovim's pushes; idempotent. */
+	/** Starts or stops Neovim's pushes; idempotent. `isPushing` says what Neovim confirmed. */
 	async setPushing(on: boolean): Promise<void> {
-		if (on === this.pushing || this.channel === undefined) return;
-		this.pushing = on;
+		if (on === this.wantPushes || this.channel === undefined) return;
+		this.wantPushes = on;
 		const answer = on
 			? await this.askWhenFree("push", PUSH_LUA, [this.channel, this.groupName, NEOVIM_PUSH_THROTTLE_MS])
 			: await this.askWhenFree("stop pushes", STOP_PUSHES_LUA, [this.groupName]);
-		if (!answer.ok && on) this.pushing = false;
+		if (this.wantPushes !== on) return;
+		if (answer.ok) this.pushing = on;
+		// Not started: asked again on the next decision. Not stopped: the group deletes itself once pi is gone.
+		else if (on) this.wantPushes = false;
 	}
 
 	get isPushing(): boolean {
@@ -129,7 +133,7 @@ export class NeovimSession {
 
 	/** Deletes pi's group in Neovim (when it answers in time) and closes the socket. */
 	async close(): Promise<void> {
-		if (this.pushing && this.isOpen) await this.setPushing(false);
+		if (this.wantPushes && this.isOpen) await this.setPushing(false);
 		this.rpc?.close();
 	}
 

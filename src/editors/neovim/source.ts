@@ -108,10 +108,14 @@ export class NeovimSource implements EditorSource {
 		return false;
 	}
 
-	/** A Neovim that was blocking when found is asked again, every few ticks, until it describes itself. */
+	/**
+	 * Every few ticks, a Neovim that was blocking when pi asked is asked again: to describe itself, or to start
+	 * the pushes it was meant to. One `nvim_get_mode` while it still blocks; nothing for the others.
+	 */
 	async recheck(): Promise<void> {
 		const undescribed = [...this.sessions.values()].filter((session) => !session.reading() && session.isOpen);
 		await Promise.all(undescribed.map((session) => session.refresh()));
+		await this.decidePushes();
 	}
 
 	async lookAgain(): Promise<void> {

@@ -147,7 +147,8 @@ export const UNSAVED_LUA = `${STATE_FUNCTIONS}\nreturn unsaved()`;
 
 /**
  * Args: channel, group name, throttle ms. Creates the group `pi_ide_<channel>` whose autocmds push the state
- * to pi's channel, at most once per throttle window (leading and trailing edge, one timer at a time). A failed
+ * to pi's channel, at most once per throttle window (leading and trailing edge, one timer at a time), the first
+ * push at once. A failed
  * push (pi is gone) deletes the group; so does pi on shutdown and on `/ide off`. Every callback is wrapped so
  * that nothing of pi can raise an error in front of the user.
  */
@@ -208,6 +209,8 @@ api.nvim_create_autocmd({ "CursorMoved", "CursorMovedI", "ModeChanged", "BufEnte
   group = group,
   callback = function(event) pcall(on_event, event) end,
 })
+-- What changed between pi's first read and this group's creation reaches pi now.
+pcall(on_event, { event = "attach" })
 return group
 `;
 
