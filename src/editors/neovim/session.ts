@@ -146,7 +146,13 @@ export class NeovimSession {
 			pushing: this.pushing,
 			...(this.snapshot && { ui: this.snapshot.ui, cwd: this.snapshot.cwd }),
 			...(buffer?.file !== undefined && { file: buffer.file }),
-			...(buffer && { autoread: buffer.autoread }),
+			...(buffer && {
+				autoread: buffer.autoread,
+				diagnostics: {
+					errors: buffer.diagnostics.filter((item) => item.severity === "error").length,
+					warnings: buffer.diagnostics.filter((item) => item.severity === "warning").length,
+				},
+			}),
 			...(this.lastRequest && { lastRequest: this.lastRequest }),
 			...(this.problem !== undefined && { problem: this.problem }),
 		};

@@ -12,6 +12,8 @@ export interface NeovimEntry {
 	blocking: boolean;
 	pushing: boolean;
 	autoread?: boolean;
+	/** The active buffer's errors and warnings as last pushed. */
+	diagnostics?: { errors: number; warnings: number };
 	enclosing: boolean;
 	lastRequest?: { atSeconds: number; what: string; failure?: string };
 	problem?: string;
@@ -56,7 +58,9 @@ function entryLines(entry: NeovimEntry, nowSeconds: number, projectDir: string):
 				: "off (pi does not reload the model's edits in Neovim)";
 	return [
 		`  nvim ${entry.pid}: ${show(entry.socket)}`,
-		`    cwd: ${entry.cwd === undefined ? "unknown" : show(entry.cwd)}; file: ${entry.file === undefined ? "none" : show(entry.file)}`,
+		`    cwd: ${entry.cwd === undefined ? "unknown" : show(entry.cwd)}; file: ${entry.file === undefined ? "none" : show(entry.file)}${
+			entry.diagnostics ? ` (${entry.diagnostics.errors} errors, ${entry.diagnostics.warnings} warnings)` : ""
+		}`,
 		`    ${entry.ui === undefined ? "UI unknown" : entry.ui ? "UI attached" : "no UI"}; ${offered(entry, projectDir)}`,
 		`    pushes: ${entry.pushing ? "live" : "off (read on /ide)"}${entry.blocking ? "; blocking: waits for the user" : ""}; autoread: ${autoread}`,
 		`    last request: ${requestText}${entry.problem ? `; problem: ${show(entry.problem)}` : ""}`,
