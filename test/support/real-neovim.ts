@@ -51,6 +51,7 @@ export class RealNeovim {
 		env?: Record<string, string>;
 	}): Promise<RealNeovim> {
 		mkdirSync(options.tmpDir, { recursive: true });
+		const before = new Set(readdirSync(options.tmpDir));
 		const env: Record<string, string> = {
 			TMPDIR: options.tmpDir,
 			TERM: "xterm-256color",
@@ -81,16 +82,17 @@ export class RealNeovim {
 			});
 			neovim = new RealNeovim(child.pid as number, options.tmpDir, () => child.kill("SIGKILL"), child);
 		}
-		await neovim.connect();
+		await neovim.connect(before);
 		return neovim;
 	}
 
-	/** Waits for its server socket and connects a driver to it. */
-	private async connect(): Promise<void> {
+	/** Waits for its server socket (in a dir that was not there before it started) and connects a driver to it. */
+	private async connect(before: ReadonlySet<string>): Promise<void> {
 		this.socket = await waitFor(
 			`the server socket of nvim ${this.pid}`,
 			() => {
 				for (const name of readdirSync(this.tmpDir)) {
+					if (before.has(name)) continue;
 					const path = join(this.tmpDir, name, "0");
 					if (name.startsWith("nvim") && existsSync(path)) return path;
 				}

@@ -59,7 +59,9 @@ function entryLines(entry: NeovimEntry, nowSeconds: number, projectDir: string):
 	return [
 		`  nvim ${entry.pid}: ${show(entry.socket)}`,
 		`    cwd: ${entry.cwd === undefined ? "unknown" : show(entry.cwd)}; file: ${entry.file === undefined ? "none" : show(entry.file)}${
-			entry.diagnostics ? ` (${entry.diagnostics.errors} errors, ${entry.diagnostics.warnings} warnings)` : ""
+			entry.diagnostics && entry.file !== undefined
+				? ` (${entry.diagnostics.errors} errors, ${entry.diagnostics.warnings} warnings)`
+				: ""
 		}`,
 		`    ${entry.ui === undefined ? "UI unknown" : entry.ui ? "UI attached" : "no UI"}; ${offered(entry, projectDir)}`,
 		`    pushes: ${entry.pushing ? "live" : "off (read on /ide)"}${entry.blocking ? "; blocking: waits for the user" : ""}; autoread: ${autoread}`,
