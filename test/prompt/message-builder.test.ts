@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
 import type { ConnectedView } from "../../src/connection/core/rules.ts";
 import { NO_KNOWLEDGE } from "../../src/prompt/core/model-knowledge.ts";
-import { MessageBuilder, prepareSelection } from "../../src/prompt/message-builder.ts";
+import { MessageBuilder, prepareDiagnostics, prepareSelection } from "../../src/prompt/message-builder.ts";
 import { editorState, selection } from "../support/fixtures.ts";
 
 const NOW = 1_800_000_000;
@@ -76,5 +76,62 @@ describe("MessageBuilder prepares each selection once", () => {
 		const open = new MessageBuilder(() => "/p", prepareSelection({ redactSecrets: false, scan: counting }));
 		expect((await ambientMessage(open, view()))?.content).toContain(TOKEN);
 		expect(scans).toBe(0);
+	});
+});
+
+describe("the diagnostics section as a prompt carries it", () => {
+	const withDiagnostics = (message: string, secret = false): ConnectedView => {
+		const base = view({}, secret);
+		if (base.kind !== "editor" || !base.state.active_buffer) throw new Error("fixture");
+		return {
+			...base,
+			state: {
+				...base.state,
+				active_buffer: {
+					...base.state.active_buffer,
+					diagnostics: [{ line: 2, column: 1, severity: "error", message, source: "tsc" }],
+				},
+			},
+		};
+	};
+	const builder = (redactSecrets: boolean, scan?: Parameters<typeof prepareDiagnostics>[0]["scan"]) =>
+		new MessageBuilder(
+			() => "/p",
+			prepareSelection({ redactSecrets }),
+			prepareDiagnostics({ redactSecrets, ...(scan && { scan }) }),
+		);
+
+	test("after the selection's text, credentials redacted like a selection", async () => {
+		const message = await ambientMessage(builder(true), withDiagnostics(`token "${TOKEN}" is not used`));
+		const content = message?.content ?? "";
+		expect(content).toContain(
+			'Diagnostics: 1 error, 0 warnings\n- line 2: error: token "[redacted: github]" is not used [tsc]',
+		);
+		expect(content.indexOf("Diagnostics:")).toBeGreaterThan(content.indexOf("use(t);"));
+		expect(content).not.toContain(TOKEN);
+	});
+
+	test("withheld in a secret file", async () => {
+		const message = await ambientMessage(builder(true), withDiagnostics("API_KEY is unused", true));
+		expect(message?.content).toContain("Diagnostics: withheld (secret file)");
+		expect(message?.content).not.toContain("API_KEY is unused");
+	});
+
+	test("a scan that fails withholds them", async () => {
+		const failing = builder(true, async () => {
+			throw new Error("rule crashed");
+		});
+		const message = await ambientMessage(failing, withDiagnostics("anything"));
+		expect(message?.content).toContain("Diagnostics: withheld (the credential scan failed");
+		expect(message?.content).not.toContain("anything");
+	});
+
+	test("not sent in explicit mode", async () => {
+		const message = await builder(true).forPrompt(withDiagnostics("x is undefined"), NO_KNOWLEDGE, {
+			texts: [],
+			mode: "explicit",
+			references: NO_REFERENCES,
+		});
+		expect(message?.content ?? "").not.toContain("Diagnostics");
 	});
 });
