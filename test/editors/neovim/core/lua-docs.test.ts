@@ -1,0 +1,29 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, test } from "vitest";
+import {
+	PUSH_LUA,
+	RELOAD_LUA,
+	STATE_LUA,
+	STOP_PUSHES_LUA,
+	UNSAVED_LUA,
+} from "../../../../src/editors/neovim/core/lua.ts";
+
+/** docs/security.md promises the Lua pi sends into Neovim, verbatim: this keeps the promise. */
+describe("docs/security.md quotes every chunk of Lua pi sends into Neovim", () => {
+	const docs = readFileSync(join(import.meta.dirname, "..", "..", "..", "..", "docs", "security.md"), "utf8");
+	const tail = (chunk: string, from: string) => chunk.slice(chunk.indexOf(from)).trim();
+	test.each([
+		["the state", STATE_LUA.trim()],
+		["the unsaved list", tail(UNSAVED_LUA, "return unsaved()")],
+		["the pushes", tail(PUSH_LUA, "local channel, group_name")],
+		["stopping the pushes", STOP_PUSHES_LUA.trim()],
+		["showing the model's write", RELOAD_LUA.trim()],
+	])("%s", (_name, chunk) => {
+		expect(docs).toContain(`\`\`\`lua\n${chunk}\n\`\`\``);
+	});
+	test("the shared functions open every chunk", () => {
+		const functions = STATE_LUA.slice(0, STATE_LUA.lastIndexOf("return state(nil)"));
+		for (const chunk of [UNSAVED_LUA, PUSH_LUA]) expect(chunk.startsWith(functions)).toBe(true);
+	});
+});
