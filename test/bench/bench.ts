@@ -9,6 +9,7 @@ import { cpus } from "node:os";
 import { join } from "node:path";
 import { PACKAGE_ROOT } from "../support/pi-cli.ts";
 import { heapAfterGc, promptCost, promptPaths, referencePaths, startupTime } from "./in-process-scenarios.ts";
+import { neovimRows } from "./neovim-rows.ts";
 import { type ReportRow, writeMarkdownReport } from "./report.ts";
 import {
 	conversationBytes,
@@ -33,7 +34,7 @@ const only = new Set(
 		.find((arg) => arg.startsWith("--only="))
 		?.slice("--only=".length)
 		.split(",")
-		.map(Number) ?? [1, 2, 3, 4, 5, 6, 7, 8, 9],
+		.map(Number) ?? [1, 2, 3, 4, 5, 6, 7, 8, 9, 10],
 );
 const size = {
 	writes: quick ? 40 : 200,
@@ -49,6 +50,7 @@ const size = {
 	zedPrompts: quick ? 5 : 20,
 	selectionPrompts: quick ? 10 : 40,
 	memoryRounds: quick ? 5 : 6,
+	neovimKeys: quick ? 20 : 100,
 };
 
 const ours: Implementation = { name: "pi-ide-context", extension: PACKAGE_ROOT };
@@ -99,7 +101,7 @@ async function main(): Promise<void> {
 	log(`${cpus().length} cores, Node ${process.versions.node}${quick ? ", quick mode" : ""}`);
 
 	if (only.has(1)) {
-		log("1/9 follow latency");
+		log("1/10 follow latency");
 		const followOurs = await followLatency(ours, size.writes);
 		const followBase = await followLatency(baseline, size.writes);
 		for (const kind of ["single", "burst"] as const) {
@@ -123,7 +125,7 @@ async function main(): Promise<void> {
 		}
 	}
 	if (only.has(2)) {
-		log("2/9 freshness flip (both at once)");
+		log("2/10 freshness flip (both at once)");
 		const [flipOurs, flipBase] = await Promise.all([
 			freshnessFlipLag(ours, size.flips),
 			freshnessFlipLag(baseline, size.flips),
@@ -140,7 +142,7 @@ async function main(): Promise<void> {
 		});
 	}
 	if (only.has(3)) {
-		log("3/9 kill -9 to widget cleared (both at once)");
+		log("3/10 kill -9 to widget cleared (both at once)");
 		const [deathOurs, deathBase] = await Promise.all([
 			deathLatency(ours, size.deaths),
 			deathLatency(baseline, size.deaths),
@@ -157,7 +159,7 @@ async function main(): Promise<void> {
 		});
 	}
 	if (only.has(4)) {
-		log("4/9 prompt cost");
+		log("4/10 prompt cost");
 		const promptP50s: number[] = [];
 		for (const files of [1, 100, 5000]) {
 			const o = await promptCost(ours, files, size.prompts);
@@ -244,7 +246,7 @@ async function main(): Promise<void> {
 		});
 	}
 	if (only.has(5)) {
-		log("5/9 startup");
+		log("5/10 startup");
 		const startups: { files: number; ours: number; baseline: number }[] = [];
 		for (const files of [1, 100, 1000, 10_000]) {
 			const o: number[] = [];
@@ -276,7 +278,7 @@ async function main(): Promise<void> {
 		}
 	}
 	if (only.has(6)) {
-		log(`6/9 idle CPU, ${size.idleWindows} windows of ${size.idleSeconds} s (nine pi processes at once)`);
+		log(`6/10 idle CPU, ${size.idleWindows} windows of ${size.idleSeconds} s (nine pi processes at once)`);
 		// One window is noisy at 10 ms ticks and may hold pi's own one-off start-up work: medians of windows.
 		const zedSkip = zedSkipReason();
 		const [zedIdle, ...samples] = await Promise.all([
@@ -339,7 +341,7 @@ async function main(): Promise<void> {
 		});
 	}
 	if (only.has(7)) {
-		log("7/9 memory (both at once)");
+		log("7/10 memory (both at once)");
 		const rounds = size.memoryRounds;
 		const [memOurs, memBase] = await Promise.all([
 			memoryGrowth(ours, size.memoryWrites, size.appearances, rounds),
@@ -373,7 +375,7 @@ async function main(): Promise<void> {
 		});
 	}
 	if (only.has(8)) {
-		log("8/9 conversation: editor context the model holds after 20 prompts");
+		log("8/10 conversation: editor context the model holds after 20 prompts");
 		const once = await conversationBytes(ours, false);
 		const every = await conversationBytes(ours, true);
 		rows.push({
@@ -389,7 +391,7 @@ async function main(): Promise<void> {
 		});
 	}
 	if (only.has(9)) {
-		log("9/9 Zed's database (pi 1.x on the toolchain's Node)");
+		log("9/10 Zed's database (pi 1.x on the toolchain's Node)");
 		const skip = zedSkipReason();
 		if (skip) {
 			for (const short of [
@@ -444,6 +446,18 @@ async function main(): Promise<void> {
 				raw: locked,
 			});
 		}
+	}
+	if (only.has(10)) {
+		log("10/10 Neovim over its own server (real Neovims in tmux)");
+		rows.push(
+			...(await neovimRows(ours, {
+				neovimKeys: size.neovimKeys,
+				prompts: size.prompts,
+				idleSeconds: size.idleSeconds,
+				idleWindows: size.idleWindows,
+				startupRepeats: size.startupRepeats,
+			})),
+		);
 	}
 	const seconds = (performance.now() - started) / 1000;
 	const machine = {

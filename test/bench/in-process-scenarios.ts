@@ -22,8 +22,8 @@ interface Fixture {
 	cleanup: () => Promise<void>;
 }
 
-/** One live editor in the project plus `files - 1` files of dead pids. */
-function fixture(files: number): Fixture {
+/** One live editor in the project plus `files - 1` files of dead pids; `settings` as the project's. */
+export function fixture(files: number, settings?: object): Fixture {
 	const tmp = tempDir("bench");
 	const project = join(tmp.path, "proj");
 	const stateDir = join(tmp.path, "state");
@@ -38,6 +38,10 @@ function fixture(files: number): Fixture {
 	const editor = FakeEditor.spawn(stateDir);
 	editor.write(state(editor.pid));
 	process.env.PI_IDE_STATE_DIR = stateDir;
+	if (settings) {
+		mkdirSync(join(project, ".pi"), { recursive: true });
+		writeFileSync(join(project, ".pi", "settings.json"), JSON.stringify(settings));
+	}
 	return {
 		project,
 		agentDir: join(tmp.path, "agent"),
@@ -183,8 +187,8 @@ export async function promptPaths(
 }
 
 /** 5. session_start until connected (the first prompt would carry the block), with `files` state files. */
-export async function startupTime(impl: Implementation, files: number): Promise<number> {
-	const fx = fixture(files);
+export async function startupTime(impl: Implementation, files: number, settings?: object): Promise<number> {
+	const fx = fixture(files, settings);
 	const pi = await startSdkSession({
 		cwd: fx.project,
 		agentDir: fx.agentDir,

@@ -1,9 +1,10 @@
+import { randomBytes } from "node:crypto";
 import type { Clock } from "../../shared/core/clock.ts";
 import { NEOVIM_PUSH_THROTTLE_MS, NEOVIM_REQUEST_TIMEOUT_MS } from "../../shared/core/timing.ts";
 import type { EditorReading } from "../core/editor.ts";
 import type { EditorPaths } from "../core/tiers.ts";
 import { resolveEditorPaths } from "../real-paths.ts";
-import { PUSH_LUA, RELOAD_LUA, STATE_LUA, STOP_PUSHES_LUA, UNSAVED_LUA } from "./core/lua.ts";
+import { CHANNEL_LUA, PUSH_LUA, RELOAD_LUA, STATE_LUA, STOP_PUSHES_LUA, UNSAVED_LUA } from "./core/lua.ts";
 import {
 	parseSnapshot,
 	type SelectionMoment,
@@ -17,6 +18,9 @@ import { type RpcAnswer, RpcConnection } from "./rpc.ts";
 
 /** What `/ide status` says of one Neovim, as far as its session knows. */
 export type SessionReport = Omit<NeovimEntry, "enclosing" | "editor">;
+
+/** How pi names itself in Neovim's channel list (`nvim_list_chans()`). */
+const CLIENT_NAME = "pi-ide-context";
 
 export type ReloadResult = "reloaded" | "modified" | "autoread-off" | "not-loaded" | "blocking" | "failed";
 
@@ -48,7 +52,10 @@ export class NeovimSession {
 		return `pi_ide_${this.channel ?? 0}`;
 	}
 
-	/** Connects and reads the state once; false (with the reason in the report) when that failed. */
+	/**
+	 * Connects and reads the state once; false (with the reason in the report) when there is no connection.
+	 * A Neovim in a prompt stays connected and undescribed until a later `refresh` finds it answering.
+	 */
 	async open(): Promise<boolean> {
 		const rpc = await RpcConnection.open(this.found.socket, {
 			clock: this.hooks.clock,
@@ -64,14 +71,8 @@ export class NeovimSession {
 			this.problem = reason;
 			this.hooks.closed(this);
 		});
-		const info = await this.ask("nvim_get_api_info", []);
-		if (!info.ok || !Array.isArray(info.value) || typeof info.value[0] !== "number") {
-			this.problem = info.ok ? "unexpected answer to nvim_get_api_info" : info.reason;
-			return false;
-		}
-		this.channel = info.value[0];
 		await this.refresh();
-		return this.snapshot !== undefined;
+		return true;
 	}
 
 	get isOpen(): boolean {
@@ -89,6 +90,11 @@ export class NeovimSession {
 
 	/** Reads the state now (on connecting, and on `/ide`): skipped while Neovim is blocking. */
 	async refresh(): Promise<void> {
+		if (this.channel === undefined) {
+			const channel = await this.ownChannel();
+			if (typeof channel === "string") return;
+			this.channel = channel;
+		}
 		const answer = await this.askWhenFree("state", STATE_LUA, []);
 		if (answer.ok) await this.take(answer.value);
 	}
@@ -203,12 +209,30 @@ export class NeovimSession {
 		return this.pathsCache.paths;
 	}
 
+	/**
+	 * pi's channel id in that Neovim: pi names itself (`nvim_set_client_info`, visible in `nvim_list_chans()`)
+	 * with a token only this connection knows, then finds the channel carrying it.
+	 */
+	private async ownChannel(): Promise<number | string> {
+		const token = randomBytes(8).toString("hex");
+		const named = await this.askWhenFree("client info", "", [], NEOVIM_REQUEST_TIMEOUT_MS, [
+			"nvim_set_client_info",
+			[CLIENT_NAME, {}, "remote", {}, { token }],
+		]);
+		if (!named.ok) return named.reason;
+		const found = await this.ask("nvim_exec_lua", [CHANNEL_LUA, [token]]);
+		if (!found.ok) return found.reason;
+		return typeof found.value === "number" && found.value > 0 ? found.value : "pi's channel was not found in Neovim";
+	}
+
 	/** `nvim_get_mode` first (it answers even in a prompt); the request only when Neovim is not blocking. */
 	private async askWhenFree(
 		what: string,
 		lua: string,
 		args: readonly unknown[],
 		timeoutMs = NEOVIM_REQUEST_TIMEOUT_MS,
+		/** Another request than `nvim_exec_lua` of `lua`. */
+		request?: [method: string, params: readonly unknown[]],
 	): Promise<RpcAnswer> {
 		const mode = await this.ask("nvim_get_mode", [], timeoutMs);
 		// Not even the "fast" call answers: a busy loop. Ranked as blocking until Neovim pushes again.
@@ -218,7 +242,7 @@ export class NeovimSession {
 		}
 		this.blocking = (mode.value as { blocking?: unknown } | undefined)?.blocking === true;
 		if (this.blocking) return this.failed(what, "Neovim is waiting for the user (a prompt): not asked");
-		const answer = await this.ask("nvim_exec_lua", [lua, args], timeoutMs);
+		const answer = await this.ask(...(request ?? ["nvim_exec_lua", [lua, args]]), timeoutMs);
 		if (!answer.ok) return this.failed(what, answer.reason);
 		this.lastRequest = { atSeconds: this.hooks.clock.nowSeconds(), what };
 		return answer;

@@ -120,6 +120,8 @@ export class NeovimSource implements EditorSource {
 
 	async lookAgain(): Promise<void> {
 		if (this.phase !== "watching") return;
+		// Asked by hand: a Neovim pi could not talk to before is tried again.
+		this.failures.clear();
 		await this.scan();
 		await Promise.all([...this.sessions.values()].map((session) => session.refresh()));
 		await this.decidePushes();

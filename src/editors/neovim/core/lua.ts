@@ -139,6 +139,16 @@ local function state(last_win)
 end
 `;
 
+/**
+ * Args: a token pi just set as its channel's client attribute (`nvim_set_client_info`). Finds pi's own channel
+ * id, which the pushes are sent to, without `nvim_get_api_info`'s whole API description (~100 KB to decode).
+ */
+export const CHANNEL_LUA = `local token = ...
+for _, chan in ipairs(vim.api.nvim_list_chans()) do
+  if chan.client and chan.client.attributes and chan.client.attributes.token == token then return chan.id end
+end
+return 0`;
+
 /** One request: what the editor shows now. */
 export const STATE_LUA = `${STATE_FUNCTIONS}\nreturn state(nil)`;
 

@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import {
+	CHANNEL_LUA,
 	PUSH_LUA,
 	RELOAD_LUA,
 	STATE_LUA,
@@ -14,6 +15,7 @@ describe("docs/security.md quotes every chunk of Lua pi sends into Neovim", () =
 	const docs = readFileSync(join(import.meta.dirname, "..", "..", "..", "..", "docs", "security.md"), "utf8");
 	const tail = (chunk: string, from: string) => chunk.slice(chunk.indexOf(from)).trim();
 	test.each([
+		["finding pi's channel", CHANNEL_LUA.trim()],
 		["the state", STATE_LUA.trim()],
 		["the unsaved list", tail(UNSAVED_LUA, "return unsaved()")],
 		["the pushes", tail(PUSH_LUA, "local channel, group_name")],
