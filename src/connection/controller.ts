@@ -88,7 +88,10 @@ export class IdeController {
 			notify: outputs.notify,
 			settled: (key) => this.noticeRejection(key),
 		};
-		this.all = new EditorSources(config, hooks, () => this.projectDir);
+		this.all = new EditorSources(config, hooks, {
+			projectDir: () => this.projectDir,
+			connectedKey: () => config.memory.connected?.key,
+		});
 		this.sources = this.all.merged;
 		this.presenter = new EditorPresenter(
 			{

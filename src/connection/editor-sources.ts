@@ -13,7 +13,7 @@ export interface SourcesConfig {
 	stateDirs: readonly DirPlan[];
 	uid: number;
 	zed?: ZedSourceOptions;
-	neovim?: Omit<NeovimSourceOptions, "projectDir">;
+	neovim?: Omit<NeovimSourceOptions, "projectDir" | "connectedKey">;
 }
 
 /**
@@ -26,10 +26,14 @@ export class EditorSources {
 	private readonly zed?: ZedSource;
 	private readonly neovim?: NeovimSource;
 
-	constructor(config: SourcesConfig, hooks: SourceHooks, projectDir: () => string) {
+	constructor(
+		config: SourcesConfig,
+		hooks: SourceHooks,
+		connection: Pick<NeovimSourceOptions, "projectDir" | "connectedKey">,
+	) {
 		this.dirs = config.stateDirs.map((plan) => new StateDir(plan, config.uid, hooks));
 		this.zed = config.zed && new ZedSource(config.zed, hooks);
-		this.neovim = config.neovim && new NeovimSource({ ...config.neovim, projectDir }, hooks);
+		this.neovim = config.neovim && new NeovimSource({ ...config.neovim, ...connection }, hooks);
 		this.merged = new MergedSources(
 			[...this.dirs, ...(this.zed ? [this.zed] : []), ...(this.neovim ? [this.neovim] : [])],
 			hooks.clock,

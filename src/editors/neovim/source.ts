@@ -19,6 +19,8 @@ export interface NeovimSourceOptions {
 	env: { NVIM?: string; NVIM_LISTEN_ADDRESS?: string; XDG_RUNTIME_DIR?: string; TMPDIR?: string };
 	/** The project's real path, as the controller judges tiers: pushes come only from the best tier's Neovims. */
 	projectDir: () => string;
+	/** The connected editor's key: a Neovim picked by hand (`/ide all`) pushes whatever its tier. */
+	connectedKey: () => string | undefined;
 	/** Test-only (`PI_IDE_TEST_PROC_SCOPE`): only Neovims started with the same value are seen. */
 	testScope?: string;
 }
@@ -260,8 +262,8 @@ export class NeovimSource implements EditorSource {
 	}
 
 	/**
-	 * Pushes from the Neovims that matter: those with a UI in the best tier for the project, and the one pi
-	 * runs in. The others were read once and are read again on `/ide`.
+	 * Pushes from the Neovims that matter: those with a UI in the best tier for the project, the one pi runs
+	 * in, and the connected one. The others were read once and are read again on `/ide`.
 	 */
 	private async decidePushes(): Promise<void> {
 		const sessions = [...this.sessions.values()].filter((session) => session.isOpen);
@@ -272,7 +274,11 @@ export class NeovimSource implements EditorSource {
 		const best = Math.min(...tiers.map((tier) => tier ?? Number.POSITIVE_INFINITY));
 		await Promise.all(
 			sessions.map((session, index) => {
-				const wanted = !this.paused && !this.closed && (tiers[index] === best || this.isEnclosing(session.found));
+				const meant =
+					tiers[index] === best ||
+					this.isEnclosing(session.found) ||
+					this.options.connectedKey() === keyOf(session.found.pid);
+				const wanted = !this.paused && !this.closed && meant;
 				return session.setPushing(wanted);
 			}),
 		);

@@ -20,6 +20,7 @@ describe.skipIf(!available)("the Neovim source with real Neovims (no pi)", () =>
 	let tmp: string;
 	let procScope: string;
 	let changes = 0;
+	let connected: string | undefined;
 	let events: SourceEvent[] = [];
 
 	beforeEach(() => {
@@ -33,6 +34,7 @@ describe.skipIf(!available)("the Neovim source with real Neovims (no pi)", () =>
 		writeFileSync(join(project, "src", "main.ts"), "line1\nline2\nline3\n");
 		procScope = `nvim-source-${process.pid}-${Math.random().toString(36).slice(2)}`;
 		changes = 0;
+		connected = undefined;
 		events = [];
 	});
 	afterEach(() => scope.close());
@@ -45,6 +47,7 @@ describe.skipIf(!available)("the Neovim source with real Neovims (no pi)", () =>
 				platform: process.platform,
 				env: { TMPDIR: tmp, ...env },
 				projectDir: () => project,
+				connectedKey: () => connected,
 				testScope: procScope,
 			},
 			{
@@ -137,6 +140,11 @@ describe.skipIf(!available)("the Neovim source with real Neovims (no pi)", () =>
 		await waitFor("listed", () => neovims.editors().length === 1);
 		expect(neovims.report().neovims[0]?.pushing).toBe(false);
 		expect(await nvim.piGroups()).toEqual([]);
+		// Picked by hand (/ide all): it pushes while connected.
+		connected = `pid:${nvim.pid}`;
+		await neovims.setPaused(false);
+		expect(neovims.report().neovims[0]?.pushing).toBe(true);
+		expect((await nvim.piGroups()).length).toBe(1);
 	});
 
 	test("$NVIM: the Neovim pi runs in is marked, and pushes even from another project", async () => {
