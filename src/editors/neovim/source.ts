@@ -36,6 +36,8 @@ const MAX_REMEMBERED_GONE = 64;
 export class NeovimSource implements EditorSource {
 	private readonly sessions = new Map<number, NeovimSession>();
 	private readonly gone = new Set<string>();
+	/** Sessions told to the event log as found: only those are told as gone. */
+	private readonly announced = new WeakSet<NeovimSession>();
 	private readonly failures = new Map<number, { socket: string; reason: string }>();
 	private readonly watchers: RuntimeDirWatchers;
 	private phase: NeovimReport["phase"] = "starting";
@@ -227,12 +229,14 @@ export class NeovimSource implements EditorSource {
 			closed: (closed) => this.onClosed(closed),
 		});
 		this.sessions.set(found.pid, session);
-		if (await session.open()) {
+		// Closed already (a socket that spoke nonsense): a failure with its reason, never an editor found.
+		if ((await session.open()) && session.isOpen) {
+			this.announced.add(session);
 			this.failures.delete(found.pid);
 			this.hooks.event({ kind: "app-found", label: `nvim ${found.pid}`, detail: found.socket });
 			this.gone.delete(keyOf(found.pid));
-		} else if (!session.isOpen) {
-			this.sessions.delete(found.pid);
+		} else {
+			if (this.sessions.get(found.pid) === session) this.sessions.delete(found.pid);
 			this.failures.set(found.pid, { socket: found.socket, reason: session.report().problem ?? "unknown" });
 		}
 		if (this.closed) await session.close();
@@ -253,7 +257,7 @@ export class NeovimSource implements EditorSource {
 	}
 
 	private onClosed(session: NeovimSession): void {
-		if (this.sessions.get(session.found.pid) !== session) return;
+		if (this.sessions.get(session.found.pid) !== session || !this.announced.has(session)) return;
 		this.sessions.delete(session.found.pid);
 		this.gone.add(keyOf(session.found.pid));
 		if (this.gone.size > MAX_REMEMBERED_GONE) this.gone.delete(this.gone.values().next().value as string);

@@ -1,0 +1,104 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import { NeovimSource } from "../../../src/editors/neovim/source.ts";
+import { systemClock } from "../../../src/shared/clock.ts";
+import { CleanupScope } from "../../support/cleanup-scope.ts";
+import { tempDir } from "../../support/temp-dir.ts";
+import { waitFor } from "../../support/wait-for.ts";
+
+/**
+ * Something named `nvim` that serves nonsense on its socket (a process of this user can be anything): pi
+ * reports why, lists nothing it cannot trust, and neither throws nor hangs.
+ */
+describe("a hostile process named nvim", () => {
+	const scope = new CleanupScope();
+	let root: string;
+	let procScope: string;
+
+	beforeEach(() => {
+		const dir = tempDir("nvim-hostile");
+		scope.defer(dir.cleanup);
+		root = dir.path;
+		procScope = `nvim-hostile-${process.pid}-${Math.random().toString(36).slice(2)}`;
+	});
+	afterEach(() => scope.close());
+
+	async function fakeNeovim(mode: string): Promise<{ child: ChildProcess; socket: string }> {
+		const socket = join(root, "tmp", "nvimHOSTILE", "0");
+		mkdirSync(join(root, "tmp", "nvimHOSTILE"), { recursive: true });
+		writeFileSync(join(root, "main.ts"), "a\n");
+		const child = spawn(
+			process.execPath,
+			[join(import.meta.dirname, "..", "..", "support", "fake-nvim.mjs"), socket, mode],
+			{
+				cwd: root,
+				env: { ...process.env, PI_IDE_TEST_PROC_SCOPE: procScope },
+				stdio: "ignore",
+			},
+		);
+		scope.defer(() => child.kill("SIGKILL"));
+		await waitFor("the fake's socket", async () => {
+			const { existsSync } = await import("node:fs");
+			return existsSync(socket);
+		});
+		return { child, socket };
+	}
+
+	async function source(): Promise<NeovimSource> {
+		const started = new NeovimSource(
+			{
+				enabled: { on: true, source: "default" },
+				uid: process.getuid?.() ?? 0,
+				platform: process.platform,
+				env: { TMPDIR: join(root, "tmp") },
+				projectDir: () => root,
+				connectedKey: () => undefined,
+				testScope: procScope,
+			},
+			{ clock: systemClock, changed: () => {}, event: () => {}, notify: () => {}, settled: () => {} },
+		);
+		const startedAt = Date.now();
+		await started.start();
+		// Never held up: a silent server costs one request timeout at most.
+		expect(Date.now() - startedAt).toBeLessThan(2500);
+		scope.defer(() => started.close());
+		return started;
+	}
+
+	test("a well-behaved fake is read (the harness works)", async () => {
+		const { child } = await fakeNeovim("fine");
+		const neovims = await source();
+		expect(neovims.editors().map((editor) => editor.pid)).toEqual([child.pid]);
+	});
+
+	test.each([
+		["a state that breaks the schema", "bad-state", /unexpected state from Neovim at \/cwd/],
+		["the Lua failing", "lua-error", /Neovim could not describe its state: E5108/],
+		["a 5 MB path", "huge", /unexpected state from Neovim at \/buffer\/file/],
+		["bytes that are not msgpack", "garbage-bytes", /unreadable message from Neovim|Neovim closed the connection/],
+		["no answer at all", "silent", /no answer within 500 ms/],
+	])("%s: not listed, the reason in the report", async (_name, mode, reason) => {
+		const { child } = await fakeNeovim(mode);
+		const neovims = await source();
+		expect(neovims.editors()).toEqual([]);
+		const report = neovims.report();
+		const said = [
+			...report.neovims.map((entry) => `${entry.problem ?? ""} ${entry.lastRequest?.failure ?? ""}`),
+			...report.failures.map((failure) => failure.reason),
+		].join("\n");
+		expect(said).toMatch(reason);
+		expect(child.exitCode).toBeNull();
+	});
+
+	test("terminal escapes in a path never reach the status text", async () => {
+		await fakeNeovim("escapes");
+		const neovims = await source();
+		const { neovimStatusLines } = await import("../../../src/editors/neovim/core/status.ts");
+		const text = neovimStatusLines(neovims.report(), Date.now() / 1000, root).join("\n");
+		expect(text).not.toContain("\u001b");
+		expect(text).not.toContain("\u0007");
+		expect(text).toContain("evil.ts");
+	});
+});

@@ -1,0 +1,55 @@
+// A hostile stand-in for Neovim: a process named `nvim` (process.title sets its comm) serving msgpack-RPC on
+// a unix socket, answering the state request as `mode` says. Usage: node fake-nvim.mjs <socket> <mode>.
+import { createServer } from "node:net";
+import { decodeMultiStream, encode } from "@msgpack/msgpack";
+
+process.title = "nvim";
+const [socketPath, mode] = process.argv.slice(2);
+const state = {
+	cwd: process.cwd(),
+	argv: ["nvim"],
+	ui: true,
+	mode: "n",
+	unsaved: [],
+	buffer: {
+		file: `${process.cwd()}/main.ts`,
+		language: "typescript",
+		cursor: { line: 1, column: 1 },
+		modified: false,
+		lines_total: 3,
+		autoread: true,
+		diagnostics: [],
+	},
+};
+const answers = {
+	"bad-state": { ...state, cwd: "relative/dir" },
+	"lua-error": { error: "E5108: Error executing lua: boom" },
+	huge: { ...state, buffer: { ...state.buffer, file: `/${"x".repeat(5_000_000)}` } },
+	escapes: { ...state, buffer: { ...state.buffer, file: `${process.cwd()}/\u001b]0;pwned\u0007evil.ts` } },
+};
+const server = createServer((socket) => {
+	socket.on("error", () => {});
+	if (mode === "garbage-bytes") {
+		socket.write(Buffer.from([0xc1, 0xc1, 0xff, 0x00]));
+		return;
+	}
+	void (async () => {
+		try {
+			for await (const message of decodeMultiStream(socket)) {
+				const [, id, method, params] = message;
+				if (mode === "silent") continue;
+				let result = null;
+				if (method === "nvim_get_mode") result = { mode: "n", blocking: false };
+				else if (method === "nvim_exec_lua") {
+					const code = params[0];
+					if (code.startsWith("local token")) result = 1;
+					else if (code.includes("return state(nil)")) result = answers[mode] ?? state;
+				}
+				socket.write(encode([1, id, null, result]));
+			}
+		} catch {
+			// pi went away.
+		}
+	})();
+});
+server.listen(socketPath);
