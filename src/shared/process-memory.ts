@@ -16,6 +16,8 @@ export interface ConnectionMemory {
 export interface ResourceCount {
 	watchers: number;
 	timers: number;
+	/** Raw `fs.watch`es of the dirs where a Neovim's server appears (`$TMPDIR`, `$XDG_RUNTIME_DIR`). */
+	runtimeWatches: number;
 }
 
 const MEMORY_KEY = Symbol.for("pi-ide-context.connection-memory");
@@ -46,7 +48,8 @@ export function connectionMemory(sourcesId: string, projectDir: string): Connect
 
 export function resourceCount(): ResourceCount {
 	const store = holder();
-	store[COUNT_KEY] ??= { watchers: 0, timers: 0 };
+	store[COUNT_KEY] ??= { watchers: 0, timers: 0, runtimeWatches: 0 };
+	store[COUNT_KEY].runtimeWatches ??= 0;
 	return store[COUNT_KEY];
 }
 

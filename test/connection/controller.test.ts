@@ -211,7 +211,7 @@ describe("IdeController with real editors and a real state dir", () => {
 		const pi = harness();
 		const before = { ...resourceCount() };
 		await Promise.all([pi.controller.start(), pi.controller.start()]);
-		expect(resourceCount()).toEqual({ watchers: before.watchers + 1, timers: before.timers + 1 });
+		expect(resourceCount()).toEqual({ ...before, watchers: before.watchers + 1, timers: before.timers + 1 });
 		await Promise.all([pi.controller.stop(), pi.controller.stop()]);
 		await pi.controller.stop();
 		expect(resourceCount()).toEqual(before);

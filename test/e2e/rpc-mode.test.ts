@@ -182,6 +182,7 @@ describe.each(piLines())("RPC mode through the real $name CLI", (line) => {
 					`No editor found for ${ws.project}.`,
 					"Looked in:",
 					`  State dir ${ws.stateDir} (PI_IDE_STATE_DIR, the only dir read): trusted, 1 state file`,
+					"  Neovim: 0 found over their own servers (0 with a UI); none in this project",
 					"Editors running elsewhere:",
 					`  nvim ${elsewhere.pid} in /somewhere/else`,
 					"Use /ide all to pick one anyway.",
@@ -219,7 +220,7 @@ describe.each(piLines())("RPC mode through the real $name CLI", (line) => {
 	});
 
 	test.skipIf(!line.node)(
-		"100 new sessions keep the picked editor and leave one watcher and one timer open",
+		"100 new sessions keep the picked editor and leave one watcher, one timer and the same runtime-dir watches open",
 		async () => {
 			const a = ws.editor();
 			const b = ws.editor();
@@ -230,13 +231,16 @@ describe.each(piLines())("RPC mode through the real $name CLI", (line) => {
 			const request = await waitFor("select request", () => rpc.uiRequests("select")[0], 30_000);
 			rpc.respond(String(request.id), { value: (request.options as string[])[1] });
 			await waitFor("picked a", () => rpc.lastWidget() === "in a.ts");
+			// The state dir's watcher, and Neovim's runtime-dir watches ($TMPDIR, $XDG_RUNTIME_DIR when set).
+			const opened = (await rpc.ideStatus()).find((line) => line.startsWith("Open in this process:"));
+			expect(opened).toMatch(/^Open in this process: 1 watcher\(s\), 1 liveness timer\(s\), [12] Neovim runtime-dir/);
 			const fdsBefore = readdirSync(`/proc/${rpc.pid}/fd`).length;
 			for (let cycle = 0; cycle < 100; cycle++) await rpc.command({ type: "new_session" });
 			await waitFor("widget after the last new session", () => rpc.lastWidget() === "in a.ts");
 			await rpc.command({ type: "prompt", message: "/ide status" });
 			const status = await waitFor("status", () => rpc.notices().find((n) => n.startsWith("pi-ide status")));
 			expect(status).toContain(`Connected: nvim ${a.pid}: picked with /ide`);
-			expect(status).toContain("Open in this process: 1 watcher(s), 1 liveness timer(s)");
+			expect(status).toContain(opened);
 			await waitFor(
 				"open file descriptors back to where they were",
 				() => readdirSync(`/proc/${rpc.pid}/fd`).length <= fdsBefore,

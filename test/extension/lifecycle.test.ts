@@ -29,7 +29,7 @@ describe("session lifecycle in a real AgentSession", () => {
 		await pi.session.prompt("warm up");
 		const baseline = activeResources();
 		const ownBaseline = { ...resourceCount() };
-		expect(ownBaseline).toEqual({ watchers: 1, timers: 1 });
+		expect(ownBaseline).toMatchObject({ watchers: 1, timers: 1 });
 
 		for (let cycle = 0; cycle < 100; cycle++) {
 			await emit(pi, { type: "session_shutdown", reason: "new" });
@@ -51,10 +51,11 @@ describe("session lifecycle in a real AgentSession", () => {
 		const pi = await startSdkSession({ cwd: ws.project, agentDir: ws.agentDir });
 		ws.defer(() => pi.shutdown());
 		await emit(pi, { type: "session_start", reason: "startup" });
-		expect(resourceCount()).toEqual({ watchers: 1, timers: 1 });
+		expect(resourceCount()).toMatchObject({ watchers: 1, timers: 1 });
+		expect(resourceCount().runtimeWatches).toBeGreaterThan(0);
 		await emit(pi, { type: "session_shutdown", reason: "quit" });
 		await emit(pi, { type: "session_shutdown", reason: "quit" });
-		expect(resourceCount()).toEqual({ watchers: 0, timers: 0 });
+		expect(resourceCount()).toEqual({ watchers: 0, timers: 0, runtimeWatches: 0 });
 	});
 
 	test("shutdown while reads are in flight does not throw and leaves nothing open", async () => {
@@ -80,6 +81,6 @@ describe("session lifecycle in a real AgentSession", () => {
 		await waitFor("the watcher is busy", () => announced >= 3, 20_000);
 		await emit(pi, { type: "session_shutdown", reason: "quit" });
 		clearInterval(writing);
-		expect(resourceCount()).toEqual({ watchers: 0, timers: 0 });
+		expect(resourceCount()).toEqual({ watchers: 0, timers: 0, runtimeWatches: 0 });
 	});
 });

@@ -43,7 +43,7 @@ export interface StatusInput {
 	connectedRejection?: string;
 	nowSeconds: number;
 	/** Watchers and liveness timers open in this pi process (all sessions); one timer while one session runs. */
-	resources?: { watchers: number; timers: number };
+	resources?: { watchers: number; timers: number; runtimeWatches?: number };
 	/** This pi process's recent events, oldest first, each starting with its time. */
 	events?: readonly string[];
 	settings?: IdeSettings;
@@ -179,7 +179,9 @@ export function formatStatus(input: StatusInput): string {
 	for (const event of events) lines.push(`  ${show(event, 240)}`);
 	if (input.resources) {
 		lines.push(
-			`Open in this process: ${input.resources.watchers} watcher(s), ${input.resources.timers} liveness timer(s)`,
+			`Open in this process: ${input.resources.watchers} watcher(s), ${input.resources.timers} liveness timer(s)${
+				input.resources.runtimeWatches ? `, ${input.resources.runtimeWatches} Neovim runtime-dir watch(es)` : ""
+			}`,
 		);
 	}
 	return lines.join("\n");

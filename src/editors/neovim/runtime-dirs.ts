@@ -20,7 +20,7 @@ export class RuntimeDirWatchers {
 				});
 				watcher.on("error", () => this.drop(watcher));
 				this.watchers.push(watcher);
-				resourceCount().watchers++;
+				resourceCount().runtimeWatches++;
 			} catch {
 				// Not there, or not ours to watch: nothing appears in it for pi.
 			}
@@ -39,6 +39,6 @@ export class RuntimeDirWatchers {
 		if (!this.watchers.includes(watcher)) return;
 		this.watchers = this.watchers.filter((kept) => kept !== watcher);
 		watcher.close();
-		resourceCount().watchers--;
+		resourceCount().runtimeWatches--;
 	}
 }

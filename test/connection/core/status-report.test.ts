@@ -115,6 +115,20 @@ describe("formatStatus", () => {
 		expect(text.split("\n").at(-1)).toBe("Recent events: none yet");
 	});
 
+	test.each([
+		[{ watchers: 1, timers: 1, runtimeWatches: 0 }, "Open in this process: 1 watcher(s), 1 liveness timer(s)"],
+		[
+			{ watchers: 1, timers: 1, runtimeWatches: 2 },
+			"Open in this process: 1 watcher(s), 1 liveness timer(s), 2 Neovim runtime-dir watch(es)",
+		],
+	])("what is open in this process: %j", (resources, line) => {
+		expect(
+			formatStatus({ ...BASE, resources })
+				.split("\n")
+				.at(-1),
+		).toBe(line);
+	});
+
 	test("a live editor with no named buffer, and a connected editor whose latest write was rejected", () => {
 		const noFile = live(3, {
 			state: editorState({ pid: 3, buffer: { file: null, name: "[No File]", cursor: null, lines_total: 0 } }),
