@@ -69,9 +69,10 @@ export class NeovimSource implements EditorSource {
 		}
 		const address = enclosingNeovimAddress(this.options.env);
 		if (address !== undefined) this.enclosing = { address, real: await realpath(address).catch(() => undefined) };
-		await this.scan();
-		if (this.phase === "no-proc" || this.closed) return;
+		// Watched before the first scan: a Neovim starting during it is seen.
 		this.watchers.watch(runtimeDirs(this.options.env));
+		await this.scan();
+		if (this.phase === "no-proc") this.watchers.close();
 	}
 
 	async close(): Promise<void> {
@@ -278,6 +279,8 @@ export class NeovimSource implements EditorSource {
 		const best = Math.min(...tiers.map((tier) => tier ?? Number.POSITIVE_INFINITY));
 		await Promise.all(
 			sessions.map((session, index) => {
+				// What it shows is unknown right now (a state it could not describe): its pushes are left as they are.
+				if (!session.reading() && !this.paused && !this.closed) return undefined;
 				const meant =
 					tiers[index] === best ||
 					this.isEnclosing(session.found) ||
