@@ -79,7 +79,7 @@ export async function neovimKeyToWidget(keys: number): Promise<number[]> {
 		await waitFor("connected to Neovim", () => pi.lastWidget() === "in main.ts", 30_000);
 		const random = seededRandom(11);
 		const latencies: number[] = [];
-		for (let round = 0; latencies.length < keys; round++) {
+		while (latencies.length < keys) {
 			await nvim?.keys("<Esc>ggV", "V");
 			await waitFor("one line selected", () => pi.lastWidget() === "1 line selected in main.ts", 5000);
 			for (let lines = 2; lines <= 60 && latencies.length < keys; lines++) {

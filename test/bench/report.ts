@@ -50,6 +50,11 @@ const HOW_TO_READ = `## How to read it
 - **Memory** is judged by the slope over rounds after a warm-up round, not by one step: V8's compiled code
   grows a little as more functions are optimised and tapers off.
 - **Conversation** compares send-once with the same code sending the whole block every prompt.
+- **Neovim** rows run Debian's Neovim 0.7.2 with a UI in tmux, read over its own server. A key is sent with
+  \`nvim_input\` (as typed) and timed to the widget update's arrival in the real pi (RPC); Neovim pushes on the
+  throttle's leading edge, so a key 100 ms or more after the last is not held back. The idle row runs three
+  plain Neovims in other dirs (read once, never asked to push) beside a \`"neovim": false\` pi and a second one
+  for the resolution; the start-up row adds 500 sleeping processes for the \`/proc\` scan to read.
 `;
 
 /**
