@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { PACKAGE_ROOT } from "../support/pi-cli.ts";
 import { heapAfterGc, promptCost, promptPaths, referencePaths, startupTime } from "./in-process-scenarios.ts";
 import { neovimRows } from "./neovim-rows.ts";
-import { type ReportRow, writeMarkdownReport } from "./report.ts";
+import { type ReportRow, skippedRow, writeMarkdownReport } from "./report.ts";
 import {
 	conversationBytes,
 	deathLatency,
@@ -399,16 +399,7 @@ async function main(): Promise<void> {
 				"Zed read on pi's thread p50 / p99",
 				"prompt while Zed holds its database locked",
 			])
-				rows.push({
-					short,
-					measure: `9. ${short}`,
-					ours: `skipped: ${skip}`,
-					baseline: "",
-					ratio: "",
-					target: "",
-					met: undefined,
-					raw: {},
-				});
+				rows.push(skippedRow(9, short, skip));
 		} else {
 			const follow = await zedFollow(size.zedWrites);
 			const locked = await zedLockedPrompt(size.zedPrompts);

@@ -65,18 +65,23 @@ export async function promptCost(impl: Implementation, files: number, prompts: n
 		const first = await emit();
 		if (!JSON.stringify(first ?? {}).includes("src/main.ts"))
 			throw new Error(`${impl.name}: no editor block with ${files} files`);
-		for (let i = 0; i < 50; i++) await emit();
-		const times: number[] = [];
-		for (let i = 0; i < prompts; i++) {
-			const started = performance.now();
-			await emit();
-			times.push(performance.now() - started);
-		}
-		return times;
+		return await timedPrompts(emit, prompts);
 	} finally {
 		await pi.shutdown();
 		await fx.cleanup();
 	}
+}
+
+/** `prompts` timed calls of `emit` after 50 untimed ones (the handler's code warmed up). */
+export async function timedPrompts(emit: () => Promise<unknown>, prompts: number): Promise<number[]> {
+	for (let i = 0; i < 50; i++) await emit();
+	const times: number[] = [];
+	for (let i = 0; i < prompts; i++) {
+		const started = performance.now();
+		await emit();
+		times.push(performance.now() - started);
+	}
+	return times;
 }
 
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));

@@ -8,7 +8,7 @@ import {
 	neovimPromptCost,
 	neovimSkipReason,
 } from "./neovim-scenarios.ts";
-import type { ReportRow } from "./report.ts";
+import { type ReportRow, skippedRow } from "./report.ts";
 import type { Implementation } from "./rpc-scenarios.ts";
 import { max, median, percentile } from "./stats.ts";
 
@@ -27,16 +27,7 @@ export async function neovimRows(
 ): Promise<ReportRow[]> {
 	const skip = neovimSkipReason();
 	if (skip) {
-		return SHORTS.map((short) => ({
-			short,
-			measure: `10. ${short}`,
-			ours: `skipped: ${skip}`,
-			baseline: "",
-			ratio: "",
-			target: "",
-			met: undefined,
-			raw: {},
-		}));
+		return SHORTS.map((short) => skippedRow(10, short, skip));
 	}
 	const rows: ReportRow[] = [];
 	const keys = await neovimKeyToWidget(size.neovimKeys);

@@ -12,7 +12,7 @@ import { neovimOnPath, RealNeovim } from "../support/real-neovim.ts";
 import { RpcPi } from "../support/rpc-pi.ts";
 import { startSdkSession } from "../support/sdk-session.ts";
 import { waitFor } from "../support/wait-for.ts";
-import { fixture } from "./in-process-scenarios.ts";
+import { fixture, timedPrompts } from "./in-process-scenarios.ts";
 import { cpuWindows, type Implementation, seededRandom } from "./rpc-scenarios.ts";
 
 const PI073 = piLines()[0] as PiLine;
@@ -123,14 +123,7 @@ export async function neovimPromptCost(
 				async () => JSON.stringify((await emit()) ?? {}).includes("src/main.ts"),
 				10_000,
 			);
-			for (let i = 0; i < 50; i++) await emit();
-			const times: number[] = [];
-			for (let i = 0; i < prompts; i++) {
-				const started = performance.now();
-				await emit();
-				times.push(performance.now() - started);
-			}
-			return times;
+			return await timedPrompts(emit, prompts);
 		} finally {
 			await pi.shutdown();
 		}

@@ -102,3 +102,17 @@ export function writeMarkdownReport(path: string, machine: Machine, rows: readon
 	].join("\n");
 	writeFileSync(path, text);
 }
+
+/** A row that could not be measured here: the reason where the figure would be, nothing judged. */
+export function skippedRow(group: number, short: string, reason: string): ReportRow {
+	return {
+		short,
+		measure: `${group}. ${short}`,
+		ours: `skipped: ${reason}`,
+		baseline: "",
+		ratio: "",
+		target: "",
+		met: undefined,
+		raw: {},
+	};
+}
