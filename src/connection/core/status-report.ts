@@ -116,9 +116,10 @@ function describeEntry(
 				: freshness.kind === "unknown"
 					? "selection stale (no selected_at)"
 					: "no selection";
+	const dropped = entry.dropped?.length ? `; ${entry.dropped.map((reason) => show(reason)).join("; ")}` : "";
 	return {
 		rank: 0,
-		text: `${name}: live ${editorLabel(facts)}, ${tier} (${show(facts.match.evidence)}), cwd ${show(facts.state.cwd, 80)}, ${file}, ${selection}`,
+		text: `${name}: live ${editorLabel(facts)}, ${tier} (${show(facts.match.evidence)}), cwd ${show(facts.state.cwd, 80)}, ${file}, ${selection}${dropped}`,
 	};
 }
 

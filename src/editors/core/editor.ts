@@ -63,6 +63,8 @@ export interface StateFileEntry {
 	reading?: EditorReading;
 	/** Why the latest content of the file was not used. */
 	rejection?: string;
+	/** Optional fields of the latest content that were malformed and left out, each with why. */
+	dropped?: readonly string[];
 	/** The file names a pid that is not running, so it was not read. */
 	deadPid?: number;
 	/** The file's mtime (unix seconds) when it could be stat-ed. */

@@ -227,6 +227,7 @@ export class StateWatcher {
 		this.update(fileName, {
 			fileName,
 			...written,
+			...(result.dropped && { dropped: result.dropped }),
 			reading: {
 				origin: "state-file",
 				writtenAtSeconds: writtenAtSeconds ?? this.options.clock.nowSeconds(),

@@ -115,6 +115,14 @@ describe("formatStatus", () => {
 		expect(text.split("\n").at(-1)).toBe("Recent events: none yet");
 	});
 
+	test("a malformed optional field left out is said on the file's line", () => {
+		const { entry, editor } = live(7);
+		const dropped = ["active_buffer.diagnostics left out: active_buffer.diagnostics must be array"];
+		const text = formatStatus({ ...BASE, dirs: [trustedDir("/s", [{ entry: { ...entry, dropped }, editor }])] });
+		expect(text).toContain("7.json: live nvim 7");
+		expect(text).toContain("; active_buffer.diagnostics left out: active_buffer.diagnostics must be array");
+	});
+
 	test.each([
 		[{ watchers: 1, timers: 1, runtimeWatches: 0 }, "Open in this process: 1 watcher(s), 1 liveness timer(s)"],
 		[

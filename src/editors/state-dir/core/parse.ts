@@ -1,7 +1,34 @@
+import { Type } from "typebox";
 import { Compile } from "typebox/compile";
-import { type EditorState, EditorStateSchema, MAX_PID } from "../../core/protocol-state.ts";
+import {
+	DiagnosticSchema,
+	type EditorState,
+	EditorStateSchema,
+	MAX_DIAGNOSTICS,
+	MAX_PID,
+} from "../../core/protocol-state.ts";
 
-export type ParseResult = { ok: true; pid: number; state: EditorState } | { ok: false; reason: string };
+export type ParseResult =
+	| {
+			ok: true;
+			pid: number;
+			state: EditorState;
+			/** Optional fields that were malformed and left out, each with why: the rest of the state stands. */
+			dropped?: string[];
+	  }
+	| { ok: false; reason: string };
+
+/**
+ * The protocol's optional fields: a client that writes one wrong loses that field, not its whole state (an
+ * older reader ignored the key altogether). Each is checked on its own before the state is.
+ */
+const OPTIONAL_FIELDS = [
+	{
+		parent: "active_buffer",
+		key: "diagnostics",
+		check: Compile(Type.Array(DiagnosticSchema, { maxItems: MAX_DIAGNOSTICS })),
+	},
+] as const;
 
 export type FileNameVerdict =
 	| { kind: "state"; pid: number }
@@ -49,12 +76,32 @@ export function parseStateFile(fileName: string, bytes: Uint8Array): ParseResult
 	} catch {
 		return { ok: false, reason: "not valid JSON (truncated or corrupt)" };
 	}
-	if (!validator.Check(value)) return { ok: false, reason: describeSchemaError(value) };
-	if (value.pid !== name.pid) {
-		return { ok: false, reason: `pid field ${value.pid} does not match the file name ${fileName}` };
+	const { state, dropped } = withoutMalformedOptionals(value);
+	if (!validator.Check(state)) return { ok: false, reason: describeSchemaError(state) };
+	if (state.pid !== name.pid) {
+		return { ok: false, reason: `pid field ${state.pid} does not match the file name ${fileName}` };
 	}
-	return { ok: true, pid: name.pid, state: value };
+	return { ok: true, pid: name.pid, state, ...(dropped.length > 0 && { dropped }) };
 }
+
+/** The value with each malformed optional field left out (a copy only where one is), and why each went. */
+function withoutMalformedOptionals(value: unknown): { state: unknown; dropped: string[] } {
+	const dropped: string[] = [];
+	let state = value;
+	for (const field of OPTIONAL_FIELDS) {
+		const parent = isRecord(state) ? state[field.parent] : undefined;
+		if (!isRecord(parent) || !(field.key in parent) || field.check.Check(parent[field.key])) continue;
+		const first = field.check.Errors(parent[field.key])[0];
+		const where = `${field.parent}.${field.key}${first?.instancePath ? first.instancePath.replaceAll("/", ".") : ""}`;
+		dropped.push(`${field.parent}.${field.key} left out: ${where} ${first?.message ?? "is malformed"}`);
+		const { [field.key]: _, ...kept } = parent;
+		state = { ...(state as Record<string, unknown>), [field.parent]: kept };
+	}
+	return { state, dropped };
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+	typeof value === "object" && value !== null && !Array.isArray(value);
 
 function describeSchemaError(value: unknown): string {
 	if (typeof value !== "object" || value === null || Array.isArray(value)) {

@@ -156,3 +156,38 @@ describe("parseStateFile rejects with a reason", () => {
 		});
 	});
 });
+
+describe("optional fields: kept when well formed, left out with a reason when not, the rest stands", () => {
+	const diagnostic = { line: 2, column: 1, severity: "error", message: "Undefined variable 'x'", source: "tsc" };
+	test("well-formed diagnostics are part of the state", () => {
+		const result = parse(withBuffer({ diagnostics: [diagnostic] }));
+		expect(result.ok && result.state.active_buffer?.diagnostics).toEqual([diagnostic]);
+		expect(result.ok && result.dropped).toBeUndefined();
+	});
+	test.each([
+		["not a list", 3, "active_buffer.diagnostics left out: active_buffer.diagnostics must be array"],
+		[
+			"a severity no client writes",
+			[{ ...diagnostic, severity: "fatal" }],
+			"active_buffer.diagnostics left out: active_buffer.diagnostics.0.severity",
+		],
+		["line 0", [{ ...diagnostic, line: 0 }], "active_buffer.diagnostics left out: active_buffer.diagnostics.0.line"],
+		[
+			"a message over 1024 characters",
+			[{ ...diagnostic, message: "x".repeat(1025) }],
+			"active_buffer.diagnostics left out: active_buffer.diagnostics.0.message",
+		],
+		["101 entries", Array(101).fill(diagnostic), "active_buffer.diagnostics left out: active_buffer.diagnostics must"],
+	])("%s", (_name, diagnostics, reason) => {
+		const result = parse(withBuffer({ diagnostics }));
+		expect(result.ok).toBe(true);
+		if (!result.ok) return;
+		expect(result.state.active_buffer).not.toHaveProperty("diagnostics");
+		expect(result.state.active_buffer?.file).toBeTruthy();
+		expect(result.dropped?.[0]).toContain(reason);
+	});
+	test("a malformed required field still rejects the whole state", () => {
+		const result = parse(withBuffer({ diagnostics: 3, lines_total: -1 }));
+		expect(result.ok).toBe(false);
+	});
+});
