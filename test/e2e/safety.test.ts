@@ -135,6 +135,20 @@ describe.each(piLines())("editor safety through the real $name CLI (print mode)"
 		},
 	);
 
+	test.skipIf(!line.node)("a file the client lists in unsaved_files (not the active one) is guarded too", async () => {
+		const other = join(ws.project, "src", "other.ts");
+		writeFileSync(other, "other\n");
+		ws.server.reply = writer("src/other.ts", "overwritten by the model\n");
+		const nvim = ws.editor();
+		nvim.write({ ...projectState(ws.project), pid: nvim.pid, unsaved_files: [other] });
+		const requests = await ask("overwrite it");
+		expect(readFileSync(other, "utf8")).toBe("other\n");
+		const toolResult = requests.at(-1)?.messages.find((message) => message.role === "tool");
+		expect(messageText(toolResult ?? { content: "" })).toContain(
+			`Blocked: the user's editor has unsaved changes to ${other}.`,
+		);
+	});
+
 	test.skipIf(!line.node)("once the editor reports the file saved, the same write goes through", async () => {
 		ws.server.reply = writer("@src/main.ts", "written by the model\n");
 		editorWith({ buffer: { modified: false } });

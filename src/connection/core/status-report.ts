@@ -117,9 +117,10 @@ function describeEntry(
 					? "selection stale (no selected_at)"
 					: "no selection";
 	const dropped = entry.dropped?.length ? `; ${entry.dropped.map((reason) => show(reason)).join("; ")}` : "";
+	const client = facts.state.client ? `, client ${show(facts.state.client, 60)}` : "";
 	return {
 		rank: 0,
-		text: `${name}: live ${editorLabel(facts)}, ${tier} (${show(facts.match.evidence)}), cwd ${show(facts.state.cwd, 80)}, ${file}, ${selection}${dropped}`,
+		text: `${name}: live ${editorLabel(facts)}, ${tier} (${show(facts.match.evidence)}), cwd ${show(facts.state.cwd, 80)}, ${file}, ${selection}${client}${dropped}`,
 	};
 }
 

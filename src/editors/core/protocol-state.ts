@@ -45,6 +45,12 @@ export const DiagnosticSchema = Type.Object({
 
 export const MAX_DIAGNOSTICS = 100;
 
+export const MAX_UNSAVED_FILES = 1000;
+export const UnsavedFilesSchema = Type.Array(Type.String({ pattern: "^/", maxLength: 4096 }), {
+	maxItems: MAX_UNSAVED_FILES,
+});
+export const ClientSchema = Type.String({ minLength: 1, maxLength: 100 });
+
 export const ActiveBufferSchema = Type.Object({
 	/** Absolute, or relative to `cwd` (Obsidian vaults); missing or null for unnamed buffers and "no editor". */
 	file: Nullable(Type.String({ minLength: 1 })),
@@ -67,6 +73,10 @@ export const EditorStateSchema = Type.Object({
 	argv: Type.Optional(Type.Array(Type.String())),
 	/** An editor with no buffer open at all (VS Code's welcome page) may write null. */
 	active_buffer: Nullable(ActiveBufferSchema),
+	/** Optional: every file the editor holds with unsaved changes, absolute paths: the unsaved guard covers them. */
+	unsaved_files: Type.Optional(UnsavedFilesSchema),
+	/** Optional: which client wrote the file and its version (`pi-ide-context-vscode/0.3.0`), for `/ide status`. */
+	client: Type.Optional(ClientSchema),
 });
 
 export type EditorState = Static<typeof EditorStateSchema>;

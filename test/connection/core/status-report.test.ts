@@ -121,6 +121,14 @@ describe("formatStatus", () => {
 		const text = formatStatus({ ...BASE, dirs: [trustedDir("/s", [{ entry: { ...entry, dropped }, editor }])] });
 		expect(text).toContain("7.json: live nvim 7");
 		expect(text).toContain("; active_buffer.diagnostics left out: active_buffer.diagnostics must be array");
+		const { entry: withClient, editor: clientEditor } = live(8, {
+			state: editorState({ pid: 8, client: "pi-ide-context-vscode/0.3.0" }),
+		});
+		const clientText = formatStatus({
+			...BASE,
+			dirs: [trustedDir("/s", [{ entry: withClient, editor: clientEditor }])],
+		});
+		expect(clientText).toContain(", client pi-ide-context-vscode/0.3.0");
 	});
 
 	test.each([

@@ -1,11 +1,13 @@
 import { Type } from "typebox";
 import { Compile } from "typebox/compile";
 import {
+	ClientSchema,
 	DiagnosticSchema,
 	type EditorState,
 	EditorStateSchema,
 	MAX_DIAGNOSTICS,
 	MAX_PID,
+	UnsavedFilesSchema,
 } from "../../core/protocol-state.ts";
 
 export type ParseResult =
@@ -22,13 +24,15 @@ export type ParseResult =
  * The protocol's optional fields: a client that writes one wrong loses that field, not its whole state (an
  * older reader ignored the key altogether). Each is checked on its own before the state is.
  */
-const OPTIONAL_FIELDS = [
+const OPTIONAL_FIELDS: readonly { parent?: "active_buffer"; key: string; check: ReturnType<typeof Compile> }[] = [
 	{
 		parent: "active_buffer",
 		key: "diagnostics",
 		check: Compile(Type.Array(DiagnosticSchema, { maxItems: MAX_DIAGNOSTICS })),
 	},
-] as const;
+	{ key: "unsaved_files", check: Compile(UnsavedFilesSchema) },
+	{ key: "client", check: Compile(ClientSchema) },
+];
 
 export type FileNameVerdict =
 	| { kind: "state"; pid: number }
@@ -89,13 +93,15 @@ function withoutMalformedOptionals(value: unknown): { state: unknown; dropped: s
 	const dropped: string[] = [];
 	let state = value;
 	for (const field of OPTIONAL_FIELDS) {
-		const parent = isRecord(state) ? state[field.parent] : undefined;
+		if (!isRecord(state)) break;
+		const parent = field.parent === undefined ? state : state[field.parent];
 		if (!isRecord(parent) || !(field.key in parent) || field.check.Check(parent[field.key])) continue;
+		const name = field.parent === undefined ? field.key : `${field.parent}.${field.key}`;
 		const first = field.check.Errors(parent[field.key])[0];
-		const where = `${field.parent}.${field.key}${first?.instancePath ? first.instancePath.replaceAll("/", ".") : ""}`;
-		dropped.push(`${field.parent}.${field.key} left out: ${where} ${first?.message ?? "is malformed"}`);
+		const where = `${name}${first?.instancePath ? first.instancePath.replaceAll("/", ".") : ""}`;
+		dropped.push(`${name} left out: ${where} ${first?.message ?? "is malformed"}`);
 		const { [field.key]: _, ...kept } = parent;
-		state = { ...(state as Record<string, unknown>), [field.parent]: kept };
+		state = field.parent === undefined ? kept : { ...state, [field.parent]: kept };
 	}
 	return { state, dropped };
 }

@@ -186,6 +186,23 @@ describe("optional fields: kept when well formed, left out with a reason when no
 		expect(result.state.active_buffer?.file).toBeTruthy();
 		expect(result.dropped?.[0]).toContain(reason);
 	});
+	test.each([
+		["unsaved_files with a relative path", { unsaved_files: ["src/a.ts"] }, "unsaved_files left out: unsaved_files.0"],
+		["unsaved_files not a list", { unsaved_files: "/a" }, "unsaved_files left out: unsaved_files must be array"],
+		["client too long", { client: "x".repeat(101) }, "client left out: client must"],
+		["client not a string", { client: 3 }, "client left out: client must be string"],
+	])("%s", (_name, top, reason) => {
+		const result = parse(withTop(top));
+		expect(result.ok && result.dropped?.[0]).toContain(reason);
+	});
+	test("well-formed unsaved_files and client are part of the state", () => {
+		const result = parse(withTop({ unsaved_files: ["/p/a.ts"], client: "pi-ide-context-vscode/0.3.0" }));
+		expect(result.ok && result.state).toMatchObject({
+			unsaved_files: ["/p/a.ts"],
+			client: "pi-ide-context-vscode/0.3.0",
+		});
+		expect(result.ok && result.dropped).toBeUndefined();
+	});
 	test("a malformed required field still rejects the whole state", () => {
 		const result = parse(withBuffer({ diagnostics: 3, lines_total: -1 }));
 		expect(result.ok).toBe(false);
