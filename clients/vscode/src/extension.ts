@@ -1,0 +1,134 @@
+import * as vscode from "vscode";
+import { appFromName } from "./core/app-name.ts";
+import { clientState, type EditorSnapshot, MAX_SELECTION_CHARS } from "./core/client-state.ts";
+import { Debounce } from "./core/debounce.ts";
+import { rangeKey, SelectionClock } from "./core/selection-clock.ts";
+import { stateDirOf } from "./core/state-dir.ts";
+import { openStateDir, removeStateFile, writeStateFile } from "./state-file.ts";
+
+/** A change reaches the state file within this long; a burst of events is one write. */
+const WRITE_DEBOUNCE_MS = 100;
+declare const CLIENT_VERSION: string;
+
+let stop: (() => void) | undefined;
+
+/**
+ * Writes this window's state for pi (protocol v0.2): on events only, debounced; nothing runs while nothing
+ * happens. The file is the extension host's `<pid>.json`, removed on deactivate.
+ */
+export function activate(context: vscode.ExtensionContext): void {
+	const dir = stateDirOf(process.env);
+	const opened = openStateDir(dir, process.getuid?.() ?? 0);
+	if (!opened.ok) {
+		void vscode.window.showWarningMessage(`pi-ide-context: not writing editor state: ${opened.reason}`);
+		return;
+	}
+	const clock = new SelectionClock();
+	const write = () => {
+		try {
+			writeStateFile(dir, process.pid, clientState(snapshot(clock)));
+		} catch {
+			// The dir went away or filled up: the next change tries again; pi meanwhile keeps what it has.
+		}
+	};
+	const debounce = new Debounce(WRITE_DEBOUNCE_MS, write, {
+		set: (run, ms) => setTimeout(run, ms),
+		clear: (handle) => clearTimeout(handle as NodeJS.Timeout),
+	});
+	const changed = () => debounce.schedule();
+	context.subscriptions.push(
+		vscode.window.onDidChangeActiveTextEditor(changed),
+		vscode.window.onDidChangeTextEditorSelection((event) => {
+			const document = event.textEditor.document;
+			const selection = event.selections[0];
+			// A selection the user made (not one VS Code restored on a tab switch) starts its 60 s.
+			if (event.kind !== undefined && selection && !selection.isEmpty && document.uri.scheme === "file")
+				clock.madeNow(document.uri.fsPath, rangeKey(selection.start, selection.end), Date.now() / 1000);
+			changed();
+		}),
+		vscode.workspace.onDidChangeTextDocument(changed),
+		vscode.workspace.onDidSaveTextDocument(changed),
+		vscode.workspace.onDidCloseTextDocument((document) => {
+			clock.forget(document.uri.fsPath);
+			changed();
+		}),
+		vscode.workspace.onDidChangeWorkspaceFolders(changed),
+		vscode.languages.onDidChangeDiagnostics(changed),
+	);
+	write();
+	stop = () => {
+		debounce.cancel();
+		removeStateFile(dir, process.pid);
+	};
+}
+
+export function deactivate(): void {
+	stop?.();
+	stop = undefined;
+}
+
+/** What VS Code shows now, as plain data for the pure rules. */
+function snapshot(clock: SelectionClock): EditorSnapshot {
+	const folders = (vscode.workspace.workspaceFolders ?? []).filter((folder) => folder.uri.scheme === "file");
+	const active = vscode.window.activeTextEditor;
+	const document = active?.document;
+	const file = document?.uri.scheme === "file" ? document.uri.fsPath : undefined;
+	const cwd = folders[0]?.uri.fsPath ?? (file ? file.slice(0, file.lastIndexOf("/")) || "/" : process.cwd());
+	return {
+		pid: process.pid,
+		nowSeconds: Date.now() / 1000,
+		app: appFromName(vscode.env.appName),
+		cwd,
+		argv: folders.map((folder) => folder.uri.fsPath),
+		...(active && document && file !== undefined && { editor: editorOf(active, document, file, clock) }),
+		unsavedFiles: vscode.workspace.textDocuments
+			.filter((open) => open.isDirty && open.uri.scheme === "file")
+			.map((open) => open.uri.fsPath),
+		client: `pi-ide-context-vscode/${CLIENT_VERSION}`,
+	};
+}
+
+function editorOf(
+	editor: vscode.TextEditor,
+	document: vscode.TextDocument,
+	file: string,
+	clock: SelectionClock,
+): NonNullable<EditorSnapshot["editor"]> {
+	const primary = editor.selection;
+	const lineText = (line: number) => document.lineAt(Math.min(line, document.lineCount - 1)).text;
+	return {
+		file,
+		language: document.languageId,
+		lineCount: document.lineCount,
+		dirty: document.isDirty,
+		cursor: primary.active,
+		cursorLineText: lineText(primary.active.line),
+		...(!primary.isEmpty && {
+			selection: {
+				start: primary.start,
+				end: primary.end,
+				lines: selectedLines(document, primary),
+				selectedAt: clock.selectedAt(file, rangeKey(primary.start, primary.end)),
+			},
+		}),
+		diagnostics: vscode.languages.getDiagnostics(document.uri).map((diagnostic) => ({
+			start: diagnostic.range.start,
+			lineText: lineText(diagnostic.range.start.line),
+			severity: diagnostic.severity,
+			message: diagnostic.message,
+			...(typeof diagnostic.source === "string" && { source: diagnostic.source }),
+		})),
+	};
+}
+
+/** The full lines a selection touches, stopping once a select-all has given more than pi would ever send. */
+function selectedLines(document: vscode.TextDocument, selection: vscode.Selection): string[] {
+	const lines: string[] = [];
+	let chars = 0;
+	for (let line = selection.start.line; line <= selection.end.line && chars <= MAX_SELECTION_CHARS; line++) {
+		const text = document.lineAt(line).text;
+		lines.push(text);
+		chars += text.length + 1;
+	}
+	return lines;
+}
