@@ -39,6 +39,7 @@ import { guardUnsavedWrite } from "./safety/unsaved-guard.ts";
 import type { IdeSettings } from "./settings/core/settings.ts";
 import { readSettings, settingsFiles } from "./settings/settings-files.ts";
 import { connectionMemory } from "./shared/process-memory.ts";
+import { installVscodeClient } from "./ui/client-install.ts";
 import { IDE_SUBCOMMANDS, type IdeCommandConnection, runIdeCommand } from "./ui/ide-command.ts";
 import { registerTranscriptLine } from "./ui/transcript-line.ts";
 import { WidgetSurface } from "./ui/widget-surface.ts";
@@ -76,6 +77,7 @@ export default function piIdeContext(pi: ExtensionAPI): void {
 					XDG_RUNTIME_DIR: process.env.XDG_RUNTIME_DIR,
 					TMPDIR: process.env.TMPDIR,
 					PI_IDE_STATE_DIR: process.env.PI_IDE_STATE_DIR,
+					TERM_PROGRAM: process.env.TERM_PROGRAM,
 				},
 				memory: connectionMemory(stateDirs.map((dir) => dir.path).join("\u0000"), ctx.cwd),
 				settings,
@@ -193,7 +195,7 @@ export default function piIdeContext(pi: ExtensionAPI): void {
 	registerTranscriptLine(pi);
 
 	pi.registerCommand("ide", {
-		description: "Connect pi to an editor: /ide, /ide all, /ide off, /ide status",
+		description: "Connect pi to an editor: /ide, /ide all, /ide off, /ide status, /ide install vscode",
 		getArgumentCompletions: (prefix) => {
 			const matches = IDE_SUBCOMMANDS.filter((item) => item.value.startsWith(prefix.trim()));
 			return matches.length > 0 ? matches.map((item) => ({ ...item })) : null;
@@ -217,6 +219,7 @@ function ideCommandConnection(controller: IdeController): IdeCommandConnection {
 		noMatchText: () => controller.noMatchText(),
 		nowSeconds: () => controller.nowSeconds(),
 		lookAgain: () => controller.lookAgain(),
+		installVscodeClient: () => installVscodeClient(process.env),
 	};
 }
 

@@ -14,6 +14,7 @@ export const IDE_SUBCOMMANDS = [
 	},
 	{ value: "all", label: "all", description: "pick from every live editor, whatever its project" },
 	{ value: "off", label: "off", description: "disconnect and pause auto-connect until you pick again" },
+	{ value: "install vscode", label: "install vscode", description: "install the VS Code client this package ships" },
 ] as const;
 
 const MAX_VISIBLE_ROWS = 10;
@@ -31,6 +32,8 @@ export interface IdeCommandConnection {
 	nowSeconds: () => number;
 	/** Every source looks again before the picker lists editors. */
 	lookAgain: () => Promise<void>;
+	/** `/ide install vscode`: what was done, as one notice. */
+	installVscodeClient: () => Promise<string>;
 }
 
 /** `/ide [status|all|off]`. */
@@ -41,6 +44,7 @@ export async function runIdeCommand(
 ): Promise<void> {
 	const sub = args.trim();
 	if (sub === "status") return ctx.ui.notify(connection.statusText(), "info");
+	if (sub === "install vscode") return ctx.ui.notify(await connection.installVscodeClient(), "info");
 	if (sub === "off") {
 		connection.disconnect({ pauseAutoConnect: true });
 		return ctx.ui.notify(noticeText.paused, "info");

@@ -33,6 +33,10 @@ function connection(editors: Editor[], connectedKey?: string) {
 		lookAgain: async () => {
 			calls.push("look again");
 		},
+		installVscodeClient: async () => {
+			calls.push("install vscode");
+			return "VS Code client (pi-ide-context.vscode-client): ...";
+		},
 	};
 	return { fake, calls };
 }
@@ -61,6 +65,14 @@ describe("/ide and its subcommands, on the connection's functions", () => {
 		const { ctx, notices } = context();
 		await runIdeCommand(" status ", ctx, fake);
 		expect(notices).toEqual(["info: pi-ide status\n..."]);
+	});
+
+	test("install vscode: the install's report as one notice", async () => {
+		const { fake, calls } = connection([]);
+		const { ctx, notices } = context();
+		await runIdeCommand("install vscode", ctx, fake);
+		expect(calls).toEqual(["install vscode"]);
+		expect(notices).toEqual(["info: VS Code client (pi-ide-context.vscode-client): ..."]);
 	});
 
 	test("off: disconnect and pause auto-connect", async () => {

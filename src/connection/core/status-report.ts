@@ -1,3 +1,4 @@
+import { VSCODE_APPS, vscodeClientOutdated } from "../../editors/core/clients.ts";
 import type { Editor, StateFileEntry } from "../../editors/core/editor.ts";
 import { selectionFreshness } from "../../editors/core/freshness.ts";
 import { DIR_ROLE_TEXT, type DirRole, type DirVerdict } from "../../editors/state-dir/core/dir-plan.ts";
@@ -19,6 +20,8 @@ export interface StatusEnvironment {
 	XDG_RUNTIME_DIR?: string;
 	TMPDIR?: string;
 	PI_IDE_STATE_DIR?: string;
+	/** `vscode` when pi runs in a VS Code terminal: a VS Code with no client is worth a hint. */
+	TERM_PROGRAM?: string;
 }
 
 /** One dir read or looked for: its verdict and what it holds. */
@@ -117,7 +120,9 @@ function describeEntry(
 					? "selection stale (no selected_at)"
 					: "no selection";
 	const dropped = entry.dropped?.length ? `; ${entry.dropped.map((reason) => show(reason)).join("; ")}` : "";
-	const client = facts.state.client ? `, client ${show(facts.state.client, 60)}` : "";
+	const client = facts.state.client
+		? `, client ${show(facts.state.client, 60)}${vscodeClientOutdated(facts.state.client) ? " (older than this package's: update with /ide install vscode)" : ""}`
+		: "";
 	return {
 		rank: 0,
 		text: `${name}: live ${editorLabel(facts)}, ${tier} (${show(facts.match.evidence)}), cwd ${show(facts.state.cwd, 80)}, ${file}, ${selection}${client}${dropped}`,
@@ -174,6 +179,7 @@ export function formatStatus(input: StatusInput): string {
 		`Connected: ${connectedLine(input)}`,
 		...settingsLines(input),
 		...input.dirs.flatMap((dir) => dirLines(dir, input.nowSeconds)),
+		...vscodeHint(input),
 		...(input.sources ?? []),
 	];
 	const events = input.events ?? [];
@@ -187,6 +193,19 @@ export function formatStatus(input: StatusInput): string {
 		);
 	}
 	return lines.join("\n");
+}
+
+/** pi runs in a VS Code terminal, and no VS Code client has written a state file: the fix, in one line. */
+function vscodeHint(input: StatusInput): string[] {
+	if (input.environment.TERM_PROGRAM !== "vscode") return [];
+	const written = input.dirs.some((dir) =>
+		dir.files.some(({ editor }) => editor !== undefined && VSCODE_APPS.has(editor.state.app)),
+	);
+	return written
+		? []
+		: [
+				"VS Code: pi runs in a VS Code terminal, but no VS Code client has written a state file: run /ide install vscode",
+			];
 }
 
 /** Said when `/ide` finds nothing for this project: every dir it read and what runs elsewhere. */

@@ -276,3 +276,27 @@ describe("formatNoMatch", () => {
 		);
 	});
 });
+
+describe("the VS Code client in /ide status", () => {
+	test("pi in a VS Code terminal with no VS Code client's file: run /ide install vscode", () => {
+		const hint =
+			"VS Code: pi runs in a VS Code terminal, but no VS Code client has written a state file: run /ide install vscode";
+		const inVscode = { ...BASE, environment: { ...ENV, TERM_PROGRAM: "vscode" } };
+		expect(formatStatus(inVscode).split("\n")).toContain(hint);
+		expect(formatStatus(BASE).split("\n")).not.toContain(hint);
+		const { entry, editor } = live(9, { state: editorState({ pid: 9, app: "vscode" }) });
+		const written = { ...inVscode, dirs: [trustedDir("/s", [{ entry, editor }])] };
+		expect(formatStatus(written).split("\n")).not.toContain(hint);
+	});
+
+	test.each([
+		["pi-ide-context-vscode/0.2.9", true],
+		["pi-ide-context-vscode/0.3.0", false],
+		["pi-ide-context-vscode/1.0.0", false],
+		["someone-else/0.0.1", false],
+	])("a client %s: update hint %s", (client, outdated) => {
+		const { entry, editor } = live(9, { state: editorState({ pid: 9, app: "vscode", client }) });
+		const text = formatStatus({ ...BASE, dirs: [trustedDir("/s", [{ entry, editor }])] });
+		expect(text.includes("update with /ide install vscode")).toBe(outdated);
+	});
+});
