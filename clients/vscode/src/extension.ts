@@ -2,6 +2,7 @@ import * as vscode from "vscode";
 import { appFromName } from "./core/app-name.ts";
 import { clientState, type EditorSnapshot, MAX_SELECTION_CHARS } from "./core/client-state.ts";
 import { Debounce } from "./core/debounce.ts";
+import { BOTH_CLIENTS_TEXT, PUBLIC_CLIENT_ID } from "./core/public-client.ts";
 import { rangeKey, SelectionClock } from "./core/selection-clock.ts";
 import { stateDirOf } from "./core/state-dir.ts";
 import { openStateDir, removeStateFile, writeStateFile } from "./state-file.ts";
@@ -23,6 +24,7 @@ export function activate(context: vscode.ExtensionContext): void {
 		void vscode.window.showWarningMessage(`pi-ide-context: not writing editor state: ${opened.reason}`);
 		return;
 	}
+	if (vscode.extensions.getExtension(PUBLIC_CLIENT_ID)) void vscode.window.showWarningMessage(BOTH_CLIENTS_TEXT);
 	const clock = new SelectionClock();
 	const write = () => {
 		try {
