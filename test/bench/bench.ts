@@ -21,6 +21,7 @@ import {
 	memoryGrowth,
 } from "./rpc-scenarios.ts";
 import { max, median, percentile, slope } from "./stats.ts";
+import { vscodeRows } from "./vscode-rows.ts";
 import { zedFollow, zedIdleCpu, zedLockedPrompt, zedSkipReason } from "./zed-scenarios.ts";
 
 const argv = process.argv.slice(2);
@@ -34,7 +35,7 @@ const only = new Set(
 		.find((arg) => arg.startsWith("--only="))
 		?.slice("--only=".length)
 		.split(",")
-		.map(Number) ?? [1, 2, 3, 4, 5, 6, 7, 8, 9, 10],
+		.map(Number) ?? [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11],
 );
 const size = {
 	writes: quick ? 40 : 200,
@@ -51,6 +52,8 @@ const size = {
 	selectionPrompts: quick ? 10 : 40,
 	memoryRounds: quick ? 5 : 6,
 	neovimKeys: quick ? 20 : 100,
+	vscodeSelections: quick ? 10 : 60,
+	vscodeIdleSeconds: quick ? 5 : 30,
 };
 
 const ours: Implementation = { name: "pi-ide-context", extension: PACKAGE_ROOT };
@@ -101,7 +104,7 @@ async function main(): Promise<void> {
 	log(`${cpus().length} cores, Node ${process.versions.node}${quick ? ", quick mode" : ""}`);
 
 	if (only.has(1)) {
-		log("1/10 follow latency");
+		log("1/11 follow latency");
 		const followOurs = await followLatency(ours, size.writes);
 		const followBase = await followLatency(baseline, size.writes);
 		for (const kind of ["single", "burst"] as const) {
@@ -125,7 +128,7 @@ async function main(): Promise<void> {
 		}
 	}
 	if (only.has(2)) {
-		log("2/10 freshness flip (both at once)");
+		log("2/11 freshness flip (both at once)");
 		const [flipOurs, flipBase] = await Promise.all([
 			freshnessFlipLag(ours, size.flips),
 			freshnessFlipLag(baseline, size.flips),
@@ -142,7 +145,7 @@ async function main(): Promise<void> {
 		});
 	}
 	if (only.has(3)) {
-		log("3/10 kill -9 to widget cleared (both at once)");
+		log("3/11 kill -9 to widget cleared (both at once)");
 		const [deathOurs, deathBase] = await Promise.all([
 			deathLatency(ours, size.deaths),
 			deathLatency(baseline, size.deaths),
@@ -159,7 +162,7 @@ async function main(): Promise<void> {
 		});
 	}
 	if (only.has(4)) {
-		log("4/10 prompt cost");
+		log("4/11 prompt cost");
 		const promptP50s: number[] = [];
 		for (const files of [1, 100, 5000]) {
 			const o = await promptCost(ours, files, size.prompts);
@@ -246,7 +249,7 @@ async function main(): Promise<void> {
 		});
 	}
 	if (only.has(5)) {
-		log("5/10 startup");
+		log("5/11 startup");
 		const startups: { files: number; ours: number; baseline: number }[] = [];
 		for (const files of [1, 100, 1000, 10_000]) {
 			const o: number[] = [];
@@ -278,7 +281,7 @@ async function main(): Promise<void> {
 		}
 	}
 	if (only.has(6)) {
-		log(`6/10 idle CPU, ${size.idleWindows} windows of ${size.idleSeconds} s (nine pi processes at once)`);
+		log(`6/11 idle CPU, ${size.idleWindows} windows of ${size.idleSeconds} s (nine pi processes at once)`);
 		// One window is noisy at 10 ms ticks and may hold pi's own one-off start-up work: medians of windows.
 		const zedSkip = zedSkipReason();
 		const [zedIdle, ...samples] = await Promise.all([
@@ -341,7 +344,7 @@ async function main(): Promise<void> {
 		});
 	}
 	if (only.has(7)) {
-		log("7/10 memory (both at once)");
+		log("7/11 memory (both at once)");
 		const rounds = size.memoryRounds;
 		const [memOurs, memBase] = await Promise.all([
 			memoryGrowth(ours, size.memoryWrites, size.appearances, rounds),
@@ -375,7 +378,7 @@ async function main(): Promise<void> {
 		});
 	}
 	if (only.has(8)) {
-		log("8/10 conversation: editor context the model holds after 20 prompts");
+		log("8/11 conversation: editor context the model holds after 20 prompts");
 		const once = await conversationBytes(ours, false);
 		const every = await conversationBytes(ours, true);
 		rows.push({
@@ -391,7 +394,7 @@ async function main(): Promise<void> {
 		});
 	}
 	if (only.has(9)) {
-		log("9/10 Zed's database (pi 1.x on the toolchain's Node)");
+		log("9/11 Zed's database (pi 1.x on the toolchain's Node)");
 		const skip = zedSkipReason();
 		if (skip) {
 			for (const short of [
@@ -439,7 +442,7 @@ async function main(): Promise<void> {
 		}
 	}
 	if (only.has(10)) {
-		log("10/10 Neovim over its own server (real Neovims in tmux)");
+		log("10/11 Neovim over its own server (real Neovims in tmux)");
 		rows.push(
 			...(await neovimRows(ours, {
 				neovimKeys: size.neovimKeys,
@@ -449,6 +452,10 @@ async function main(): Promise<void> {
 				startupRepeats: size.startupRepeats,
 			})),
 		);
+	}
+	if (only.has(11)) {
+		log("11/11 VS Code: the package's client in a real VS Code (code-server, chromium)");
+		rows.push(...(await vscodeRows({ selections: size.vscodeSelections, idleSeconds: size.vscodeIdleSeconds })));
 	}
 	const seconds = (performance.now() - started) / 1000;
 	const machine = {

