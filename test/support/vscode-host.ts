@@ -149,20 +149,33 @@ export class CodeServer {
 			);
 			if (ready) return server;
 			if (Date.now() > deadline) {
-				server.stop();
+				await server.stop();
 				throw new Error(`code-server did not answer /healthz on port ${port} within 60 s`);
 			}
 			await new Promise((done) => setTimeout(done, 250));
 		}
 	}
 
-	/** The whole process group: a plain kill of the wrapper leaves the extension host alive for hours. */
-	stop(): void {
-		try {
-			process.kill(-this.pid, "SIGTERM");
-		} catch {
-			// Gone already.
+	/**
+	 * The whole process group: a plain kill of the wrapper leaves the extension host alive for hours, and
+	 * code-server lets a SIGTERM wait on its clients; what is still there after a grace period is killed.
+	 */
+	async stop(): Promise<void> {
+		const signal = (name: NodeJS.Signals | 0) => {
+			try {
+				process.kill(-this.pid, name);
+				return true;
+			} catch {
+				return false;
+			}
+		};
+		if (!signal("SIGTERM")) return;
+		const deadline = Date.now() + 3000;
+		while (Date.now() < deadline) {
+			if (!signal(0)) return;
+			await new Promise((done) => setTimeout(done, 100));
 		}
+		signal("SIGKILL");
 	}
 }
 
