@@ -139,10 +139,13 @@ describe("the /ide command as pi registered it", () => {
 	test("completes its subcommands", async () => {
 		const { session: pi } = await session();
 		const command = pi.extensionRunner.getCommand("ide");
-		expect(command?.description).toBe("Connect pi to an editor: /ide, /ide all, /ide off, /ide status");
+		expect(command?.description).toBe(
+			"Connect pi to an editor: /ide, /ide all, /ide off, /ide status, /ide install vscode",
+		);
 		const complete = async (prefix: string) =>
 			((await command?.getArgumentCompletions?.(prefix)) ?? null)?.map((item) => item.value) ?? null;
-		expect(await complete("")).toEqual(["status", "all", "off"]);
+		expect(await complete("")).toEqual(["status", "all", "off", "install vscode"]);
+		expect(await complete("i")).toEqual(["install vscode"]);
 		expect(await complete("s")).toEqual(["status"]);
 		expect(await complete("o")).toEqual(["off"]);
 		expect(await complete("x")).toBeNull();
