@@ -57,14 +57,7 @@ describe.skipIf(!available).each(piLines())("Neovim's own server through the rea
 
 	const lastRequest = () => ws.server.requests.at(-1)?.messages.map(messageText).join("\n") ?? "";
 	/** What the last prompt added: the messages after the model's last answer. */
-	const lastContext = () => {
-		const messages = ws.server.requests.at(-1)?.messages ?? [];
-		const answered = messages.findLastIndex((message) => message.role === "assistant");
-		return messages
-			.slice(answered + 1)
-			.map(messageText)
-			.join("\n");
-	};
+	const lastContext = () => ws.lastContext();
 
 	test.skipIf(!line.node)(
 		"a plain nvim in the project connects on its own; selection, cursor and a diagnostic reach the widget and the model; :qa! clears",

@@ -38,14 +38,7 @@ describe.skipIf(skipReason !== undefined)(
 		let vscode: VscodeSession;
 		let rpc: RpcPi;
 
-		const lastContext = () => {
-			const messages = ws.server.requests.at(-1)?.messages ?? [];
-			const answered = messages.findLastIndex((message) => message.role === "assistant");
-			return messages
-				.slice(answered + 1)
-				.map(messageText)
-				.join("\n");
-		};
+		const lastContext = () => ws.lastContext();
 		const written = () => vscode.written();
 
 		beforeAll(async () => {

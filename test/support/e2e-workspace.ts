@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, expect } from "vitest";
 import { CleanupScope } from "./cleanup-scope.ts";
 import { FakeEditor } from "./fake-editor.ts";
-import { type ChatRequest, type FakeModelServer, startFakeModelServer } from "./fake-model-server.ts";
+import { type ChatRequest, type FakeModelServer, messageText, startFakeModelServer } from "./fake-model-server.ts";
 import { type PiLine, spawnPi, writeAgentDir } from "./pi-cli.ts";
 import { tempDir } from "./temp-dir.ts";
 
@@ -62,6 +62,16 @@ export class E2eWorkspace {
 		const request = this.server.requests.at(-1);
 		if (!request) throw new Error(`pi sent no request; stderr: ${run.stderr()}`);
 		return request;
+	}
+
+	/** What the last prompt added to the model's context: the messages after the model's last answer. */
+	lastContext(): string {
+		const messages = this.server.requests.at(-1)?.messages ?? [];
+		const answered = messages.findLastIndex((message) => message.role === "assistant");
+		return messages
+			.slice(answered + 1)
+			.map(messageText)
+			.join("\n");
 	}
 
 	/** A pi process (RPC, tmux) the test started: stopped first at cleanup, whatever the test did. */

@@ -17,7 +17,10 @@ export interface EditorReading {
 	selectionFirstSeenSeconds: number;
 	/** When the source last wrote it (a state file's mtime, unix seconds): the newest of two copies wins. */
 	writtenAtSeconds: number;
-	/** Other files the editor holds with unsaved changes (Zed tells every tab's): the unsaved guard covers them. */
+	/**
+	 * Files the editor holds with unsaved changes (Zed tells every tab's, Neovim and `unsaved_files` the whole
+	 * list, the active file maybe among them): the unsaved guard covers them.
+	 */
 	unsavedFiles?: readonly string[];
 	/**
 	 * Not what the user looks at now: a workspace its window does not show (Zed's sidebar holds several). Its

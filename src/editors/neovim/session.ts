@@ -19,6 +19,12 @@ import { type RpcAnswer, RpcConnection } from "./rpc.ts";
 /** What `/ide status` says of one Neovim, as far as its session knows. */
 export type SessionReport = Omit<NeovimEntry, "enclosing" | "editor">;
 
+/** One msgpack-RPC request: its method and params. */
+type Request = [method: string, params: readonly unknown[]];
+
+/** A chunk of core/lua.ts run with its arguments. */
+const lua = (chunk: string, ...args: unknown[]): Request => ["nvim_exec_lua", [chunk, args]];
+
 /** How pi names itself in Neovim's channel list (`nvim_list_chans()`). */
 const CLIENT_NAME = "pi-ide-context";
 
@@ -95,7 +101,7 @@ export class NeovimSession {
 			if (typeof channel === "string") return;
 			this.channel = channel;
 		}
-		const answer = await this.askWhenFree("state", STATE_LUA, []);
+		const answer = await this.askWhenFree("state", lua(STATE_LUA));
 		if (answer.ok) await this.take(answer.value);
 	}
 
@@ -104,8 +110,8 @@ export class NeovimSession {
 		if (on === this.wantPushes || this.channel === undefined) return;
 		this.wantPushes = on;
 		const answer = on
-			? await this.askWhenFree("push", PUSH_LUA, [this.channel, this.groupName, NEOVIM_PUSH_THROTTLE_MS])
-			: await this.askWhenFree("stop pushes", STOP_PUSHES_LUA, [this.groupName]);
+			? await this.askWhenFree("push", lua(PUSH_LUA, this.channel, this.groupName, NEOVIM_PUSH_THROTTLE_MS))
+			: await this.askWhenFree("stop pushes", lua(STOP_PUSHES_LUA, this.groupName));
 		if (this.wantPushes !== on) return;
 		if (answer.ok) this.pushing = on;
 		// Not started: asked again on the next decision. Not stopped: the group deletes itself once pi is gone.
@@ -122,14 +128,14 @@ export class NeovimSession {
 
 	/** The files Neovim holds unsaved right now, or undefined when it cannot say in `timeoutMs`. */
 	async unsavedNow(timeoutMs: number): Promise<string[] | undefined> {
-		const answer = await this.askWhenFree("unsaved list", UNSAVED_LUA, [], timeoutMs);
+		const answer = await this.askWhenFree("unsaved list", lua(UNSAVED_LUA), timeoutMs);
 		if (!answer.ok || !Array.isArray(answer.value)) return undefined;
 		return answer.value.filter((file): file is string => typeof file === "string");
 	}
 
 	/** `silent checktime` of that file's buffer when loaded, unmodified, with `autoread` on. */
 	async reload(realPath: string): Promise<ReloadResult> {
-		const answer = await this.askWhenFree("reload", RELOAD_LUA, [realPath]);
+		const answer = await this.askWhenFree("reload", lua(RELOAD_LUA, realPath));
 		if (!answer.ok) return this.blocking ? "blocking" : "failed";
 		const result = answer.value;
 		return result === "reloaded" || result === "modified" || result === "autoread-off" || result === "not-loaded"
@@ -187,7 +193,6 @@ export class NeovimSession {
 		const state = stateFromSnapshot(snapshot, { pid: this.found.pid, nowSeconds, moment: this.moment });
 		const paths = await this.pathsOf(state);
 		if (sequence !== this.sequence) return;
-		const file = state.active_buffer?.file;
 		this.snapshot = snapshot;
 		this.problem = undefined;
 		this.readingNow = {
@@ -197,7 +202,7 @@ export class NeovimSession {
 			paths,
 			selectionFirstSeenSeconds: this.moment?.atSeconds ?? nowSeconds,
 			writtenAtSeconds: nowSeconds,
-			unsavedFiles: snapshot.unsaved.filter((unsaved) => unsaved !== file),
+			unsavedFiles: snapshot.unsaved,
 		};
 		this.hooks.changed();
 	}
@@ -215,25 +220,18 @@ export class NeovimSession {
 	 */
 	private async ownChannel(): Promise<number | string> {
 		const token = randomBytes(8).toString("hex");
-		const named = await this.askWhenFree("client info", "", [], NEOVIM_REQUEST_TIMEOUT_MS, [
+		const named = await this.askWhenFree("client info", [
 			"nvim_set_client_info",
 			[CLIENT_NAME, {}, "remote", {}, { token }],
 		]);
 		if (!named.ok) return named.reason;
-		const found = await this.ask("nvim_exec_lua", [CHANNEL_LUA, [token]]);
+		const found = await this.ask(...lua(CHANNEL_LUA, token));
 		if (!found.ok) return found.reason;
 		return typeof found.value === "number" && found.value > 0 ? found.value : "pi's channel was not found in Neovim";
 	}
 
 	/** `nvim_get_mode` first (it answers even in a prompt); the request only when Neovim is not blocking. */
-	private async askWhenFree(
-		what: string,
-		lua: string,
-		args: readonly unknown[],
-		timeoutMs = NEOVIM_REQUEST_TIMEOUT_MS,
-		/** Another request than `nvim_exec_lua` of `lua`. */
-		request?: [method: string, params: readonly unknown[]],
-	): Promise<RpcAnswer> {
+	private async askWhenFree(what: string, request: Request, timeoutMs = NEOVIM_REQUEST_TIMEOUT_MS): Promise<RpcAnswer> {
 		const mode = await this.ask("nvim_get_mode", [], timeoutMs);
 		// Not even the "fast" call answers: a busy loop. Ranked as blocking until Neovim pushes again.
 		if (!mode.ok) {
@@ -242,7 +240,7 @@ export class NeovimSession {
 		}
 		this.blocking = (mode.value as { blocking?: unknown } | undefined)?.blocking === true;
 		if (this.blocking) return this.failed(what, "Neovim is waiting for the user (a prompt): not asked");
-		const answer = await this.ask(...(request ?? ["nvim_exec_lua", [lua, args]]), timeoutMs);
+		const answer = await this.ask(...request, timeoutMs);
 		if (!answer.ok) return this.failed(what, answer.reason);
 		this.lastRequest = { atSeconds: this.hooks.clock.nowSeconds(), what };
 		return answer;

@@ -3,7 +3,6 @@ import { basename, join, resolve } from "node:path";
 import { type FSWatcher, watch } from "chokidar";
 import type { Cancel, Clock } from "../../shared/core/clock.ts";
 import { TRAILING_READ_MS } from "../../shared/core/timing.ts";
-import { absoluteFile } from "../core/active-buffer.ts";
 import type { StateFileEntry } from "../core/editor.ts";
 import type { EditorState } from "../core/protocol-state.ts";
 import { resolveEditorPaths } from "../real-paths.ts";
@@ -236,7 +235,7 @@ export class StateWatcher {
 				state: result.state,
 				paths,
 				selectionFirstSeenSeconds: sameSelection ? before.selectionFirstSeenSeconds : this.options.clock.nowSeconds(),
-				...(result.state.unsaved_files && { unsavedFiles: otherUnsaved(result.state) }),
+				...(result.state.unsaved_files && { unsavedFiles: result.state.unsaved_files }),
 			},
 		});
 	}
@@ -291,10 +290,4 @@ function samePathInputs(a: EditorState, b: EditorState): boolean {
 		argvA.length === argvB.length &&
 		argvA.every((arg, index) => arg === argvB[index])
 	);
-}
-
-/** The files a client says are unsaved, beside the active one (whose own `modified` flag speaks for it). */
-function otherUnsaved(state: EditorState): string[] {
-	const active = absoluteFile(state);
-	return (state.unsaved_files ?? []).filter((file) => file !== active);
 }

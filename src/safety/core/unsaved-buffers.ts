@@ -28,7 +28,9 @@ export function unsavedBuffers(
 						...(activeRealFile && { realFile: activeRealFile }),
 					},
 				];
-	return [...first, ...(otherUnsaved ?? []).map((file) => ({ file, name: file }))];
+	// A source's whole list may name the active file too: it counts once, by its own `modified` flag.
+	const others = (otherUnsaved ?? []).filter((file) => file !== absoluteFile(state));
+	return [...first, ...others.map((file) => ({ file, name: file }))];
 }
 
 /**
@@ -43,6 +45,5 @@ export function unsavedFromWholeList(
 	const active = absoluteFile(state);
 	const activeUnsaved = active !== undefined && wholeList.includes(active);
 	const buffer = state.active_buffer && { ...state.active_buffer, modified: activeUnsaved };
-	const others = wholeList.filter((file) => file !== active);
-	return unsavedBuffers({ ...state, active_buffer: buffer }, activeRealFile, others);
+	return unsavedBuffers({ ...state, active_buffer: buffer }, activeRealFile, wholeList);
 }
