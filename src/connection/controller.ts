@@ -1,20 +1,22 @@
-import type { Editor, EditorReading, GoneReason, ListedEditor } from "../editors/core/editor.ts";
+import type { Editor, ListedEditor } from "../editors/core/editor.ts";
 import type { NoticeLevel, SourceHooks } from "../editors/editor-source.ts";
 import type { MergedSources } from "../editors/merged-sources.ts";
 import type { ReloadResult } from "../editors/neovim/session.ts";
 import { realFile, realOrNormal } from "../editors/real-paths.ts";
 import type { EditorEvent } from "../events.ts";
 import { secretFilePatterns } from "../safety/core/secret-files.ts";
-import { type UnsavedBuffer, unsavedBuffers, unsavedFromWholeList } from "../safety/core/unsaved-buffers.ts";
+import type { UnsavedBuffer } from "../safety/core/unsaved-buffers.ts";
 import { SecretVerdicts } from "../safety/secret-verdicts.ts";
+import { unsavedOfEditor } from "../safety/unsaved-list.ts";
 import type { IdeSettings } from "../settings/core/settings.ts";
 import type { SettingsFiles } from "../settings/settings-files.ts";
+import { guarded, runInBackground } from "../shared/background.ts";
 import { systemClock } from "../shared/clock.ts";
 import type { Clock } from "../shared/core/clock.ts";
 import { editorLabel } from "../shared/core/display-text.ts";
 import { noticeText } from "../shared/core/notice-texts.ts";
 import { LIVENESS_CHECK_MS, PROMPT_FLUSH_TIMEOUT_MS } from "../shared/core/timing.ts";
-import { type ConnectionMemory, recentEvents, resourceCount } from "../shared/process-memory.ts";
+import { type ConnectionMemory, resourceCount } from "../shared/process-memory.ts";
 import type { IdeEvent } from "./core/event-log.ts";
 import {
 	autoConnectTarget,
@@ -26,11 +28,12 @@ import {
 	editorMatch,
 	promptGoneReason,
 } from "./core/rules.ts";
-import { type DirReport, formatNoMatch, formatStatus, type StatusEnvironment } from "./core/status-report.ts";
-import { dirReports } from "./doctor.ts";
+import { type DirReport, formatNoMatch, type StatusEnvironment } from "./core/status-report.ts";
+import { dirReports, processStatusText } from "./doctor.ts";
 import { EditorSources, type SourcesConfig } from "./editor-sources.ts";
 import { recordEvent } from "./event-journal.ts";
 import { EditorPresenter } from "./presenter.ts";
+import { RejectionNotices } from "./rejection-notices.ts";
 
 export type { NoticeLevel };
 
@@ -71,8 +74,7 @@ export class IdeController {
 	private stopped = false;
 	/** No connection decision before the first scan is complete: half a dir would make a tie look like one editor. */
 	private scanned = false;
-	/** `key:reason` pairs already told to the user: one notice per editor and reason. */
-	private readonly noticedRejections = new Set<string>();
+	private readonly rejections: RejectionNotices;
 
 	constructor(
 		private readonly config: ControllerConfig,
@@ -81,12 +83,16 @@ export class IdeController {
 		this.projectDir = config.cwd;
 		this.clock = config.clock ?? systemClock;
 		this.secrets = new SecretVerdicts(secretFilePatterns(config.settings.secretFiles));
+		this.rejections = new RejectionNotices((label, reason) => {
+			this.record({ kind: "rejected", label, reason });
+			outputs.notify(noticeText.rejectedWrite(label, reason), "warning");
+		});
 		const hooks: SourceHooks = {
 			clock: this.clock,
 			changed: () => this.queueReconcile(),
 			event: (event) => this.record(event),
 			notify: outputs.notify,
-			settled: (key) => this.noticeRejection(key),
+			settled: (key) => this.rejections.settled(key, config.memory.connected, this.sources.facts(key)),
 		};
 		this.all = new EditorSources(config, hooks, {
 			projectDir: () => this.projectDir,
@@ -144,17 +150,20 @@ export class IdeController {
 		const label = editorLabel(editor);
 		this.config.memory.connected = { key: editor.key, label, why: `${label}: ${why}` };
 		this.config.memory.suppressed = false;
-		void this.all.setPaused(false);
+		void runInBackground("neovim pushes resumed", () => this.all.setPaused(false));
 		this.record({ kind: "connected", label, why });
 		this.presenter.render();
 	}
 
 	disconnect(options: { pauseAutoConnect: boolean }): void {
 		const connected = this.config.memory.connected;
-		if (connected) this.record({ kind: "disconnected", label: connected.label, why: "ide-off" });
+		if (connected) {
+			this.record({ kind: "disconnected", label: connected.label, why: "ide-off" });
+			this.rejections.forget(connected.key);
+		}
 		this.config.memory.connected = undefined;
 		if (options.pauseAutoConnect) this.config.memory.suppressed = true;
-		void this.all.setPaused(true);
+		void runInBackground("neovim pushes paused", () => this.all.setPaused(true));
 		this.presenter.render();
 	}
 
@@ -163,23 +172,32 @@ export class IdeController {
 	 * write of its state is being read right now. An editor found gone on the way is disconnected at once.
 	 */
 	async viewAfterPendingRead(): Promise<ConnectedView> {
-		const reading = await this.readingAfterPendingRead();
-		if (typeof reading === "string") return { kind: "gone", reason: reading };
-		return connectedView(reading, this.secrets.secretMatchOf(reading), this.clock.nowSeconds());
+		await this.starting;
+		const key = this.config.memory.connected?.key;
+		if (key === undefined) return { kind: "gone", reason: "disconnected" };
+		await this.sources.waitForPendingRead(key, PROMPT_FLUSH_TIMEOUT_MS);
+		const facts = this.sources.facts(key);
+		const gone = promptGoneReason(facts);
+		if (gone === "disconnected") this.reconcile();
+		if (gone || !facts?.reading) return { kind: "gone", reason: gone ?? "rejected" };
+		return connectedView(facts.reading, this.secrets.secretMatchOf(facts.reading), this.clock.nowSeconds());
 	}
 
 	/**
-	 * The files the connected editor holds with unsaved changes, after the same wait as a prompt's: the guard
-	 * must decide on the editor's latest write. Empty when nothing is connected or its state is unknown.
+	 * The files the connected editor holds with unsaved changes, on its latest word (safety/unsaved-list.ts):
+	 * after a rejected state, still what it last validly said. Empty when nothing is connected.
 	 */
 	async unsavedAfterPendingRead(): Promise<UnsavedBuffer[]> {
-		const reading = await this.readingAfterPendingRead();
+		await this.starting;
 		const key = this.config.memory.connected?.key;
-		if (typeof reading === "string" || key === undefined) return [];
-		// A Neovim is asked now (briefly, only when it is not in a prompt): a buffer changed a moment ago counts.
-		const asked = reading.origin === "neovim" ? await this.all.unsavedNow(key) : undefined;
-		if (asked) return unsavedFromWholeList(reading.state, reading.paths.activeFile, asked);
-		return unsavedBuffers(reading.state, reading.paths.activeFile, reading.unsavedFiles);
+		if (key === undefined) return [];
+		const { sources } = this;
+		return unsavedOfEditor(key, {
+			waitForPendingRead: (editorKey, deadlineMs) => sources.waitForPendingRead(editorKey, deadlineMs),
+			unsavedNow: (editorKey, deadlineMs) => sources.unsavedNow(editorKey, deadlineMs),
+			facts: (editorKey) => sources.facts(editorKey),
+			nowMs: () => this.clock.nowMs(),
+		});
 	}
 
 	/** After the model's `write` or `edit` of `path`: the connected Neovim shows it (when that is safe). */
@@ -196,7 +214,7 @@ export class IdeController {
 		const connected = this.connectedEditor();
 		const key = this.config.memory.connected?.key;
 		const facts = key === undefined ? undefined : this.sources.facts(key);
-		return formatStatus({
+		return processStatusText({
 			environment: { ...this.config.environment, uid: this.config.uid },
 			dirs: this.dirReports(),
 			sources: this.all.statusSections(this.clock.nowSeconds(), this.projectDir),
@@ -209,8 +227,6 @@ export class IdeController {
 			connected: this.config.memory.connected,
 			connectedRejection: facts && !facts.reading ? facts.rejection : undefined,
 			nowSeconds: this.clock.nowSeconds(),
-			resources: resourceCount(),
-			events: recentEvents(),
 		});
 	}
 
@@ -250,7 +266,7 @@ export class IdeController {
 	private onTick(): void {
 		if (this.stopped) return;
 		if (this.sources.checkLiveness()) this.reconcile();
-		void this.sources.recheck();
+		void runInBackground("recheck", () => this.sources.recheck());
 	}
 
 	/** Every valid editor with its liveness and tier right now. */
@@ -265,10 +281,12 @@ export class IdeController {
 	private queueReconcile(): void {
 		if (this.reconcileQueued) return;
 		this.reconcileQueued = true;
-		setImmediate(() => {
-			this.reconcileQueued = false;
-			this.reconcile();
-		});
+		setImmediate(
+			guarded("reconcile", () => {
+				this.reconcileQueued = false;
+				this.reconcile();
+			}),
+		);
 	}
 
 	/** Apply the connection rules to the current facts, then bring widget and expiry timer in line. */
@@ -281,6 +299,7 @@ export class IdeController {
 			if (end) {
 				this.outputs.notify(noticeText.gone(memory.connected.label), "info");
 				this.record({ kind: "disconnected", label: memory.connected.label, why: end });
+				this.rejections.forget(memory.connected.key);
 				memory.connected = undefined;
 			}
 		}
@@ -291,30 +310,8 @@ export class IdeController {
 		this.presenter.render();
 	}
 
-	private noticeRejection(key: string): void {
-		const connected = this.config.memory.connected;
-		const facts = connected?.key === key ? this.sources.facts(key) : undefined;
-		if (!connected || !facts || connectionEnd(facts) || facts.reading || facts.rejection === undefined) return;
-		const noticed = `${key}:${facts.rejection}`;
-		if (this.noticedRejections.has(noticed)) return;
-		this.noticedRejections.add(noticed);
-		this.record({ kind: "rejected", label: connected.label, reason: facts.rejection });
-		this.outputs.notify(noticeText.rejectedWrite(connected.label, facts.rejection), "warning");
-	}
-
 	private record(event: IdeEvent): void {
 		recordEvent(this.clock.nowSeconds(), event);
 	}
 
-	/** The connected editor's reading once a pending read of it is done, or why there is none to describe. */
-	private async readingAfterPendingRead(): Promise<EditorReading | GoneReason> {
-		await this.starting;
-		const key = this.config.memory.connected?.key;
-		if (key === undefined) return "disconnected";
-		await this.sources.waitForPendingRead(key, PROMPT_FLUSH_TIMEOUT_MS);
-		const facts = this.sources.facts(key);
-		const gone = promptGoneReason(facts);
-		if (gone === "disconnected") this.reconcile();
-		return gone ?? facts?.reading ?? "rejected";
-	}
 }

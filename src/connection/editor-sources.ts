@@ -56,11 +56,6 @@ export class EditorSources {
 		return [...(zedLine ? [zedLine] : []), ...(neovim ? [neovimNoMatchLine(neovim)] : [])];
 	}
 
-	/** A Neovim's unsaved files asked at a tool call; undefined for other editors or when it cannot say in time. */
-	unsavedNow(key: string): Promise<readonly string[] | undefined> {
-		return this.neovim?.unsavedNow(key) ?? Promise.resolve(undefined);
-	}
-
 	/** After the model wrote `realPath`: reloads it in the connected Neovim when that is safe. */
 	reloadAfterWrite(key: string, realPath: string): Promise<ReloadResult | undefined> {
 		return this.neovim?.reload(key, realPath) ?? Promise.resolve(undefined);

@@ -41,4 +41,10 @@ export interface EditorSource {
 	isPending(key: string): boolean;
 	/** Runs a due read of that editor's state now and waits for reads under way. */
 	flush(key: string): Promise<void>;
+	/**
+	 * The files that editor holds unsaved, asked of the editor itself at a tool call, answered by the clock's
+	 * `deadlineMs` (one budget for every request it takes); undefined when the source cannot ask (a state file,
+	 * Zed) or the editor did not answer in time: the guard then keeps the last list it was told.
+	 */
+	unsavedNow(key: string, deadlineMs: number): Promise<readonly string[] | undefined>;
 }

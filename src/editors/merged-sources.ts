@@ -1,6 +1,6 @@
 import type { Clock } from "../shared/core/clock.ts";
 import { RECHECK_EVERY_TICKS } from "../shared/core/timing.ts";
-import { factsThatCount, listedCopyWins } from "./core/copies.ts";
+import { factsThatCount, listedCopyWins, withSelectionTimed } from "./core/copies.ts";
 import type { EditorFacts, ListedEditor } from "./core/editor.ts";
 import type { EditorSource } from "./editor-source.ts";
 
@@ -26,16 +26,29 @@ export class MergedSources {
 
 	editors(): ListedEditor[] {
 		const byKey = new Map<string, ListedEditor>();
+		const copies: ListedEditor[] = [];
 		for (const source of this.sources) {
 			for (const editor of source.editors()) {
+				copies.push(editor);
 				if (listedCopyWins(editor, byKey.get(editor.key))) byKey.set(editor.key, editor);
 			}
 		}
-		return [...byKey.values()];
+		// Almost always one copy per key: the selection's time is looked for only where there are two.
+		if (copies.length === byKey.size) return [...byKey.values()];
+		return [...byKey.values()].map((editor) =>
+			withSelectionTimed(
+				editor,
+				copies.filter((copy) => copy.key === editor.key),
+			),
+		);
 	}
 
 	facts(key: string): EditorFacts | undefined {
-		return factsThatCount(this.sources.flatMap((source) => source.facts(key) ?? []));
+		const copies = this.sources.flatMap((source) => source.facts(key) ?? []);
+		const counted = factsThatCount(copies);
+		if (!counted?.reading || copies.length < 2) return counted;
+		const readings = copies.flatMap((facts) => (facts.listed && facts.reading ? [facts.reading] : []));
+		return { ...counted, reading: withSelectionTimed(counted.reading, readings) };
 	}
 
 	checkLiveness(): boolean {
@@ -53,6 +66,15 @@ export class MergedSources {
 	/** Every source looks again now (`/ide`): what appeared since is listed before the picker opens. */
 	async lookAgain(): Promise<void> {
 		await Promise.all(this.sources.map((source) => source.lookAgain()));
+	}
+
+	/**
+	 * The editor's unsaved files asked of it now by whichever source can ask (a Neovim), answered by the clock's
+	 * `deadlineMs`; undefined when no source could.
+	 */
+	async unsavedNow(key: string, deadlineMs: number): Promise<readonly string[] | undefined> {
+		const answers = await Promise.all(this.sources.map((source) => source.unsavedNow(key, deadlineMs)));
+		return answers.find((answer) => answer !== undefined);
 	}
 
 	/** Waits for a read of that editor's state under way or due, but never longer than `deadlineMs`. */

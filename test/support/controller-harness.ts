@@ -2,7 +2,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { IdeController } from "../../src/connection/controller.ts";
 import type { DirPlan } from "../../src/editors/state-dir/core/dir-plan.ts";
-import { pidOfStateFileKey } from "../../src/editors/state-dir/core/parse.ts";
+import { pidOfKey } from "../../src/editors/core/editor-key.ts";
 import type { EditorEvent } from "../../src/events.ts";
 import { resolveSettings } from "../../src/settings/core/settings.ts";
 import type { Clock } from "../../src/shared/core/clock.ts";
@@ -123,7 +123,7 @@ export class ControllerHarness {
 	/** The pid of the connected editor, from the connection memory. */
 	connectedPid(): number | undefined {
 		const key = this.memory.connected?.key;
-		return key === undefined ? undefined : pidOfStateFileKey(key);
+		return key === undefined ? undefined : pidOfKey(key);
 	}
 
 	/** The `/ide status` line of one file, without the leading indent. */

@@ -8,7 +8,8 @@ import {
 	secretFilePatterns,
 } from "../../safety/core/secret-files.ts";
 import type { GuardSetting, IdeSettings } from "../../settings/core/settings.ts";
-import { clip, editorLabel, sanitizeForDisplay } from "../../shared/core/display-text.ts";
+import { settingsProblemLine } from "../../settings/core/settings-file.ts";
+import { clip, editorLabel, formatAgo, sanitizeForDisplay } from "../../shared/core/display-text.ts";
 import { SIDE_DIR_LOOK_SECONDS } from "../../shared/core/timing.ts";
 
 /** `/ide status` lists this many files per dir; the rest are counted, so 5 000 stale files stay one screen. */
@@ -49,6 +50,8 @@ export interface StatusInput {
 	resources?: { watchers: number; timers: number; runtimeWatches?: number };
 	/** This pi process's recent events, oldest first, each starting with its time. */
 	events?: readonly string[];
+	/** Background work of this pi process that failed (a scan, a read, a callback): recorded, not fatal. */
+	background?: readonly { task: string; count: number; lastReason: string; lastAtSeconds: number }[];
 	settings?: IdeSettings;
 	/** Shown as where each setting came from. */
 	settingsFiles?: { global: string; project: string };
@@ -81,6 +84,7 @@ function settingsLines(input: StatusInput): string[] {
 		`Secret files: ${secretFilePatterns(secretFiles).length} patterns (${from.join(", ")}); their selections are never sent`,
 		`Credential redaction in selections: ${guardText(settings.redactSecrets, files)}`,
 		`Unsaved-buffer guard (write/edit): ${guardText(settings.guardUnsaved, files)}`,
+		...settings.problems.map(settingsProblemLine),
 	];
 	if (input.connectedSecret) {
 		const { path, pattern } = input.connectedSecret;
@@ -185,6 +189,10 @@ export function formatStatus(input: StatusInput): string {
 	const events = input.events ?? [];
 	lines.push(events.length === 0 ? "Recent events: none yet" : "Recent events:");
 	for (const event of events) lines.push(`  ${show(event, 240)}`);
+	for (const failure of input.background ?? [])
+		lines.push(
+			`Background ${show(failure.task, 40)} failed ${failure.count === 1 ? "once" : `${failure.count} times`}, last ${formatAgo(Math.max(0, input.nowSeconds - failure.lastAtSeconds))}: ${show(failure.lastReason, 240)} (pi-ide goes on; please report it)`,
+		);
 	if (input.resources) {
 		lines.push(
 			`Open in this process: ${input.resources.watchers} watcher(s), ${input.resources.timers} liveness timer(s)${

@@ -39,6 +39,11 @@ export interface EditorReading {
 	blocked?: boolean;
 	/** pi runs in this editor's terminal (`$NVIM`): the editor meant, above every tier. */
 	enclosing?: boolean;
+	/**
+	 * The selection covers whole lines, as its source can tell (Neovim's `V` or a multi-line selection, Zed from
+	 * the text it holds, a state file by the protocol's rules): only then may a line reference be served from it.
+	 */
+	wholeLineSelection?: boolean;
 }
 
 /** An editor as its source lists it: its key, and whether its process runs now. */
@@ -66,6 +71,8 @@ export interface StateFileEntry {
 	reading?: EditorReading;
 	/** Why the latest content of the file was not used. */
 	rejection?: string;
+	/** The newest valid reading while the latest content is rejected (see `EditorFacts.lastValid`). */
+	lastValid?: EditorReading;
 	/** Optional fields of the latest content that were malformed and left out, each with why. */
 	dropped?: readonly string[];
 	/** The file names a pid that is not running, so it was not read. */
@@ -83,6 +90,11 @@ export interface EditorFacts {
 	alive: boolean;
 	reading?: EditorReading;
 	rejection?: string;
+	/**
+	 * While the latest state is rejected: the newest valid one before it. Nothing is sent from it (pi does not
+	 * know what the editor shows now), but the unsaved guard keeps covering what it said was unsaved.
+	 */
+	lastValid?: EditorReading;
 	/** When the source last wrote what it holds under the key (unix seconds), when known. */
 	writtenAtSeconds?: number;
 }

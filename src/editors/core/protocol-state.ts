@@ -46,9 +46,8 @@ export const DiagnosticSchema = Type.Object({
 export const MAX_DIAGNOSTICS = 100;
 
 export const MAX_UNSAVED_FILES = 1000;
-export const UnsavedFilesSchema = Type.Array(Type.String({ pattern: "^/", maxLength: 4096 }), {
-	maxItems: MAX_UNSAVED_FILES,
-});
+export const UnsavedFileSchema = Type.String({ pattern: "^/", maxLength: 4096 });
+export const UnsavedFilesSchema = Type.Array(UnsavedFileSchema, { maxItems: MAX_UNSAVED_FILES });
 export const ClientSchema = Type.String({ minLength: 1, maxLength: 100 });
 
 export const ActiveBufferSchema = Type.Object({

@@ -1,44 +1,40 @@
-import { type FSWatcher, watch } from "node:fs";
 import { resourceCount } from "../../shared/process-memory.ts";
+import { DirWatch, type DirWatchReport } from "../dir-watch.ts";
 import { isNeovimServerName } from "./core/unix-sockets.ts";
 
 /**
- * A raw `fs.watch` of the dirs where a Neovim's server appears, filtered by name: no stat per event, so a
- * busy `/tmp` costs a name check per entry. What it misses (a socket elsewhere, `--listen ~/x`) is found on `/ide`.
+ * The dirs where a Neovim's server appears, watched by name (`nvim*`). What it misses (a socket elsewhere,
+ * `--listen ~/x`) is found on `/ide`; a dir not there yet, or made again, is watched as soon as it is.
  */
 export class RuntimeDirWatchers {
-	private watchers: FSWatcher[] = [];
+	private watches: DirWatch[] = [];
 
 	constructor(private readonly appeared: () => void) {}
 
-	/** Dirs that do not exist or cannot be watched are skipped: `/ide` still scans. */
 	watch(dirs: readonly string[]): void {
 		for (const dir of dirs) {
-			try {
-				const watcher = watch(dir, { persistent: false }, (event, name) => {
-					if (event === "rename" && name !== null && isNeovimServerName(name)) this.appeared();
-				});
-				watcher.on("error", () => this.drop(watcher));
-				this.watchers.push(watcher);
-				resourceCount().runtimeWatches++;
-			} catch {
-				// Not there, or not ours to watch: nothing appears in it for pi.
-			}
+			const watch = new DirWatch(dir, isNeovimServerName, {
+				changed: () => this.appeared(),
+				counted: (delta) => {
+					resourceCount().runtimeWatches += delta;
+				},
+			});
+			this.watches.push(watch);
+			watch.arm();
 		}
 	}
 
-	get watchedCount(): number {
-		return this.watchers.length;
+	/** On the source's re-check tick: a watch that died or whose dir was made again is armed anew. */
+	recheck(): void {
+		for (const watch of this.watches) watch.recheck();
+	}
+
+	reports(): DirWatchReport[] {
+		return this.watches.map((watch) => watch.report());
 	}
 
 	close(): void {
-		for (const watcher of [...this.watchers]) this.drop(watcher);
-	}
-
-	private drop(watcher: FSWatcher): void {
-		if (!this.watchers.includes(watcher)) return;
-		this.watchers = this.watchers.filter((kept) => kept !== watcher);
-		watcher.close();
-		resourceCount().runtimeWatches--;
+		for (const watch of this.watches) watch.close();
+		this.watches = [];
 	}
 }

@@ -1,7 +1,9 @@
 import { realpath } from "node:fs/promises";
+import { runInBackground } from "../../shared/background.ts";
 import type { Cancel } from "../../shared/core/clock.ts";
-import { NEOVIM_GUARD_ASK_MS, NEOVIM_SCAN_DELAYS_MS } from "../../shared/core/timing.ts";
+import { NEOVIM_SCAN_DELAYS_MS } from "../../shared/core/timing.ts";
 import type { EditorFacts, EditorReading, ListedEditor } from "../core/editor.ts";
+import { pidKey, pidOfKey } from "../core/editor-key.ts";
 import { scoreTier } from "../core/tiers.ts";
 import type { EditorSource, SourceHooks } from "../editor-source.ts";
 import type { NeovimReport } from "./core/status.ts";
@@ -38,6 +40,8 @@ export class NeovimSource implements EditorSource {
 	private readonly gone = new Set<string>();
 	/** Sessions told to the event log as found: only those are told as gone. */
 	private readonly announced = new WeakSet<NeovimSession>();
+	/** Each session's newest valid reading: a snapshot rejected after it leaves the guard what Neovim last said. */
+	private readonly lastValid = new WeakMap<NeovimSession, EditorReading>();
 	private readonly failures = new Map<number, { socket: string; reason: string }>();
 	private readonly watchers: RuntimeDirWatchers;
 	private phase: NeovimReport["phase"] = "starting";
@@ -89,7 +93,7 @@ export class NeovimSource implements EditorSource {
 		for (const session of this.sessions.values()) {
 			const reading = this.readingOf(session);
 			if (reading && session.hasUi && session.isOpen)
-				listed.push({ ...reading, key: keyOf(session.found.pid), alive: true });
+				listed.push({ ...reading, key: pidKey(session.found.pid), alive: true });
 		}
 		return listed;
 	}
@@ -105,6 +109,7 @@ export class NeovimSource implements EditorSource {
 			alive: session.isOpen,
 			...(reading && { reading, writtenAtSeconds: reading.writtenAtSeconds }),
 			...(!reading && report.problem !== undefined && { rejection: report.problem }),
+			...(!reading && this.lastValid.has(session) && { lastValid: this.lastValid.get(session) }),
 		};
 	}
 
@@ -118,6 +123,7 @@ export class NeovimSource implements EditorSource {
 	 * the pushes it was meant to. One `nvim_get_mode` while it still blocks; nothing for the others.
 	 */
 	async recheck(): Promise<void> {
+		this.watchers.recheck();
 		const undescribed = [...this.sessions.values()].filter((session) => !session.reading() && session.isOpen);
 		await Promise.all(undescribed.map((session) => session.refresh()));
 		await this.decidePushes();
@@ -145,8 +151,8 @@ export class NeovimSource implements EditorSource {
 	}
 
 	/** The files that Neovim holds unsaved, asked now when it answers in time, else as it last pushed them. */
-	async unsavedNow(key: string): Promise<readonly string[] | undefined> {
-		return this.sessionOf(key)?.unsavedNow(NEOVIM_GUARD_ASK_MS);
+	async unsavedNow(key: string, deadlineMs: number): Promise<readonly string[] | undefined> {
+		return this.sessionOf(key)?.unsavedNow(deadlineMs);
 	}
 
 	async reload(key: string, realPath: string): Promise<ReloadResult | undefined> {
@@ -165,6 +171,9 @@ export class NeovimSource implements EditorSource {
 				...(session.reading() && { editor: session.reading() }),
 			})),
 			failures: [...this.failures].map(([pid, failure]) => ({ pid, ...failure })),
+			watchProblems: this.watchers
+				.reports()
+				.flatMap(({ dir, problem }) => (problem === undefined ? [] : [{ dir, problem }])),
 		};
 	}
 
@@ -181,8 +190,8 @@ export class NeovimSource implements EditorSource {
 	}
 
 	private sessionOf(key: string): NeovimSession | undefined {
-		const pid = /^pid:(\d+)$/.exec(key)?.[1];
-		return pid === undefined ? undefined : this.sessions.get(Number(pid));
+		const pid = pidOfKey(key);
+		return pid === undefined ? undefined : this.sessions.get(pid);
 	}
 
 	private isEnclosing(found: FoundNeovim): boolean {
@@ -195,7 +204,8 @@ export class NeovimSource implements EditorSource {
 			this.rescanQueued = true;
 			return this.scanning;
 		}
-		this.scanning = this.scanOnce().finally(() => {
+		// Never rejects: a scan that throws is recorded for /ide status, and the source goes on with what it has.
+		this.scanning = runInBackground("neovim scan", () => this.scanOnce()).finally(() => {
 			this.scanning = undefined;
 			if (this.rescanQueued && !this.closed) {
 				this.rescanQueued = false;
@@ -212,6 +222,9 @@ export class NeovimSource implements EditorSource {
 			return;
 		}
 		if (this.phase === "starting") this.phase = "watching";
+		// A Neovim pi could not talk to is remembered while its pid still runs nvim: the records never grow.
+		const running = new Set([...scan.found.map((found) => found.pid), ...scan.withoutSocket]);
+		for (const pid of this.failures.keys()) if (!running.has(pid)) this.failures.delete(pid);
 		await Promise.all(scan.found.map((found) => this.connect(found)));
 		await this.decidePushes();
 		// A Neovim just started may not listen yet (0.7): looked at again after the next delays, then left to `/ide`.
@@ -226,7 +239,7 @@ export class NeovimSource implements EditorSource {
 		if (this.failures.get(found.pid)?.socket === found.socket) return;
 		const session = new NeovimSession(found, {
 			clock: this.hooks.clock,
-			changed: () => this.onSessionChanged(),
+			changed: () => this.onSessionChanged(session),
 			closed: (closed) => this.onClosed(closed),
 		});
 		this.sessions.set(found.pid, session);
@@ -235,7 +248,7 @@ export class NeovimSource implements EditorSource {
 			this.announced.add(session);
 			this.failures.delete(found.pid);
 			this.hooks.event({ kind: "app-found", label: `nvim ${found.pid}`, detail: found.socket });
-			this.gone.delete(keyOf(found.pid));
+			this.gone.delete(pidKey(found.pid));
 		} else {
 			if (this.sessions.get(found.pid) === session) this.sessions.delete(found.pid);
 			this.failures.set(found.pid, { socket: found.socket, reason: session.report().problem ?? "unknown" });
@@ -252,15 +265,17 @@ export class NeovimSource implements EditorSource {
 		});
 	}
 
-	private onSessionChanged(): void {
-		void this.decidePushes();
+	private onSessionChanged(session: NeovimSession): void {
+		const reading = session.reading();
+		if (reading) this.lastValid.set(session, reading);
+		void runInBackground("neovim pushes", () => this.decidePushes());
 		this.hooks.changed();
 	}
 
 	private onClosed(session: NeovimSession): void {
 		if (this.sessions.get(session.found.pid) !== session || !this.announced.has(session)) return;
 		this.sessions.delete(session.found.pid);
-		this.gone.add(keyOf(session.found.pid));
+		this.gone.add(pidKey(session.found.pid));
 		if (this.gone.size > MAX_REMEMBERED_GONE) this.gone.delete(this.gone.values().next().value as string);
 		this.hooks.event({ kind: "app-gone", label: `nvim ${session.found.pid}` });
 		this.hooks.changed();
@@ -284,15 +299,13 @@ export class NeovimSource implements EditorSource {
 				const meant =
 					tiers[index] === best ||
 					this.isEnclosing(session.found) ||
-					this.options.connectedKey() === keyOf(session.found.pid);
+					this.options.connectedKey() === pidKey(session.found.pid);
 				const wanted = !this.paused && !this.closed && meant;
 				return session.setPushing(wanted);
 			}),
 		);
 	}
 }
-
-const keyOf = (pid: number) => `pid:${pid}`;
 
 /** Where a Neovim's server appears: `$XDG_RUNTIME_DIR` (0.9+) and `$TMPDIR`, else `/tmp` (0.7, 0.8). */
 function runtimeDirs(env: NeovimSourceOptions["env"]): string[] {

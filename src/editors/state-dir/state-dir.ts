@@ -9,7 +9,8 @@ import type { EditorSource, SourceHooks } from "../editor-source.ts";
 import { lstatFacts, lstatFactsNow } from "../fs-facts.ts";
 import { isProcessAlive, processStartSeconds } from "../liveness.ts";
 import { type DirEnv, type DirPlan, type DirRole, type DirVerdict, REAL_ROOTS, stateDirPlan } from "./core/dir-plan.ts";
-import { classifyFileName, pidOfStateFileKey, stateFileKey, stateFileName } from "./core/parse.ts";
+import { classifyFileName, stateFileName } from "./core/parse.ts";
+import { pidKey, pidOfKey } from "../core/editor-key.ts";
 import { checkDirTrust, type FsFacts } from "./core/trust.ts";
 import { StateWatcher } from "./watcher.ts";
 
@@ -78,7 +79,7 @@ export class StateDir implements EditorSource {
 			const reading = entry.reading;
 			if (!reading) return { entry };
 			const reused = this.isReused(reading.pid, reading.writtenAtSeconds);
-			const editor = { ...reading, key: stateFileKey(reading.pid), alive: this.isAlive(reading.pid) && !reused };
+			const editor = { ...reading, key: pidKey(reading.pid), alive: this.isAlive(reading.pid) && !reused };
 			return { entry, editor, ...(reused && { reusedPid: reading.pid }) };
 		});
 	}
@@ -103,7 +104,7 @@ export class StateDir implements EditorSource {
 	}
 
 	facts(key: string): EditorFacts | undefined {
-		const pid = pidOfStateFileKey(key);
+		const pid = pidOfKey(key);
 		const entry = pid === undefined ? undefined : this.watcher?.entries.get(stateFileName(pid));
 		if (!entry || pid === undefined) return undefined;
 		const reused = entry.reading !== undefined && this.isReused(pid, entry.reading.writtenAtSeconds);
@@ -113,6 +114,7 @@ export class StateDir implements EditorSource {
 			alive: entry.deadPid === undefined && this.checkAlive(pid) && !reused,
 			...(entry.reading && { reading: entry.reading }),
 			...(entry.rejection !== undefined && { rejection: entry.rejection }),
+			...(entry.lastValid && { lastValid: entry.lastValid }),
 			...(entry.writtenAtSeconds !== undefined && { writtenAtSeconds: entry.writtenAtSeconds }),
 		};
 	}
@@ -125,13 +127,18 @@ export class StateDir implements EditorSource {
 	}
 
 	isPending(key: string): boolean {
-		const pid = pidOfStateFileKey(key);
+		const pid = pidOfKey(key);
 		return pid !== undefined && this.watcher?.isPending(stateFileName(pid)) === true;
 	}
 
 	async flush(key: string): Promise<void> {
-		const pid = pidOfStateFileKey(key);
+		const pid = pidOfKey(key);
 		if (pid !== undefined) await this.watcher?.flush(stateFileName(pid));
+	}
+
+	/** A state file cannot be asked: the guard goes by what it last said. */
+	async unsavedNow(): Promise<undefined> {
+		return undefined;
 	}
 
 	/** `/ide` looks again: the dir's standing now, not at the next re-check. */
@@ -203,7 +210,7 @@ export class StateDir implements EditorSource {
 				onChange: this.hooks.changed,
 				onSettled: (fileName) => {
 					const name = classifyFileName(fileName);
-					if (name.kind === "state") this.hooks.settled(stateFileKey(name.pid));
+					if (name.kind === "state") this.hooks.settled(pidKey(name.pid));
 				},
 				onError: (message) => this.reportWatcherError(message),
 			});

@@ -213,8 +213,14 @@ export class StateWatcher {
 		track.signature = outcome.signature;
 		const { result, writtenAtSeconds } = outcome;
 		const written = writtenAtSeconds === undefined ? {} : { writtenAtSeconds };
-		if (!result.ok) return this.update(fileName, { fileName, rejection: result.reason, ...written });
-		const before = this.entries.get(fileName)?.reading;
+		const known = this.entries.get(fileName);
+		if (!result.ok) {
+			// The guard keeps covering what the editor last validly said was unsaved (a torn write, say).
+			const lastValid = known?.reading ?? known?.lastValid;
+			return this.update(fileName, { fileName, rejection: result.reason, ...written, ...(lastValid && { lastValid }) });
+		}
+		const before = known?.reading;
+		const keptUnsaved = (before ?? known?.lastValid)?.unsavedFiles;
 		// Most writes are cursor moves: the paths the tiers look at are unchanged, so skip the realpath calls.
 		const paths =
 			before && samePathInputs(before.state, result.state) ? before.paths : await resolveEditorPaths(result.state);
@@ -236,6 +242,8 @@ export class StateWatcher {
 				paths,
 				selectionFirstSeenSeconds: sameSelection ? before.selectionFirstSeenSeconds : this.options.clock.nowSeconds(),
 				...(result.state.unsaved_files && { unsavedFiles: result.state.unsaved_files }),
+				// No list at all where one should be: what the editor said before still stands for the guard.
+				...(result.unsavedFilesMalformed && keptUnsaved && { unsavedFiles: keptUnsaved }),
 			},
 		});
 	}

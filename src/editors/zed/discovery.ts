@@ -1,6 +1,6 @@
-import { type FSWatcher, watch } from "node:fs";
 import { dirname, posix } from "node:path";
 import { resourceCount } from "../../shared/process-memory.ts";
+import { DirWatch } from "../dir-watch.ts";
 import { statOf } from "../fs-facts.ts";
 import { realOrNormal } from "../real-paths.ts";
 import { type ZedDatabase, zedDatabases } from "./core/data-dirs.ts";
@@ -81,35 +81,43 @@ export function fileSignature(path: string): string {
 }
 
 /**
- * The directories of the databases pi reads, watched with a raw `fs.watch` (one per directory): a change of
+ * The directories of the databases pi reads, watched by name (one watch per directory): a change of
  * `db.sqlite` or its `-wal` calls `changed`. `-shm` is shared memory every reader touches, pi's own reads
- * included: not a change of Zed's.
+ * included: not a change of Zed's. A watch that died, or a dir made again, is armed anew on the re-check tick;
+ * in between, the 2 s fallback still sees every change.
  */
 export class DatabaseWatchers {
-	private readonly watchers = new Map<string, FSWatcher>();
+	private readonly watches = new Map<string, DirWatch>();
 
 	constructor(private readonly changed: () => void) {}
 
 	watch(databasePath: string): void {
 		const dir = dirname(databasePath);
-		if (this.watchers.has(dir)) return;
-		try {
-			const watcher = watch(dir, { persistent: false }, (_event, name) => {
-				if (name === null || name === "db.sqlite" || name === "db.sqlite-wal") this.changed();
-			});
-			watcher.on("error", () => {});
-			this.watchers.set(dir, watcher);
-			resourceCount().watchers++;
-		} catch {
-			// Without a watcher the 2 s fallback still sees every change.
-		}
+		if (this.watches.has(dir)) return;
+		const watch = new DirWatch(dir, (name) => name === "db.sqlite" || name === "db.sqlite-wal", {
+			changed: () => this.changed(),
+			counted: (delta) => {
+				resourceCount().watchers += delta;
+			},
+		});
+		this.watches.set(dir, watch);
+		watch.arm();
+	}
+
+	recheck(): void {
+		for (const watch of this.watches.values()) watch.recheck();
+	}
+
+	/** Database dirs whose watch is not working now, and why. */
+	problems(): { dir: string; problem: string }[] {
+		return [...this.watches.values()].flatMap((watch) => {
+			const { dir, problem } = watch.report();
+			return problem === undefined ? [] : [{ dir, problem }];
+		});
 	}
 
 	close(): void {
-		for (const watcher of this.watchers.values()) {
-			watcher.close();
-			resourceCount().watchers--;
-		}
-		this.watchers.clear();
+		for (const watch of this.watches.values()) watch.close();
+		this.watches.clear();
 	}
 }

@@ -1,17 +1,15 @@
+import { runInBackground } from "../../shared/background.ts";
 import type { Cancel } from "../../shared/core/clock.ts";
 import { LIVENESS_CHECK_MS } from "../../shared/core/timing.ts";
 import type { EditorFacts, ListedEditor } from "../core/editor.ts";
 import type { EditorSource, SourceHooks } from "../editor-source.ts";
 import { isProcessAlive, isProcessRunning } from "../liveness.ts";
 import { type ZedDatabase, type ZedEnv, zedDataDirs } from "./core/data-dirs.ts";
-import { type CycleEvent, nextStep, type ReadCycle, type ReadOutcome, START_CYCLE } from "./core/read-cycle.ts";
-import type { ZedSnapshot } from "./core/rows.ts";
-import type { ZedSettingsFacts } from "./core/settings.ts";
+import { type CycleEvent, nextStep, type ReadCycle, START_CYCLE } from "./core/read-cycle.ts";
 import type { ZedReport } from "./core/status.ts";
 import type { DatabaseOnDisk, ProcessFacts, RunningZed } from "./core/which-zed.ts";
-import { readZedDatabase } from "./database.ts";
 import { DatabaseWatchers, databasesOnDisk, fileSignature, lookForZed } from "./discovery.ts";
-import { ZedSettingsFiles } from "./settings-files.ts";
+import { ZedRowsReader } from "./rows-reader.ts";
 import { loadSqlite, type Sqlite } from "./sqlite.ts";
 import { ZedWorkspaces } from "./workspaces.ts";
 
@@ -43,19 +41,14 @@ export class ZedSource implements EditorSource {
 	private defaultDirs: string[] = [];
 	/** Every running Zed editor the last look found (a stateless one too: `/ide status` names it). */
 	private zeds: RunningZed[] = [];
-	private readonly settingsFiles = new ZedSettingsFiles();
-	private settings: { facts: ZedSettingsFacts; file: string } | undefined;
 	private database?: ZedDatabase;
 	private zed?: RunningZed;
 	private readonly watchers = new DatabaseWatchers(() =>
 		this.dispatch({ kind: "watched-change", nowMs: this.hooks.clock.nowMs(), signature: this.signatureNow() }),
 	);
 	private cycle: ReadCycle = START_CYCLE;
-	private snapshot?: ZedSnapshot;
-	private schemaSteps?: string;
-	private lastProblem?: { reason: string; atSeconds: number };
-	private lastRead = { ms: 0, ok: false };
 	private readonly workspaces: ZedWorkspaces;
+	private readonly rows: ZedRowsReader;
 	/** Cancels the throttled read that is due. */
 	private cancelDue?: Cancel;
 	/** Cancels the first look for Zed, when it waits for pi's own start to finish. */
@@ -71,6 +64,7 @@ export class ZedSource implements EditorSource {
 		private readonly hooks: SourceHooks,
 	) {
 		this.workspaces = new ZedWorkspaces(() => hooks.clock.nowSeconds());
+		this.rows = new ZedRowsReader(this.workspaces, options, () => hooks.clock.nowSeconds());
 	}
 
 	async start(): Promise<void> {
@@ -158,7 +152,7 @@ export class ZedSource implements EditorSource {
 			listed: offered,
 			alive: this.zed !== undefined,
 			...(offered && !blocked && { reading: known }),
-			...(blocked && { rejection: blocked }),
+			...(blocked && { rejection: blocked, lastValid: known }),
 			writtenAtSeconds: known.writtenAtSeconds,
 		};
 	}
@@ -177,6 +171,7 @@ export class ZedSource implements EditorSource {
 			this.forgetZed();
 			this.hooks.changed();
 		}
+		this.watchers.recheck();
 		if (!this.sqlite) return;
 		this.dispatch({ kind: "fallback", nowMs: this.hooks.clock.nowMs(), signature: this.signatureNow() });
 	}
@@ -192,8 +187,14 @@ export class ZedSource implements EditorSource {
 		await this.reading;
 	}
 
+	/** Zed cannot be asked: the guard goes by its last read. */
+	async unsavedNow(): Promise<undefined> {
+		return undefined;
+	}
+
 	report(): ZedReport {
-		const workspaces = this.workspaces.reports(this.database?.path, this.snapshot, this.zed !== undefined);
+		const { snapshot, settings, schemaSteps, lastProblem, lastRead } = this.rows;
+		const workspaces = this.workspaces.reports(this.database?.path, snapshot, this.zed !== undefined);
 		// With no Zed running, the database it would read: the one written last.
 		const database = this.database ?? [...this.onDisk].sort((a, b) => b.writtenAtMs - a.writtenAtMs)[0]?.database;
 		const { blocked, reads, fallbackChecks } = this.cycle;
@@ -201,15 +202,16 @@ export class ZedSource implements EditorSource {
 		return {
 			phase: this.phase,
 			...(stateless.length > 0 && { stateless }),
-			...(this.settings && { settings: this.settings }),
+			...(settings && { settings }),
 			...(database && { database }),
 			...(this.zed && { zed: this.zed }),
-			...(this.schemaSteps && { schemaSteps: this.schemaSteps }),
-			...(this.snapshot?.sessionId && { sessionId: this.snapshot.sessionId }),
+			...(schemaSteps && { schemaSteps }),
+			...(snapshot?.sessionId && { sessionId: snapshot.sessionId }),
 			workspaces,
-			...(this.lastProblem && { lastProblem: this.lastProblem }),
+			...(lastProblem && { lastProblem }),
 			...(blocked && { blocked }),
-			reads: { count: reads, lastMs: this.lastRead.ms, lastOk: this.lastRead.ok, fallbackChecks },
+			reads: { count: reads, lastMs: lastRead.ms, lastOk: lastRead.ok, fallbackChecks },
+			watchProblems: this.watchers.problems(),
 		};
 	}
 
@@ -245,7 +247,8 @@ export class ZedSource implements EditorSource {
 	/** `/proc` asked which Zed writes which database; one look at a time. */
 	private scan(): void {
 		if (this.scanning) return;
-		this.scanning = (async () => {
+		// Never rejects: a look that throws is recorded for /ide status; the next change or `/ide` looks again.
+		this.scanning = runInBackground("zed scan", async () => {
 			// Taken before the scan, so that a write during it (a Zed starting) is looked at again.
 			const signatureAtStart = this.signatureNow();
 			const { uid, home, platform } = this.options;
@@ -267,7 +270,7 @@ export class ZedSource implements EditorSource {
 			this.hooks.event({ kind: "app-found", label: `zed ${look.chosen.zed.pid}`, detail: look.chosen.database.path });
 			this.dispatch({ kind: "zed-found", nowMs: this.hooks.clock.nowMs() });
 			await this.reading;
-		})().finally(() => {
+		}).finally(() => {
 			this.scanning = undefined;
 		});
 	}
@@ -276,9 +279,9 @@ export class ZedSource implements EditorSource {
 	private read(): void {
 		const { sqlite, database } = this;
 		if (this.closed || !sqlite || !database) return;
-		this.reading = (async () => {
+		this.reading = runInBackground("zed read", async () => {
 			const signatureAtStart = fileSignature(database.path);
-			const outcome = await this.readRows(sqlite, database.path);
+			const outcome = await this.rows.read(sqlite, database.path, this.zed);
 			this.reading = undefined;
 			this.hooks.changed();
 			this.dispatch({
@@ -288,33 +291,6 @@ export class ZedSource implements EditorSource {
 				signatureAtStart,
 				signatureNow: fileSignature(database.path),
 			});
-		})();
-	}
-
-	/** The rows read and turned into editors; how the read ended. Never throws. */
-	private async readRows(sqlite: Sqlite, path: string): Promise<ReadOutcome> {
-		try {
-			const result = readZedDatabase(sqlite, path);
-			this.lastRead = { ms: result.tookMs, ok: result.ok };
-			if (result.schema) this.schemaSteps = result.schema.steps;
-			if (!result.ok) {
-				this.lastProblem = { reason: result.reason, atSeconds: this.hooks.clock.nowSeconds() };
-				// A locked database, or another SQLite error, keeps its last state and is read again; a schema pi
-				// cannot read shows nothing rather than a guess.
-				if (result.failure === "schema") return { kind: "unusable", reason: result.reason };
-				return result.failure === "busy" ? { kind: "busy" } : { kind: "error", reason: result.reason };
-			}
-			this.snapshot = result.snapshot;
-			// Zed applies its settings live: each read sees them as they are (one stat while unchanged).
-			this.settings = await this.settingsFiles.user(this.zed, this.options.env, this.options.home);
-			const user = this.settings.facts;
-			const { rewriting } = await this.workspaces.update(path, result.snapshot, this.zed?.pid ?? 0, {
-				restoresUnsaved: (roots) => this.settingsFiles.restoresUnsaved(user, roots),
-			});
-			return { kind: "ok", rewriting };
-		} catch (error) {
-			this.lastProblem = { reason: String(error), atSeconds: this.hooks.clock.nowSeconds() };
-			return { kind: "error", reason: String(error) };
-		}
+		});
 	}
 }

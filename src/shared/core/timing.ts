@@ -49,8 +49,11 @@ export const PID_REUSE_TOLERANCE_SECONDS = 2;
 export const NEOVIM_PUSH_THROTTLE_MS = 20;
 /** A request to a Neovim that does not answer in this long is given up (it may still run later: harmless). */
 export const NEOVIM_REQUEST_TIMEOUT_MS = 500;
-/** The guard asks for the unsaved list at a tool call only this long; then it uses the last pushed list. */
-export const NEOVIM_GUARD_ASK_MS = 150;
+/**
+ * The guard asks an editor that can be asked (a Neovim, an IDE server) for its unsaved list at a tool call only
+ * this long, every request of that ask together; then it uses the last list the editor pushed.
+ */
+export const GUARD_ASK_MS = 150;
 /**
  * After something named `nvim*` appears in a runtime dir, `/proc` is scanned this long after: Neovim 0.7
  * creates its socket inside a fresh dir after the dir. A Neovim found without a socket yet is looked at again

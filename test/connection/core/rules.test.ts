@@ -10,12 +10,6 @@ import {
 } from "../../../src/connection/core/rules.ts";
 import type { EditorFacts } from "../../../src/editors/core/editor.ts";
 import type { Tier } from "../../../src/editors/core/tiers.ts";
-import {
-	classifyFileName,
-	pidOfStateFileKey,
-	stateFileKey,
-	stateFileName,
-} from "../../../src/editors/state-dir/core/parse.ts";
 import { noticeText } from "../../../src/shared/core/notice-texts.ts";
 import { editorReading } from "../../support/fixtures.ts";
 
@@ -137,20 +131,6 @@ describe("why a connection ends, and what a prompt gets", () => {
 			"server-closed": "Neovim quit (its server closed the connection)",
 		});
 	});
-});
-
-describe("state file name and key from a pid and back", () => {
-	test.each([1, 42, 4_194_304])("pid %i", (pid) => {
-		expect(stateFileName(pid)).toBe(`${pid}.json`);
-		expect(classifyFileName(stateFileName(pid))).toEqual({ kind: "state", pid });
-		expect(pidOfStateFileKey(stateFileKey(pid))).toBe(pid);
-	});
-	test.each(["pid:0", "pid:-1", "pid:1.5", "pid:01", "zed:/db#1", "pid:", "1", "pid:99999999999"])(
-		"%s is not a state-file key",
-		(key) => {
-			expect(pidOfStateFileKey(key)).toBeUndefined();
-		},
-	);
 });
 
 describe("notice texts", () => {

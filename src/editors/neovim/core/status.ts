@@ -17,6 +17,8 @@ export interface NeovimEntry {
 	enclosing: boolean;
 	lastRequest?: { atSeconds: number; what: string; failure?: string };
 	problem?: string;
+	/** What pi cut or left out of the latest snapshot (an oversize field), each with why; the rest stands. */
+	cuts?: readonly string[];
 	editor?: EditorReading;
 }
 
@@ -31,6 +33,8 @@ export interface NeovimReport {
 	neovims: readonly NeovimEntry[];
 	/** Neovims found whose server pi could not talk to. */
 	failures: readonly { pid: number; socket: string; reason: string }[];
+	/** Runtime dirs whose watch is not working now, and why (new Neovims are then found on `/ide` only). */
+	watchProblems?: readonly { dir: string; problem: string }[];
 }
 
 const show = (text: string, max = 120) => clip(sanitizeForDisplay(text), max);
@@ -66,6 +70,7 @@ function entryLines(entry: NeovimEntry, nowSeconds: number, projectDir: string):
 		`    ${entry.ui === undefined ? "UI unknown" : entry.ui ? "UI attached" : "no UI"}; ${offered(entry, projectDir)}`,
 		`    pushes: ${entry.pushing ? "live" : "off (read on /ide)"}${entry.blocking ? "; blocking: waits for the user" : ""}; autoread: ${autoread}`,
 		`    last request: ${requestText}${entry.problem ? `; problem: ${show(entry.problem)}` : ""}`,
+		...(entry.cuts?.length ? [`    cut by pi: ${entry.cuts.map((cut) => show(cut)).join("; ")}`] : []),
 	];
 }
 
@@ -86,6 +91,8 @@ export function neovimStatusLines(report: NeovimReport, nowSeconds: number, proj
 	for (const entry of report.neovims) lines.push(...entryLines(entry, nowSeconds, projectDir));
 	for (const failure of report.failures)
 		lines.push(`  nvim ${failure.pid}: ${show(failure.socket)}: cannot talk to it: ${show(failure.reason)}`);
+	for (const watch of report.watchProblems ?? [])
+		lines.push(`  runtime dir ${show(watch.dir)} not watched: ${show(watch.problem)} (new Neovims are found on /ide)`);
 	return lines;
 }
 

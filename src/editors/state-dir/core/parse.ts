@@ -7,6 +7,8 @@ import {
 	EditorStateSchema,
 	MAX_DIAGNOSTICS,
 	MAX_PID,
+	MAX_UNSAVED_FILES,
+	UnsavedFileSchema,
 	UnsavedFilesSchema,
 } from "../../core/protocol-state.ts";
 
@@ -17,6 +19,11 @@ export type ParseResult =
 			state: EditorState;
 			/** Optional fields that were malformed and left out, each with why: the rest of the state stands. */
 			dropped?: string[];
+			/**
+			 * `unsaved_files` was there but no list at all: the editor's earlier list is not replaced by nothing
+			 * (the guard keeps it). Bad entries of a list are left out one by one instead.
+			 */
+			unsavedFilesMalformed?: true;
 	  }
 	| { ok: false; reason: string };
 
@@ -80,12 +87,48 @@ export function parseStateFile(fileName: string, bytes: Uint8Array): ParseResult
 	} catch {
 		return { ok: false, reason: "not valid JSON (truncated or corrupt)" };
 	}
-	const { state, dropped } = withoutMalformedOptionals(value);
+	const { state: checked, dropped: droppedOptionals } = withoutMalformedOptionals(withValidUnsavedEntries(value));
+	const { state, dropped } = { state: checked, dropped: [...unsavedEntryNotes(value), ...droppedOptionals] };
 	if (!validator.Check(state)) return { ok: false, reason: describeSchemaError(state) };
 	if (state.pid !== name.pid) {
 		return { ok: false, reason: `pid field ${state.pid} does not match the file name ${fileName}` };
 	}
-	return { ok: true, pid: name.pid, state, ...(dropped.length > 0 && { dropped }) };
+	const unsavedFilesMalformed = isRecord(value) && "unsaved_files" in value && !Array.isArray(value.unsaved_files);
+	return {
+		ok: true,
+		pid: name.pid,
+		state,
+		...(dropped.length > 0 && { dropped }),
+		...(unsavedFilesMalformed && { unsavedFilesMalformed: true }),
+	};
+}
+
+const unsavedFileCheck = Compile(UnsavedFileSchema);
+
+/**
+ * One bad path in `unsaved_files` must not cost the guard the others: each entry is checked on its own, the
+ * good ones kept (the first `MAX_UNSAVED_FILES`), the rest named by `unsavedEntryNotes`.
+ */
+function withValidUnsavedEntries(value: unknown): unknown {
+	if (!isRecord(value) || !Array.isArray(value.unsaved_files)) return value;
+	const kept = value.unsaved_files.filter((file) => unsavedFileCheck.Check(file)).slice(0, MAX_UNSAVED_FILES);
+	return kept.length === value.unsaved_files.length ? value : { ...value, unsaved_files: kept };
+}
+
+function unsavedEntryNotes(value: unknown): string[] {
+	if (!isRecord(value) || !Array.isArray(value.unsaved_files)) return [];
+	const files: unknown[] = value.unsaved_files;
+	const bad = files.flatMap((file, index) => (unsavedFileCheck.Check(file) ? [] : [index]));
+	const good = files.length - bad.length;
+	const notes: string[] = [];
+	if (bad.length > 0) {
+		const first = bad[0] as number;
+		const why = unsavedFileCheck.Errors(files[first])[0]?.message ?? "is malformed";
+		notes.push(`unsaved_files: ${bad.length} of ${files.length} entries left out (unsaved_files.${first} ${why})`);
+	}
+	if (good > MAX_UNSAVED_FILES)
+		notes.push(`unsaved_files: only the first ${MAX_UNSAVED_FILES} of ${good} paths are guarded`);
+	return notes;
 }
 
 /** The value with each malformed optional field left out (a copy only where one is), and why each went. */
@@ -125,16 +168,4 @@ function describeSchemaError(value: unknown): string {
 /** The state file an editor with this pid writes; `classifyFileName` reads the pid back. */
 export function stateFileName(pid: number): string {
 	return `${pid}.json`;
-}
-
-/** The key of the editor behind a state file: the pid, whichever state dir holds the file. */
-export function stateFileKey(pid: number): string {
-	return `pid:${pid}`;
-}
-
-/** The pid a state-file key names, or undefined for another source's key. */
-export function pidOfStateFileKey(key: string): number | undefined {
-	const match = /^pid:([1-9][0-9]*)$/.exec(key);
-	const pid = Number(match?.[1]);
-	return match && pid <= MAX_PID ? pid : undefined;
 }

@@ -41,6 +41,8 @@ export interface ZedReport {
 	 * often the slow fallback looked at the database's files.
 	 */
 	reads?: { count: number; lastMs: number; lastOk: boolean; fallbackChecks: number };
+	/** Database dirs whose watch is not working now, and why (the 2 s fallback still reads every change). */
+	watchProblems?: readonly { dir: string; problem: string }[];
 }
 
 const show = (text: string, max = 120) => clip(sanitizeForDisplay(text), max);
@@ -89,6 +91,8 @@ export function zedStatusLines(report: ZedReport, nowSeconds: number, projectDir
 		lines.push(`  Zed ${pid} runs with ZED_STATELESS: its database is in memory, the rows on disk are not its`);
 	if (report.settings) lines.push(...zedSettingsLines(report.settings.facts, show(report.settings.file, 200)));
 	if (report.zed) for (const workspace of report.workspaces) lines.push(workspaceLine(workspace, projectDir));
+	for (const watch of report.watchProblems ?? [])
+		lines.push(`  ${show(watch.dir, 200)} not watched: ${show(watch.problem)} (changes are seen within 2 s)`);
 	if (report.lastProblem) {
 		const { reason, atSeconds } = report.lastProblem;
 		const since = report.reads?.lastOk ? "; read fine since" : "";

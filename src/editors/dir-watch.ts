@@ -1,0 +1,142 @@
+import { type FSWatcher, statSync, watch } from "node:fs";
+import { dirname, relative, sep } from "node:path";
+import { guarded } from "../shared/background.ts";
+
+/** What a dir watch reports of itself for `/ide status`. */
+export interface DirWatchReport {
+	dir: string;
+	/** What is watched now: the dir, or its nearest existing parent while the dir is not there; none after a failure. */
+	watching?: string;
+	/** Why it does not watch the dir itself (a failure to watch, the watcher's error), until the next re-arm. */
+	problem?: string;
+}
+
+export interface DirWatchHooks {
+	/** An entry whose name passes the filter changed; `null` when the dir itself appeared or was watched anew. */
+	changed: (name: string | null) => void;
+	/** Open watches, counted for `/ide status` (+1 when one opens, -1 when it closes). */
+	counted: (delta: number) => void;
+}
+
+/**
+ * One raw `fs.watch` of a dir, filtered by name: no stat per event, so a busy `/tmp` costs a name check per
+ * entry. A dir that is not there yet is waited for by watching its nearest existing parent for the next name
+ * on the way. Linux gives no error when a watched dir is removed (it just goes quiet, and a dir made again
+ * under the same name is another dir): `recheck` on the sources' tick compares the dir's identity (dev and
+ * inode) and re-arms, and a watcher that errored or could not be made (the inotify limit) is tried again there.
+ */
+export class DirWatch {
+	private watcher?: FSWatcher;
+	private watching?: string;
+	private identity?: string;
+	private problem?: string;
+	/** The first arm is the source's own start, which reads what is there: only later arms announce the dir. */
+	private armedBefore = false;
+	private closed = false;
+
+	constructor(
+		readonly dir: string,
+		private readonly accepts: (name: string) => boolean,
+		private readonly hooks: DirWatchHooks,
+	) {}
+
+	/** Watches the dir, or its nearest existing parent; call again on every tick through `recheck`. */
+	arm(): void {
+		if (this.closed) return;
+		const target = nearestExisting(this.dir);
+		if (target && this.watcher && this.watching === target.path && this.identity === target.identity) return;
+		const announce = this.armedBefore && !(this.watcher !== undefined && this.watching === this.dir);
+		this.armedBefore = true;
+		this.drop();
+		if (!target) {
+			this.problem = "no part of its path exists";
+			return;
+		}
+		const onDir = target.path === this.dir;
+		const next = onDir ? undefined : nextName(target.path, this.dir);
+		try {
+			const watcher = watch(
+				target.path,
+				{ persistent: false },
+				guarded("dir watch", (_event: string, name: string | null) => {
+					if (onDir) {
+						if (name === null || this.accepts(name)) this.hooks.changed(name);
+					} else if (name === null || name === next) this.arm();
+				}),
+			);
+			watcher.on(
+				"error",
+				guarded("dir watch error", (error: unknown) => {
+					if (this.watcher !== watcher) return;
+					this.drop();
+					this.problem = `its watcher failed: ${String(error)}; watched again within seconds`;
+				}),
+			);
+			this.watcher = watcher;
+			this.watching = target.path;
+			this.identity = target.identity;
+			this.problem = undefined;
+			this.hooks.counted(1);
+		} catch (error) {
+			this.problem = `cannot watch ${target.path}: ${watchFailure(error)}`;
+			return;
+		}
+		// The dir appeared (or is another dir now): what it holds already was never seen by a watch.
+		if (onDir && announce) this.hooks.changed(null);
+	}
+
+	/** On the sources' tick: re-armed when the watcher is gone, the dir appeared or vanished, or it is another dir. */
+	recheck(): void {
+		this.arm();
+	}
+
+	report(): DirWatchReport {
+		return {
+			dir: this.dir,
+			...(this.watching !== undefined && { watching: this.watching }),
+			...(this.problem !== undefined && { problem: this.problem }),
+		};
+	}
+
+	close(): void {
+		this.closed = true;
+		this.drop();
+	}
+
+	private drop(): void {
+		if (!this.watcher) return;
+		this.watcher.close();
+		this.watcher = undefined;
+		this.watching = undefined;
+		this.identity = undefined;
+		this.hooks.counted(-1);
+	}
+}
+
+/** The dir, or the nearest of its parents that exists, as a directory, with its identity. */
+function nearestExisting(dir: string): { path: string; identity: string } | undefined {
+	for (let path = dir; ; path = dirname(path)) {
+		try {
+			const stats = statSync(path);
+			if (stats.isDirectory()) return { path, identity: `${stats.dev}:${stats.ino}` };
+		} catch {
+			// Not there: its parent then.
+		}
+		if (dirname(path) === path) return undefined;
+	}
+}
+
+/** The name under `parent` on the way down to `dir`. */
+function nextName(parent: string, dir: string): string | undefined {
+	return relative(parent, dir).split(sep)[0] || undefined;
+}
+
+/** The reasons a user can act on, in their words. */
+function watchFailure(error: unknown): string {
+	const code = (error as NodeJS.ErrnoException | undefined)?.code;
+	if (code === "ENOSPC") return "the inotify watch limit is reached (raise fs.inotify.max_user_watches)";
+	if (code === "EMFILE") return "too many open files (the inotify instance limit: fs.inotify.max_user_instances)";
+	if (code === "EACCES" || code === "EPERM") return "permission denied";
+	return String(error);
+}
+
