@@ -8,6 +8,7 @@ import {
 	orderViolations,
 	readSources,
 	resolveImport,
+	singleHomeViolations,
 	sizeViolations,
 } from "./support/architecture.ts";
 
@@ -35,6 +36,10 @@ describe("the house as it is", () => {
 
 	test("no source file over 320 lines, no folder holding more than 12 .ts files directly", () => {
 		expect(sizeViolations(sources)).toEqual([]);
+	});
+
+	test("one module calls fs.watch, one reads /proc, one builds and parses the pid: key", () => {
+		expect(singleHomeViolations(sources)).toEqual([]);
 	});
 });
 
@@ -94,6 +99,25 @@ describe("each check fails on a fixture that breaks it", () => {
 		expect(sizeViolations(files)).toEqual([
 			"src/shared/long.ts has 321 lines (at most 320)",
 			"src/ui holds 13 .ts files (at most 12)",
+		]);
+	});
+
+	test("a raw watch, a /proc read or a pid: key outside its one module", () => {
+		const files = fixture({
+			"src/editors/neovim/x.ts": 'import { type FSWatcher, watch } from "node:fs";',
+			"src/editors/zed/y.ts": "const stat = readFileSync(`/proc/${pid}/stat`);",
+			"src/editors/state-dir/z.ts": "const key = `pid:${pid}`;",
+			"src/editors/neovim/w.ts": "const pid = /^pid:(\\d+)$/.exec(key);",
+			"src/editors/dir-watch.ts": 'import { watch } from "node:fs";',
+			"src/editors/proc-files.ts": 'readFileSync("/proc/stat");',
+			"src/editors/core/editor-key.ts": "`pid:${pid}`",
+			"src/ui/fine.ts": '// fs.watch("/proc/1") in a comment; "pid 7" and watchers are fine\nconst w = watchers();',
+		});
+		expect(singleHomeViolations(files)).toEqual([
+			"src/editors/neovim/x.ts calls fs.watch: only src/editors/dir-watch.ts may",
+			"src/editors/zed/y.ts reads /proc: only src/editors/proc-files.ts may",
+			"src/editors/state-dir/z.ts builds or parses the pid: key: only src/editors/core/editor-key.ts may",
+			"src/editors/neovim/w.ts builds or parses the pid: key: only src/editors/core/editor-key.ts may",
 		]);
 	});
 

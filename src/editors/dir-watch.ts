@@ -1,5 +1,5 @@
 import { type FSWatcher, statSync, watch } from "node:fs";
-import { dirname, relative, sep } from "node:path";
+import { basename, dirname, relative, sep } from "node:path";
 import { guarded } from "../shared/background.ts";
 
 /** What a dir watch reports of itself for `/ide status`. */
@@ -40,12 +40,13 @@ export class DirWatch {
 		private readonly hooks: DirWatchHooks,
 	) {}
 
-	/** Watches the dir, or its nearest existing parent; call again on every tick through `recheck`. */
+	/** Watches the dir, or its nearest existing parent; `recheck` calls it again on every tick. */
 	arm(): void {
 		if (this.closed) return;
 		const target = nearestExisting(this.dir);
 		if (target && this.watcher && this.watching === target.path && this.identity === target.identity) return;
-		const announce = this.armedBefore && !(this.watcher !== undefined && this.watching === this.dir);
+		// Armed anew after the start: whatever the dir holds now was never seen by a watch.
+		const announce = this.armedBefore;
 		this.armedBefore = true;
 		this.drop();
 		if (!target) {
@@ -59,7 +60,12 @@ export class DirWatch {
 				target.path,
 				{ persistent: false },
 				guarded("dir watch", (_event: string, name: string | null) => {
-					if (onDir) {
+					if (onDir && name === basename(this.dir)) {
+						// The dir itself was removed or moved (inotify's last word for it): watched anew, even
+						// when a dir made again at once got the same inode number.
+						this.drop();
+						this.arm();
+					} else if (onDir) {
 						if (name === null || this.accepts(name)) this.hooks.changed(name);
 					} else if (name === null || name === next) this.arm();
 				}),
@@ -139,4 +145,3 @@ function watchFailure(error: unknown): string {
 	if (code === "EACCES" || code === "EPERM") return "permission denied";
 	return String(error);
 }
-

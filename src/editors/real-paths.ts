@@ -54,3 +54,17 @@ export async function resolveEditorPaths(state: EditorState): Promise<EditorPath
 		argvDirs: argvDirs.filter((entry) => entry !== undefined),
 	};
 }
+
+/**
+ * An editor's paths, resolved again only when what they come from changed (its cwd, active file, argv): most
+ * writes are cursor moves, and they cost no realpath. One per editor (a state file, a Neovim session).
+ */
+export class EditorPathsCache {
+	private last?: { key: string; paths: Promise<EditorPaths> };
+
+	pathsOf(state: EditorState): Promise<EditorPaths> {
+		const key = JSON.stringify([state.cwd, state.active_buffer?.file ?? null, state.argv ?? []]);
+		if (this.last?.key !== key) this.last = { key, paths: resolveEditorPaths(state) };
+		return this.last.paths;
+	}
+}

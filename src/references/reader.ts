@@ -62,11 +62,16 @@ async function resolveOpened(
 	if (secret) return { kind: "withheld", ...place, ...withheldReason(secret) };
 	const editor = editorShowing(context.view, file, real);
 	const selection = editor?.state.active_buffer?.selection;
-	if (selection && selection.start.line === reference.startLine && selection.end.line === reference.endLine) {
+	const sameLines = selection?.start.line === reference.startLine && selection?.end.line === reference.endLine;
+	// A selection serves a reference only when it is whole lines: one word of line 4 is not "line 4".
+	if (selection && sameLines && editor?.wholeLineSelection === true)
 		return finish({ ...place, text: selection.text, from: "selection", unsavedInEditor: false }, context);
-	}
 	const read = typeof opened === "string" ? opened : await readLines(opened);
 	if (typeof read === "string") return { kind: "problem", shown: reference.path, problem: read };
+	// A one-line selection of unknown extent (a state file's, from column 1) is the line when it is the line.
+	const wholeLine = sameLines && editor?.wholeLineSelection === undefined && read[reference.startLine - 1];
+	if (selection && wholeLine !== undefined && wholeLine === selection.text)
+		return finish({ ...place, text: selection.text, from: "selection", unsavedInEditor: false }, context);
 	if (reference.startLine > read.length) {
 		return {
 			kind: "problem",

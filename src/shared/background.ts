@@ -70,7 +70,10 @@ export function runInBackground(task: string, work: () => unknown): Promise<void
 }
 
 /** `callback` for a timer, `setImmediate` or a watcher: a throw, or a promise it returns rejecting, is recorded. */
-export function guarded<Args extends unknown[]>(task: string, callback: (...args: Args) => unknown): (...args: Args) => void {
+export function guarded<Args extends unknown[]>(
+	task: string,
+	callback: (...args: Args) => unknown,
+): (...args: Args) => void {
 	return (...args) => {
 		void runInBackground(task, () => callback(...args));
 	};

@@ -8,14 +8,21 @@ import { editorState } from "../support/fixtures.ts";
 
 /** A source that records what the list asked of it. */
 function source(
-	options: { editors?: ListedEditor[]; lost?: boolean; pending?: boolean; flush?: () => Promise<void> } = {},
+	options: {
+		editors?: ListedEditor[];
+		facts?: EditorFacts;
+		lost?: boolean;
+		pending?: boolean;
+		flush?: () => Promise<void>;
+		unsavedNow?: readonly string[];
+	} = {},
 ) {
 	const calls: string[] = [];
 	const fake: EditorSource = {
 		start: async () => {},
 		close: async () => {},
 		editors: () => options.editors ?? [],
-		facts: (): EditorFacts | undefined => undefined,
+		facts: (): EditorFacts | undefined => options.facts,
 		checkLiveness: () => false,
 		recheck: async () => {
 			calls.push("recheck");
@@ -28,6 +35,7 @@ function source(
 		},
 		isPending: () => options.pending === true,
 		flush: options.flush ?? (async () => {}),
+		unsavedNow: async () => options.unsavedNow,
 	};
 	return { fake, calls };
 }
@@ -58,6 +66,37 @@ describe("all sources as one list", () => {
 		const newer = source({ editors: [listed(9, "newer.ts")] });
 		const merged = new MergedSources([newer.fake, older.fake], new ManualClock());
 		expect(merged.editors().map((editor) => editor.state.active_buffer?.name)).toEqual(["newer.ts"]);
+	});
+
+	test("a Neovim's server copy counts, with the selection's time its plugin's file took", () => {
+		const selection = { start: { line: 2, column: 1 }, end: { line: 4, column: 5 }, text: "b\nc\nd" };
+		const copy = (origin: "neovim" | "state-file", selectedAt: number | null, firstSeen: number): ListedEditor => ({
+			...listed(origin === "neovim" ? 5 : 9, "main.ts"),
+			origin,
+			state: editorState({ pid: 7, buffer: { name: "main.ts", selection: { ...selection, selected_at: selectedAt } } }),
+			selectionFirstSeenSeconds: firstSeen,
+		});
+		const server = copy("neovim", null, 100);
+		const plugin = copy("state-file", 90, 91);
+		const merged = new MergedSources(
+			[
+				source({ editors: [server], facts: { origin: "neovim", listed: true, alive: true, reading: server } }).fake,
+				source({ editors: [plugin], facts: { origin: "state-file", listed: true, alive: true, reading: plugin } }).fake,
+			],
+			new ManualClock(),
+		);
+		for (const counted of [merged.editors()[0], merged.facts("pid:7")?.reading]) {
+			expect(counted?.origin).toBe("neovim");
+			expect(counted?.state.active_buffer?.selection?.selected_at).toBe(90);
+			expect(counted?.selectionFirstSeenSeconds).toBe(91);
+		}
+	});
+
+	test("the unsaved list asked now comes from the source that can ask; none can: undefined", async () => {
+		const clock = new ManualClock();
+		const asking = new MergedSources([source().fake, source({ unsavedNow: ["/p/a.ts"] }).fake], clock);
+		expect(await asking.unsavedNow("pid:7", 150)).toEqual(["/p/a.ts"]);
+		expect(await new MergedSources([source().fake], clock).unsavedNow("pid:7", 150)).toBeUndefined();
 	});
 
 	test("a pending read is waited for, never past the deadline (the clock moved by hand)", async () => {

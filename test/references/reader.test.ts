@@ -43,10 +43,17 @@ const ref = (path: string, startLine: number, endLine = startLine): CodeReferenc
 
 function editorView(
 	file: string,
-	options: { selection?: [number, number, string]; modified?: boolean } = {},
+	options: {
+		selection?: [number, number, string];
+		modified?: boolean;
+		/** As the source tells it; unset: a state file's one-line selection from column 1. */
+		wholeLines?: boolean;
+		startColumn?: number;
+	} = {},
 ): ConnectedView {
 	const [start, end, text] = options.selection ?? [];
 	return {
+		...(options.wholeLines !== undefined && { wholeLineSelection: options.wholeLines }),
 		kind: "editor",
 		state: editorState({
 			cwd: "/anywhere",
@@ -55,7 +62,7 @@ function editorView(
 				modified: options.modified ?? false,
 				...(start !== undefined && {
 					selection: {
-						start: { line: start, column: 1 },
+						start: { line: start, column: options.startColumn ?? 1 },
 						end: { line: end ?? start, column: 1 },
 						text: text ?? "",
 						selected_at: 1,
@@ -85,7 +92,11 @@ describe("resolveReferences on real files", () => {
 
 	test("the editor's selection (even a stale one) when it spans exactly those lines: its text, unsaved edits and all", async () => {
 		const { root, context } = project();
-		const view = editorView(join(root, "src/util.ts"), { selection: [2, 3, "EDITED2\nEDITED3"], modified: true });
+		const view = editorView(join(root, "src/util.ts"), {
+			selection: [2, 3, "EDITED2\nEDITED3"],
+			modified: true,
+			wholeLines: true,
+		});
 		const [exact] = await resolveReferences([ref("src/util.ts", 2, 3)], context(view));
 		expect(exact).toMatchObject({ kind: "text", text: "EDITED2\nEDITED3", from: "selection" });
 		const [other] = await resolveReferences([ref("src/util.ts", 1, 3)], context(view));
@@ -95,12 +106,39 @@ describe("resolveReferences on real files", () => {
 	test("the editor shows the file through a symlink: still the same file", async () => {
 		const { root, context } = project();
 		symlinkSync(join(root, "src"), join(root, "linked"));
-		const view = editorView(join(root, "linked/util.ts"), { selection: [4, 4, "FROM EDITOR"] });
+		const view = editorView(join(root, "linked/util.ts"), { selection: [4, 4, "FROM EDITOR"], wholeLines: true });
 		const [out] = await resolveReferences(
 			[ref("src/util.ts", 4)],
 			context({ ...view, realFile: join(root, "src/util.ts") } as ConnectedView),
 		);
 		expect(out).toMatchObject({ kind: "text", text: "FROM EDITOR", from: "selection" });
+	});
+
+	test.each<[string, { wholeLines?: boolean; startColumn?: number; text: string }, string, "selection" | "disk"]>([
+		[
+			"one word of line 4 (a charwise selection): line 4 from disk",
+			{ wholeLines: false, text: "ne4" },
+			"line4",
+			"disk",
+		],
+		["Neovim's V of line 4, edited: the selection", { wholeLines: true, text: "EDITED4" }, "EDITED4", "selection"],
+		["a state file's one line from column 1 that is the line: the selection", { text: "line4" }, "line4", "selection"],
+		["a state file's one line from column 1 that is only a part: disk", { text: "line" }, "line4", "disk"],
+		[
+			"a state file's one line from column 3: disk",
+			{ startColumn: 3, text: "ne4", wholeLines: false },
+			"line4",
+			"disk",
+		],
+	])("a line reference is never served from a partial selection: %s", async (_case, selection, text, from) => {
+		const { root, context } = project();
+		const view = editorView(join(root, "src/util.ts"), {
+			selection: [4, 4, selection.text],
+			...(selection.wholeLines !== undefined && { wholeLines: selection.wholeLines }),
+			...(selection.startColumn !== undefined && { startColumn: selection.startColumn }),
+		});
+		const [out] = await resolveReferences([ref("src/util.ts", 4)], context(view));
+		expect(out).toMatchObject({ kind: "text", text, from });
 	});
 
 	test("a range past the end is clipped and says so; a start past the end is one line", async () => {

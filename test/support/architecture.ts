@@ -208,3 +208,28 @@ export function importCycles(files: SourceFiles): string[] {
 	for (const file of [...files.keys()].sort()) if (!state.has(file)) visit(file);
 	return [...cycles];
 }
+
+/**
+ * What one module alone does, so that every source shares it instead of writing it again: the raw dir watch
+ * (its re-arming), the reads of `/proc`, and the `pid:` key two sources must agree on for one editor.
+ */
+export const SINGLE_HOMES = [
+	{
+		what: "calls fs.watch",
+		home: "src/editors/dir-watch.ts",
+		pattern: /import\s*\{[^}]*\bwatch(?:File)?\b[^}]*\}\s*from\s*["'](?:node:)?fs["']|\bfs\.watch(?:File)?\(/,
+	},
+	{ what: "reads /proc", home: "src/editors/proc-files.ts", pattern: /["'`]\/proc\// },
+	{ what: "builds or parses the pid: key", home: "src/editors/core/editor-key.ts", pattern: /["'`/]\^?pid:/ },
+] as const;
+
+/** Files that do what only its one module may, each named with what it does and where that lives. */
+export function singleHomeViolations(files: SourceFiles, homes = SINGLE_HOMES): string[] {
+	const problems: string[] = [];
+	for (const [file, text] of files) {
+		const code = withoutComments(text);
+		for (const { what, home, pattern } of homes)
+			if (file !== home && pattern.test(code)) problems.push(`${file} ${what}: only ${home} may`);
+	}
+	return problems;
+}

@@ -92,6 +92,8 @@ export type ConnectedView =
 			unsavedFiles?: readonly string[];
 			/** The editor cannot tell unsaved changes (see `EditorReading.unsavedUnknown`). */
 			unsavedUnknown?: boolean;
+			/** Whether the selection is whole lines (see `EditorReading.wholeLineSelection`). */
+			wholeLineSelection?: boolean;
 	  }
 	| { kind: "gone"; reason: GoneReason };
 
@@ -110,6 +112,7 @@ export function connectedView(
 		...(secret && { secret }),
 		...(reading.unsavedFiles && { unsavedFiles: reading.unsavedFiles }),
 		...(reading.unsavedUnknown && { unsavedUnknown: true }),
+		...(reading.wholeLineSelection !== undefined && { wholeLineSelection: reading.wholeLineSelection }),
 	};
 }
 

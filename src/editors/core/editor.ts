@@ -41,7 +41,8 @@ export interface EditorReading {
 	enclosing?: boolean;
 	/**
 	 * The selection covers whole lines, as its source can tell (Neovim's `V` or a multi-line selection, Zed from
-	 * the text it holds, a state file by the protocol's rules): only then may a line reference be served from it.
+	 * the text it holds, a state file multi-line by the protocol): only then may a line reference be served from
+	 * it. Unset for a one-line selection from column 1 of a state file: whole only when it equals the line on disk.
 	 */
 	wholeLineSelection?: boolean;
 }

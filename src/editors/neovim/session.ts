@@ -1,11 +1,12 @@
 import { randomBytes } from "node:crypto";
+import { runInBackground } from "../../shared/background.ts";
 import type { Clock } from "../../shared/core/clock.ts";
 import { NEOVIM_PUSH_THROTTLE_MS, NEOVIM_REQUEST_TIMEOUT_MS } from "../../shared/core/timing.ts";
 import type { EditorReading } from "../core/editor.ts";
-import type { EditorPaths } from "../core/tiers.ts";
-import { resolveEditorPaths } from "../real-paths.ts";
+import { EditorPathsCache } from "../real-paths.ts";
 import { CHANNEL_LUA, PUSH_LUA, RELOAD_LUA, STATE_LUA, STOP_PUSHES_LUA, UNSAVED_LUA } from "./core/lua.ts";
 import {
+	isWholeLineSelection,
 	parseSnapshot,
 	type SelectionMoment,
 	type Snapshot,
@@ -40,7 +41,7 @@ export class NeovimSession {
 	private channel?: number;
 	private snapshot?: Snapshot;
 	private readingNow?: EditorReading;
-	private pathsCache?: { key: string; paths: Promise<EditorPaths> };
+	private readonly paths = new EditorPathsCache();
 	private moment?: SelectionMoment;
 	private sequence = 0;
 	private blocking = false;
@@ -48,6 +49,8 @@ export class NeovimSession {
 	private wantPushes = false;
 	private lastRequest?: NeovimEntry["lastRequest"];
 	private problem?: string;
+	/** What pi cut or left out of the latest snapshot, each with why. */
+	private cuts: readonly string[] = [];
 
 	constructor(
 		readonly found: FoundNeovim,
@@ -73,10 +76,12 @@ export class NeovimSession {
 			return false;
 		}
 		this.rpc = rpc;
-		void rpc.whenClosed().then((reason) => {
-			this.problem = reason;
-			this.hooks.closed(this);
-		});
+		void runInBackground("neovim closed", () =>
+			rpc.whenClosed().then((reason) => {
+				this.problem = reason;
+				this.hooks.closed(this);
+			}),
+		);
 		await this.refresh();
 		return true;
 	}
@@ -126,9 +131,12 @@ export class NeovimSession {
 		return this.blocking;
 	}
 
-	/** The files Neovim holds unsaved right now, or undefined when it cannot say in `timeoutMs`. */
-	async unsavedNow(timeoutMs: number): Promise<string[] | undefined> {
-		const answer = await this.askWhenFree("unsaved list", lua(UNSAVED_LUA), timeoutMs);
+	/**
+	 * The files Neovim holds unsaved right now, or undefined when it cannot say by `deadlineMs` (the hooks' clock):
+	 * its mode and the list share that one budget.
+	 */
+	async unsavedNow(deadlineMs: number): Promise<string[] | undefined> {
+		const answer = await this.askWhenFree("unsaved list", lua(UNSAVED_LUA), deadlineMs);
 		if (!answer.ok || !Array.isArray(answer.value)) return undefined;
 		return answer.value.filter((file): file is string => typeof file === "string");
 	}
@@ -167,6 +175,7 @@ export class NeovimSession {
 			}),
 			...(this.lastRequest && { lastRequest: this.lastRequest }),
 			...(this.problem !== undefined && { problem: this.problem }),
+			...(this.cuts.length > 0 && { cuts: this.cuts }),
 		};
 	}
 
@@ -174,7 +183,7 @@ export class NeovimSession {
 		if (method !== "pi_ide_state" || !Array.isArray(params)) return;
 		// A push means Neovim runs Lua: it is not waiting for the user.
 		this.blocking = false;
-		void this.take(params[0]);
+		void runInBackground("neovim push", () => this.take(params[0]));
 	}
 
 	/** A snapshot in: checked, turned into a reading; an older one finishing late never replaces a newer one. */
@@ -191,10 +200,11 @@ export class NeovimSession {
 		const snapshot = parsed.snapshot;
 		this.moment = selectionMoment(snapshot, this.moment, nowSeconds);
 		const state = stateFromSnapshot(snapshot, { pid: this.found.pid, nowSeconds, moment: this.moment });
-		const paths = await this.pathsOf(state);
+		const paths = await this.paths.pathsOf(state);
 		if (sequence !== this.sequence) return;
 		this.snapshot = snapshot;
 		this.problem = undefined;
+		this.cuts = parsed.cuts;
 		this.readingNow = {
 			origin: "neovim",
 			pid: this.found.pid,
@@ -203,15 +213,9 @@ export class NeovimSession {
 			selectionFirstSeenSeconds: this.moment?.atSeconds ?? nowSeconds,
 			writtenAtSeconds: nowSeconds,
 			unsavedFiles: snapshot.unsaved,
+			...(state.active_buffer?.selection && { wholeLineSelection: isWholeLineSelection(snapshot.selection) }),
 		};
 		this.hooks.changed();
-	}
-
-	/** Paths are resolved again only when cwd, file or launch args changed: a cursor move costs no realpath. */
-	private pathsOf(state: ReturnType<typeof stateFromSnapshot>): Promise<EditorPaths> {
-		const key = JSON.stringify([state.cwd, state.active_buffer?.file, state.argv]);
-		if (this.pathsCache?.key !== key) this.pathsCache = { key, paths: resolveEditorPaths(state) };
-		return this.pathsCache.paths;
 	}
 
 	/**
@@ -230,9 +234,15 @@ export class NeovimSession {
 		return typeof found.value === "number" && found.value > 0 ? found.value : "pi's channel was not found in Neovim";
 	}
 
-	/** `nvim_get_mode` first (it answers even in a prompt); the request only when Neovim is not blocking. */
-	private async askWhenFree(what: string, request: Request, timeoutMs = NEOVIM_REQUEST_TIMEOUT_MS): Promise<RpcAnswer> {
-		const mode = await this.ask("nvim_get_mode", [], timeoutMs);
+	/**
+	 * `nvim_get_mode` first (it answers even in a prompt); the request only when Neovim is not blocking. Without a
+	 * deadline each waits its own timeout; with one (the hooks' clock), both share what is left of it.
+	 */
+	private async askWhenFree(what: string, request: Request, deadlineMs?: number): Promise<RpcAnswer> {
+		const left = () =>
+			deadlineMs === undefined ? NEOVIM_REQUEST_TIMEOUT_MS : Math.max(0, deadlineMs - this.hooks.clock.nowMs());
+		if (left() === 0) return this.failed(what, "no time left to ask");
+		const mode = await this.ask("nvim_get_mode", [], left());
 		// Not even the "fast" call answers: a busy loop. Ranked as blocking until Neovim pushes again.
 		if (!mode.ok) {
 			this.blocking = this.isOpen;
@@ -240,7 +250,8 @@ export class NeovimSession {
 		}
 		this.blocking = (mode.value as { blocking?: unknown } | undefined)?.blocking === true;
 		if (this.blocking) return this.failed(what, "Neovim is waiting for the user (a prompt): not asked");
-		const answer = await this.ask(...request, timeoutMs);
+		if (left() === 0) return this.failed(what, "no time left to ask");
+		const answer = await this.ask(...request, left());
 		if (!answer.ok) return this.failed(what, answer.reason);
 		this.lastRequest = { atSeconds: this.hooks.clock.nowSeconds(), what };
 		return answer;

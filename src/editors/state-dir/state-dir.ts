@@ -4,13 +4,13 @@ import { join } from "node:path";
 import { noticeText } from "../../shared/core/notice-texts.ts";
 import { resourceCount } from "../../shared/process-memory.ts";
 import type { EditorFacts, ListedEditor, StateFileEntry } from "../core/editor.ts";
+import { pidKey, pidOfKey } from "../core/editor-key.ts";
 import { pidReused } from "../core/pid-reuse.ts";
 import type { EditorSource, SourceHooks } from "../editor-source.ts";
 import { lstatFacts, lstatFactsNow } from "../fs-facts.ts";
 import { isProcessAlive, processStartSeconds } from "../liveness.ts";
 import { type DirEnv, type DirPlan, type DirRole, type DirVerdict, REAL_ROOTS, stateDirPlan } from "./core/dir-plan.ts";
 import { classifyFileName, stateFileName } from "./core/parse.ts";
-import { pidKey, pidOfKey } from "../core/editor-key.ts";
 import { checkDirTrust, type FsFacts } from "./core/trust.ts";
 import { StateWatcher } from "./watcher.ts";
 

@@ -1,12 +1,12 @@
 import { lstat, readdir } from "node:fs/promises";
 import { basename, join, resolve } from "node:path";
 import { type FSWatcher, watch } from "chokidar";
+import { guarded } from "../../shared/background.ts";
 import type { Cancel, Clock } from "../../shared/core/clock.ts";
 import { TRAILING_READ_MS } from "../../shared/core/timing.ts";
 import type { StateFileEntry } from "../core/editor.ts";
-import type { EditorState } from "../core/protocol-state.ts";
-import { resolveEditorPaths } from "../real-paths.ts";
-import { classifyFileName } from "./core/parse.ts";
+import { EditorPathsCache } from "../real-paths.ts";
+import { classifyFileName, stateFileLines } from "./core/parse.ts";
 import { readStateFile } from "./file-reader.ts";
 
 /** Reads in flight at once: thousands of stale files at start-up must not exhaust file descriptors. */
@@ -41,6 +41,7 @@ interface FileTrack {
 	dirty: boolean;
 	/** Cancels the trailing re-read that is due. */
 	trailing?: Cancel;
+	paths: EditorPathsCache;
 }
 
 /** Keeps `entries` equal to what the state dir holds: pid files read, validated and resolved. */
@@ -76,32 +77,44 @@ export class StateWatcher {
 		this.watcher = watcher;
 		const initialReads: Promise<void>[] = [];
 		let ready = false;
-		const onFile = (path: string) => {
+		const onFile = guarded("state-dir watch", (path: string) => {
 			const read = this.schedule(basename(path), ready);
 			if (!ready) initialReads.push(read);
-		};
+		});
 		watcher.on("add", onFile);
 		watcher.on("change", onFile);
-		watcher.on("unlink", (path: string) => this.onUnlink(basename(path)));
-		watcher.on("addDir", (path: string) => {
-			if (resolve(path) === this.dir) return;
-			this.entries.set(basename(path), { fileName: basename(path), rejection: "a directory, not a regular file" });
-			this.options.onChange();
-		});
-		watcher.on("unlinkDir", (path: string) => {
-			if (resolve(path) !== this.dir) return this.onUnlink(basename(path));
-			// chokidar stops watching a removed root, and a recreated dir can even get the same inode number.
-			this.lost = true;
-			for (const fileName of [...this.entries.keys()]) this.onUnlink(fileName);
-		});
+		watcher.on(
+			"unlink",
+			guarded("state-dir watch", (path: string) => this.onUnlink(basename(path))),
+		);
+		watcher.on(
+			"addDir",
+			guarded("state-dir watch", (path: string) => {
+				if (resolve(path) === this.dir) return;
+				this.entries.set(basename(path), { fileName: basename(path), rejection: "a directory, not a regular file" });
+				this.options.onChange();
+			}),
+		);
+		watcher.on(
+			"unlinkDir",
+			guarded("state-dir watch", (path: string) => {
+				if (resolve(path) !== this.dir) return this.onUnlink(basename(path));
+				// chokidar stops watching a removed root, and a recreated dir can even get the same inode number.
+				this.lost = true;
+				for (const fileName of [...this.entries.keys()]) this.onUnlink(fileName);
+			}),
+		);
 		// chokidar drops entries it cannot stat (a dangling symlink); the raw event still names them, and
 		// reading such a name ends in a rejection with a reason. An unchanged file costs one lstat here.
-		watcher.on("raw", (_event, name, details) => {
-			const watchedPath = (details as { watchedPath?: unknown } | undefined)?.watchedPath;
-			if (!ready || this.options.rawEvents === false || typeof name !== "string") return;
-			if (typeof watchedPath !== "string" || resolve(watchedPath) !== this.dir) return;
-			if (classifyFileName(name).kind !== "ignored") void this.schedule(name, true);
-		});
+		watcher.on(
+			"raw",
+			guarded("state-dir watch", (_event: unknown, name: unknown, details: unknown) => {
+				const watchedPath = (details as { watchedPath?: unknown } | undefined)?.watchedPath;
+				if (!ready || this.options.rawEvents === false || typeof name !== "string") return;
+				if (typeof watchedPath !== "string" || resolve(watchedPath) !== this.dir) return;
+				if (classifyFileName(name).kind !== "ignored") void this.schedule(name, true);
+			}),
+		);
 		watcher.on("error", (error: unknown) => this.options.onError?.(`watcher error: ${String(error)}`));
 		await new Promise<void>((done) => watcher.once("ready", () => done()));
 		ready = true;
@@ -152,7 +165,7 @@ export class StateWatcher {
 		if (this.closed) return Promise.resolve();
 		let track = this.tracks.get(fileName);
 		if (!track) {
-			track = { dirty: false };
+			track = { dirty: false, paths: new EditorPathsCache() };
 			this.tracks.set(fileName, track);
 		}
 		if (withTrailingRead) {
@@ -221,9 +234,7 @@ export class StateWatcher {
 		}
 		const before = known?.reading;
 		const keptUnsaved = (before ?? known?.lastValid)?.unsavedFiles;
-		// Most writes are cursor moves: the paths the tiers look at are unchanged, so skip the realpath calls.
-		const paths =
-			before && samePathInputs(before.state, result.state) ? before.paths : await resolveEditorPaths(result.state);
+		const paths = await track.paths.pathsOf(result.state);
 		if (this.closed) return;
 		const selectedAt = result.state.active_buffer?.selection?.selected_at;
 		const sameSelection =
@@ -242,6 +253,7 @@ export class StateWatcher {
 				paths,
 				selectionFirstSeenSeconds: sameSelection ? before.selectionFirstSeenSeconds : this.options.clock.nowSeconds(),
 				...(result.state.unsaved_files && { unsavedFiles: result.state.unsaved_files }),
+				...stateFileLines(result.state.active_buffer?.selection),
 				// No list at all where one should be: what the editor said before still stands for the guard.
 				...(result.unsavedFilesMalformed && keptUnsaved && { unsavedFiles: keptUnsaved }),
 			},
@@ -288,14 +300,3 @@ const exists = (path: string) =>
 		() => true,
 		() => false,
 	);
-
-function samePathInputs(a: EditorState, b: EditorState): boolean {
-	const argvA = a.argv ?? [];
-	const argvB = b.argv ?? [];
-	return (
-		a.cwd === b.cwd &&
-		a.active_buffer?.file === b.active_buffer?.file &&
-		argvA.length === argvB.length &&
-		argvA.every((arg, index) => arg === argvB[index])
-	);
-}

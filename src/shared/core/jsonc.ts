@@ -45,21 +45,27 @@ function withoutComments(text: string): string | undefined {
 	return outsideStrings(text, (at) => {
 		if (text[at] === "/" && text[at + 1] === "/") {
 			const end = text.indexOf("\n", at);
-			return { out: "", next: end < 0 ? text.length : end };
+			return { out: blank(text.slice(at, end < 0 ? text.length : end)), next: end < 0 ? text.length : end };
 		}
 		if (text[at] === "/" && text[at + 1] === "*") {
 			const end = text.indexOf("*/", at + 2);
-			return end < 0 ? undefined : { out: " ", next: end + 2 };
+			return end < 0 ? undefined : { out: blank(text.slice(at, end + 2)), next: end + 2 };
 		}
 		return { out: text[at] as string, next: at + 1 };
 	});
 }
 
-/** A comma followed (after white space) by a closing bracket is dropped. */
+/**
+ * What was a comment, as white space of the same length with its line breaks kept: JSON.parse's positions are
+ * then positions in the file as written, which a broken settings file's report names.
+ */
+const blank = (cut: string) => cut.replace(/[^\r\n]/g, " ");
+
+/** A comma followed (after white space) by a closing bracket becomes a space. */
 function withoutTrailingCommas(text: string | undefined): string | undefined {
 	if (text === undefined) return undefined;
 	return outsideStrings(text, (at) => {
-		if (text[at] === "," && /^\s*[}\]]/.test(text.slice(at + 1, at + 1 + 4096))) return { out: "", next: at + 1 };
+		if (text[at] === "," && /^\s*[}\]]/.test(text.slice(at + 1, at + 1 + 4096))) return { out: " ", next: at + 1 };
 		return { out: text[at] as string, next: at + 1 };
 	});
 }

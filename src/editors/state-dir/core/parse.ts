@@ -8,6 +8,7 @@ import {
 	MAX_DIAGNOSTICS,
 	MAX_PID,
 	MAX_UNSAVED_FILES,
+	type Selection,
 	UnsavedFileSchema,
 	UnsavedFilesSchema,
 } from "../../core/protocol-state.ts";
@@ -168,4 +169,14 @@ function describeSchemaError(value: unknown): string {
 /** The state file an editor with this pid writes; `classifyFileName` reads the pid back. */
 export function stateFileName(pid: number): string {
 	return `${pid}.json`;
+}
+
+/**
+ * Whole lines by the protocol: a multi-line selection is full lines; a one-line selection is exact columns,
+ * so it is whole only from column 1 and when it equals the line on disk (the reference reader checks that).
+ */
+export function stateFileLines(selection: Selection | null | undefined): { wholeLineSelection?: boolean } {
+	if (!selection) return {};
+	if (selection.end.line > selection.start.line) return { wholeLineSelection: true };
+	return selection.start.column <= 1 ? {} : { wholeLineSelection: false };
 }

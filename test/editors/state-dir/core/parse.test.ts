@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { classifyFileName, parseStateFile } from "../../../../src/editors/state-dir/core/parse.ts";
+import { classifyFileName, parseStateFile, stateFileLines } from "../../../../src/editors/state-dir/core/parse.ts";
 import { type ClientFixture, clientFixtureText, editorState, nvimFixtureText } from "../../../support/fixtures.ts";
 
 const bytes = (text: string) => new TextEncoder().encode(text);
@@ -187,13 +187,35 @@ describe("optional fields: kept when well formed, left out with a reason when no
 		expect(result.dropped?.[0]).toContain(reason);
 	});
 	test.each([
-		["unsaved_files with a relative path", { unsaved_files: ["src/a.ts"] }, "unsaved_files left out: unsaved_files.0"],
+		[
+			"unsaved_files with a relative path",
+			{ unsaved_files: ["src/a.ts"] },
+			'unsaved_files: 1 of 1 entries left out (unsaved_files.0 must match pattern "^/")',
+		],
 		["unsaved_files not a list", { unsaved_files: "/a" }, "unsaved_files left out: unsaved_files must be array"],
 		["client too long", { client: "x".repeat(101) }, "client left out: client must"],
 		["client not a string", { client: 3 }, "client left out: client must be string"],
 	])("%s", (_name, top, reason) => {
 		const result = parse(withTop(top));
 		expect(result.ok && result.dropped?.[0]).toContain(reason);
+	});
+	test("one bad unsaved_files entry costs only that entry: the good paths are kept, the rest named", () => {
+		const result = parse(withTop({ unsaved_files: ["/p/a.ts", "src/b.ts", 7, "/p/c.ts"] }));
+		expect(result.ok && result.state.unsaved_files).toEqual(["/p/a.ts", "/p/c.ts"]);
+		expect(result.ok && result.dropped).toEqual([
+			'unsaved_files: 2 of 4 entries left out (unsaved_files.1 must match pattern "^/")',
+		]);
+		expect(result.ok && result.unsavedFilesMalformed).toBeUndefined();
+	});
+	test("over the cap: the first 1000 paths are guarded, and it says so", () => {
+		const files = Array.from({ length: 1001 }, (_, index) => `/p/${index}.ts`);
+		const result = parse(withTop({ unsaved_files: files }));
+		expect(result.ok && result.state.unsaved_files?.length).toBe(1000);
+		expect(result.ok && result.dropped).toEqual(["unsaved_files: only the first 1000 of 1001 paths are guarded"]);
+	});
+	test("unsaved_files that is no list: left out, and marked so that the list before it stands", () => {
+		const result = parse(withTop({ unsaved_files: "/a" }));
+		expect(result.ok && result.unsavedFilesMalformed).toBe(true);
 	});
 	test("well-formed unsaved_files and client are part of the state", () => {
 		const result = parse(withTop({ unsaved_files: ["/p/a.ts"], client: "pi-ide-context-vscode/0.3.0" }));
@@ -206,5 +228,23 @@ describe("optional fields: kept when well formed, left out with a reason when no
 	test("a malformed required field still rejects the whole state", () => {
 		const result = parse(withBuffer({ diagnostics: 3, lines_total: -1 }));
 		expect(result.ok).toBe(false);
+	});
+});
+
+describe("whether a state file's selection is whole lines, by the protocol", () => {
+	const at = (startLine: number, startColumn: number, endLine: number) => ({
+		start: { line: startLine, column: startColumn },
+		end: { line: endLine, column: 4 },
+		text: "x",
+		selected_at: null,
+	});
+	test.each([
+		["multi-line: full lines", at(2, 3, 5), { wholeLineSelection: true }],
+		["one line from column 3: exact columns, a part", at(4, 3, 4), { wholeLineSelection: false }],
+		["one line from column 1: whole only if it is the line on disk (the reader checks)", at(4, 1, 4), {}],
+		["one line from column 0 (accepted as written)", at(4, 0, 4), {}],
+		["no selection", null, {}],
+	])("%s", (_case, selection, expected) => {
+		expect(stateFileLines(selection)).toEqual(expected);
 	});
 });
