@@ -145,6 +145,21 @@ describe("formatStatus", () => {
 		).toBe(line);
 	});
 
+	test("background work that failed is said with how often, when last and why, after the events", () => {
+		const text = formatStatus({
+			...BASE,
+			background: [
+				{ task: "zed scan", count: 1, lastReason: "Error: /proc went away", lastAtSeconds: BASE.nowSeconds - 5 },
+				{ task: "neovim push", count: 3, lastReason: "TypeError: \u001b[2Jx", lastAtSeconds: BASE.nowSeconds - 120 },
+			],
+		});
+		const lines = text.split("\n");
+		expect(lines.slice(lines.indexOf("Recent events: none yet") + 1)).toEqual([
+			"Background zed scan failed once, last 5s ago: Error: /proc went away (pi-ide goes on; please report it)",
+			"Background neovim push failed 3 times, last 2m ago: TypeError: x (pi-ide goes on; please report it)",
+		]);
+	});
+
 	test("a live editor with no named buffer, and a connected editor whose latest write was rejected", () => {
 		const noFile = live(3, {
 			state: editorState({ pid: 3, buffer: { file: null, name: "[No File]", cursor: null, lines_total: 0 } }),

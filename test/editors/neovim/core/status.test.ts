@@ -96,6 +96,15 @@ describe("the Neovim section of /ide status", () => {
 			{ failures: [{ pid: 7, socket: "/tmp/n/0", reason: "cannot connect: ECONNREFUSED" }] },
 			"  nvim 7: /tmp/n/0: cannot talk to it: cannot connect: ECONNREFUSED",
 		],
+		[
+			"a runtime dir that cannot be watched",
+			{
+				watchProblems: [
+					{ dir: "/run/user/0", problem: "cannot watch /run/user/0: the inotify watch limit is reached" },
+				],
+			},
+			"  runtime dir /run/user/0 not watched: cannot watch /run/user/0: the inotify watch limit is reached (new Neovims are found on /ide)",
+		],
 	])("%s", (_name, over, expected) => {
 		expect(neovimStatusLines(report(over), NOW, "/p")).toContain(expected);
 	});

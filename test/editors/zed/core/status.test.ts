@@ -126,6 +126,24 @@ describe("/ide status: the Zed section", () => {
 		]);
 	});
 
+	test("a database dir whose watch failed is named, with what still sees changes", () => {
+		const lines = zedStatusLines(
+			{
+				phase: { kind: "reading" },
+				database,
+				workspaces: [],
+				watchProblems: [
+					{ dir: "/d/db/0-stable", problem: "its watcher failed: Error: EIO; watched again within seconds" },
+				],
+			},
+			1000,
+			"/p",
+		);
+		expect(lines).toContain(
+			"  /d/db/0-stable not watched: its watcher failed: Error: EIO; watched again within seconds (changes are seen within 2 s)",
+		);
+	});
+
 	test("a hostile path or reason cannot reach the terminal raw", () => {
 		const lines = zedStatusLines({ phase: { kind: "problem", reason: "bad\u001b[2Jreason" }, workspaces: [] }, 0, "/p");
 		expect(lines.join("")).not.toContain("\u001b");
