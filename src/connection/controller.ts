@@ -313,5 +313,4 @@ export class IdeController {
 	private record(event: IdeEvent): void {
 		recordEvent(this.clock.nowSeconds(), event);
 	}
-
 }

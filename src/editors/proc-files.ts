@@ -82,7 +82,8 @@ export async function environOf(pid: number): Promise<Buffer | null | undefined>
 /** The value of one variable in an environment as `environOf` read it. */
 export function environValue(environ: Buffer, name: string): string | undefined {
 	const prefix = `${name}=`;
-	for (const entry of environ.toString("utf8").split("\0")) if (entry.startsWith(prefix)) return entry.slice(prefix.length);
+	for (const entry of environ.toString("utf8").split("\0"))
+		if (entry.startsWith(prefix)) return entry.slice(prefix.length);
 	return undefined;
 }
 

@@ -46,8 +46,14 @@ describe("the unsaved guard keeps the editor's last valid list", () => {
 
 	test("one bad `unsaved_files` entry costs only that entry, named in /ide status", async () => {
 		const { pi, editor, main, other } = await connectedEditor();
-		editor.write(projectState(pi.project, { buffer: { modified: true }, unsaved_files: [other, "relative.ts", 7] }));
-		await waitFor("the entries are named", () => pi.statusOf(`${editor.pid}.json`)?.includes("2 of 3 entries") === true);
+		editor.write({
+			...projectState(pi.project, { buffer: { modified: true } }),
+			unsaved_files: [other, "relative.ts", 7],
+		});
+		await waitFor(
+			"the entries are named",
+			() => pi.statusOf(`${editor.pid}.json`)?.includes("2 of 3 entries") === true,
+		);
 		expect(await guarded(pi)).toEqual([main, other]);
 	});
 

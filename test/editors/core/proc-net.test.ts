@@ -39,7 +39,6 @@ describe("a process's fd link", () => {
 	])("%s", (link, inode) => expect(socketInode(link)).toBe(inode));
 });
 
-
 /** `/proc/net/tcp` as Linux writes it: listeners on loopback and on every address, a connection, bad rows. */
 const TCP = [
 	"  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode",
