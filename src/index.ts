@@ -37,7 +37,7 @@ import {
 import { secretFileMatcher, secretFilePatterns } from "./safety/core/secret-files.ts";
 import { guardUnsavedWrite } from "./safety/unsaved-guard.ts";
 import type { IdeSettings } from "./settings/core/settings.ts";
-import { readSettings, settingsFiles } from "./settings/settings-files.ts";
+import { readSettings, settingsFiles, settingsWarnings } from "./settings/settings-files.ts";
 import { connectionMemory } from "./shared/process-memory.ts";
 import { installVscodeClient } from "./ui/client-install.ts";
 import { IDE_SUBCOMMANDS, type IdeCommandConnection, runIdeCommand } from "./ui/ide-command.ts";
@@ -68,6 +68,8 @@ export default function piIdeContext(pi: ExtensionAPI): void {
 		widget = surface;
 		const files = settingsFiles(ctx.cwd);
 		const settings = readSettings(files);
+		// A broken settings file turned the user's choices back to defaults: said once (print mode has no UI).
+		if (ctx.hasUI) for (const warning of settingsWarnings(settings)) ctx.ui.notify(warning, "warning");
 		controller = new IdeController(
 			{
 				stateDirs,

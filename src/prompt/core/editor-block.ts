@@ -16,7 +16,8 @@ const GONE_TAIL = "the previous editor context no longer applies.";
 const GONE_TEXT: Record<GoneReason, string> = {
 	disconnected: `The editor is disconnected: ${GONE_TAIL}`,
 	"no-file": `The editor has no file open now: ${GONE_TAIL}`,
-	rejected: `The editor's state is unknown (its latest state file was rejected): ${GONE_TAIL}`,
+	// Whoever reported it (a state file, Zed's database, a Neovim's server): the words fit every origin.
+	rejected: `The editor's state is unknown (the latest state it reported was rejected): ${GONE_TAIL}`,
 };
 
 /** The editor cannot tell unsaved changes (Zed with `restore_unsaved_buffers: false`): said, not guessed. */

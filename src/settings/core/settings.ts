@@ -9,6 +9,25 @@ export interface SecretFileLists {
 
 export type SettingSource = "default" | "global" | "project";
 
+export type SettingsScope = "global" | "project";
+
+/** A settings file that is there but whose pi-ide settings cannot be used: none of them apply. */
+export interface SettingsProblem {
+	scope: SettingsScope;
+	file: string;
+	/** Terminal-safe, one line, without the file's own text (JSON.parse quotes it, and a settings file may hold keys). */
+	reason: string;
+	/** 1-based, in the file as written (comments included), when the parser says where. */
+	line?: number;
+	column?: number;
+	/**
+	 * pi's own reader fails on this file too and says so itself at start-up, on both lines (0.73: "Warning:
+	 * (startup session lookup, global settings) ..."; 1.x: "Invalid settings file <path>: ..."): a notice then
+	 * adds only what pi-ide does about it.
+	 */
+	piSaysIt: boolean;
+}
+
 /** A guard is on unless the user's own (global) settings turn it off; a project may only turn it on. */
 export interface GuardSetting {
 	on: boolean;
@@ -30,6 +49,8 @@ export interface IdeSettings {
 	zed: { on: boolean; source: SettingSource };
 	/** Talk to every Neovim's own server: on unless global or project settings say `false`, as `zed`. */
 	neovim: { on: boolean; source: SettingSource };
+	/** The settings files that are there but could not be used (core/settings-file.ts): none of their settings apply. */
+	problems: readonly SettingsProblem[];
 }
 
 function section(settings: unknown): Record<string, unknown> {
@@ -68,7 +89,11 @@ function sourceSetting(global: unknown, project: unknown): IdeSettings["zed"] {
 }
 
 /** `autoconnect`: project wins over global, missing means on. */
-export function resolveSettings(globalSettings: unknown, projectSettings: unknown): IdeSettings {
+export function resolveSettings(
+	globalSettings: unknown,
+	projectSettings: unknown,
+	problems: readonly SettingsProblem[] = [],
+): IdeSettings {
 	const global = section(globalSettings);
 	const project = section(projectSettings);
 	return {
@@ -79,5 +104,6 @@ export function resolveSettings(globalSettings: unknown, projectSettings: unknow
 		guardUnsaved: guard(global.guardUnsaved, project.guardUnsaved),
 		zed: sourceSetting(global.zed, project.zed),
 		neovim: sourceSetting(global.neovim, project.neovim),
+		problems,
 	};
 }

@@ -2,9 +2,9 @@ import { sanitizeForDisplay } from "./display-text.ts";
 
 /** What pi tells the user in a notice: every one starts with `pi-ide:`. */
 export const noticeText = {
-	notReading: (reason: string) => `pi-ide: not reading editor state: ${reason}`,
-	stoppedReading: (reason: string) => `pi-ide: stopped reading editor state: ${reason}`,
-	watcherProblem: (message: string) => `pi-ide: ${message}`,
+	notReading: (reason: string) => `pi-ide: not reading editor state: ${sanitizeForDisplay(reason)}`,
+	stoppedReading: (reason: string) => `pi-ide: stopped reading editor state: ${sanitizeForDisplay(reason)}`,
+	watcherProblem: (message: string) => `pi-ide: ${sanitizeForDisplay(message)}`,
 	gone: (label: string) => `pi-ide: ${label} is gone; disconnected`,
 	rejectedWrite: (label: string, reason: string) =>
 		`pi-ide: ${label} wrote a state pi cannot use (${sanitizeForDisplay(reason)}); no editor context until its next valid write`,
@@ -12,5 +12,5 @@ export const noticeText = {
 	connected: (label: string) => `pi-ide: connected to ${label}`,
 	editorGone: "pi-ide: that editor is gone",
 	unknownArgument: (argument: string) =>
-		`pi-ide: unknown argument "${argument.slice(0, 40)}"; use /ide, /ide all, /ide off or /ide status`,
+		`pi-ide: unknown argument "${sanitizeForDisplay(argument.slice(0, 40))}"; use /ide, /ide all, /ide off or /ide status`,
 } as const;

@@ -1,5 +1,5 @@
-import { execFileSync } from "node:child_process";
-import { readFileSync, statSync } from "node:fs";
+import { execFileSync, spawnSync } from "node:child_process";
+import { cpSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { builtinModules } from "node:module";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
@@ -33,5 +33,44 @@ describe("the VS Code client's build", () => {
 			main: "./dist/extension.cjs",
 		});
 		expect(manifest).not.toHaveProperty("dependencies");
+	}, 60_000);
+
+	/** The package as a fresh clone has it (no .vsix built), beside the real node_modules, so packing it builds there. */
+	const packageCopy = (): string => {
+		const out = tempDir("pack");
+		scope.push(out.cleanup);
+		const manifest = JSON.parse(readFileSync(join(PACKAGE_ROOT, "package.json"), "utf8"));
+		for (const entry of manifest.files as string[])
+			if (!entry.endsWith(".vsix")) cpSync(join(PACKAGE_ROOT, entry), join(out.path, entry), { recursive: true });
+		cpSync(join(PACKAGE_ROOT, "package.json"), join(out.path, "package.json"));
+		mkdirSync(join(out.path, "clients", "vscode"), { recursive: true });
+		for (const entry of ["package.json", "README.md", ".vscodeignore", "build.mjs", "check-packed.mjs", "src"])
+			cpSync(join(client, entry), join(out.path, "clients", "vscode", entry), { recursive: true });
+		symlinkSync(join(PACKAGE_ROOT, "node_modules"), join(out.path, "node_modules"));
+		return out.path;
+	};
+	const npm = (dir: string, ...args: string[]) => spawnSync("npm", args, { cwd: dir, encoding: "utf8" });
+
+	test("npm pack --dry-run --json is JSON (prepack logs to stderr) and lists the .vsix it built", () => {
+		const dir = packageCopy();
+		const packed = npm(dir, "pack", "--dry-run", "--json");
+		expect(packed.status, packed.stderr).toBe(0);
+		const files = (JSON.parse(packed.stdout) as { files: { path: string }[] }[])[0]?.files.map((file) => file.path);
+		expect(files).toContain("clients/vscode/pi-ide-context-vscode.vsix");
+		expect(files).toContain("src/index.ts");
+		expect(packed.stderr).toContain(join(dir, "clients", "vscode", "pi-ide-context-vscode.vsix"));
+		expect(npm(dir, "run", "prepublishOnly").status).toBe(0);
+	}, 60_000);
+
+	test("prepublishOnly fails when the .vsix is not in the package", () => {
+		const dir = packageCopy();
+		const manifest = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
+		manifest.files = (manifest.files as string[]).filter((entry) => !entry.endsWith(".vsix"));
+		writeFileSync(join(dir, "package.json"), JSON.stringify(manifest));
+		const check = npm(dir, "run", "prepublishOnly");
+		expect(check.status).not.toBe(0);
+		expect(check.stderr).toContain(
+			"the package does not hold clients/vscode/pi-ide-context-vscode.vsix: /ide install vscode would have nothing to install",
+		);
 	}, 60_000);
 });

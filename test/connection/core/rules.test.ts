@@ -122,41 +122,47 @@ describe("why a connection ends, and what a prompt gets", () => {
 		expect(promptGoneReason(facts)).toBe(gone);
 	});
 
-	test("each end has its own words", () => {
-		expect(CONNECTION_END_TEXT).toEqual({
-			"process-gone": "process gone, its file left behind",
-			"file-removed": "file removed (editor quit)",
-			"app-quit": "the app quit (or crashed)",
-			"workspace-closed": "its window was closed",
-			"server-closed": "Neovim quit (its server closed the connection)",
-		});
+	test("each end has its own words, one line each", () => {
+		const words = Object.values(CONNECTION_END_TEXT);
+		expect(new Set(words).size).toBe(words.length);
+		for (const text of words) expect(text).toMatch(/^\S[^\n]*$/);
 	});
 });
 
 describe("notice texts", () => {
-	test.each([
-		[
-			noticeText.notReading("/s has mode 0755; run: chmod 700 /s"),
-			"pi-ide: not reading editor state: /s has mode 0755; run: chmod 700 /s",
-		],
-		[noticeText.stoppedReading("gone"), "pi-ide: stopped reading editor state: gone"],
-		[noticeText.gone("nvim 12"), "pi-ide: nvim 12 is gone; disconnected"],
-		[
-			noticeText.rejectedWrite("nvim 12", "not valid JSON\u001b[2J"),
-			"pi-ide: nvim 12 wrote a state pi cannot use (not valid JSON); no editor context until its next valid write",
-		],
-		[noticeText.connected("nvim 12  ~/p"), "pi-ide: connected to nvim 12  ~/p"],
-		[
-			noticeText.unknownArgument("x".repeat(50)),
-			`pi-ide: unknown argument "${"x".repeat(40)}"; use /ide, /ide all, /ide off or /ide status`,
-		],
-		[
-			connectReason.auto({ tier: 0, evidence: "cwd equals the project" }),
-			"auto-connected: the only live editor in tier 0 (cwd equals the project)",
-		],
-		[connectReason.picked(true), "picked with /ide all"],
-		[connectReason.picked(false), "picked with /ide"],
-	])("%s", (text, expected) => {
-		expect(text).toBe(expected);
+	const notices = [
+		noticeText.notReading("/s has mode 0755; run: chmod 700 /s"),
+		noticeText.stoppedReading("gone"),
+		noticeText.watcherProblem("watcher failed"),
+		noticeText.gone("nvim 12"),
+		noticeText.rejectedWrite("nvim 12", "not valid JSON"),
+		noticeText.paused,
+		noticeText.connected("nvim 12  ~/p"),
+		noticeText.editorGone,
+		noticeText.unknownArgument("x"),
+	];
+	test.each(notices)("one line that says it is pi-ide's: %s", (text) => {
+		expect(text).toMatch(/^pi-ide: \S/);
+		expect(text).not.toContain("\n");
+	});
+
+	test("a rejected write's reason comes from the editor's file: its escapes never reach the terminal", () => {
+		const text = noticeText.rejectedWrite("nvim 12", "not valid JSON\u001b[2J\u001b]0;owned\u0007");
+		expect(text).not.toMatch(/[\u0000-\u001f]/);
+		expect(text).toContain("nvim 12");
+		expect(text).toContain("not valid JSON");
+	});
+
+	test("an unknown argument is quoted cut to 40 characters", () => {
+		const text = noticeText.unknownArgument(`${"x".repeat(40)}TAIL`);
+		expect(text).toContain(`"${"x".repeat(40)}"`);
+		expect(text).not.toContain("TAIL");
+	});
+
+	test("why pi connected: the tier and its evidence; /ide and /ide all told apart", () => {
+		const auto = connectReason.auto({ tier: 1, evidence: "argv names the project" });
+		expect(auto).toContain("tier 1");
+		expect(auto).toContain("(argv names the project)");
+		expect(connectReason.picked(true)).not.toBe(connectReason.picked(false));
 	});
 });

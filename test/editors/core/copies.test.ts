@@ -25,7 +25,7 @@ describe("one editor in two state dirs: a valid copy first, then what was writte
 		["nobody holds it", [], undefined],
 		["one dir", [valid(5)], "valid"],
 		["the newer file is valid", [rejected(5), valid(9)], "valid"],
-		["the newer file is rejected: the other dir's valid state counts", [valid(5), rejected(9)], "valid"],
+		["the newer file is rejected: unknown (the other dir's state is older, stale)", [valid(5), rejected(9)], "rejected"],
 		["both rejected: one of them, its reason", [rejected(5), rejected(9)], "rejected"],
 		["a rejection of unknown age loses to a dated write", [rejected(), valid(1)], "valid"],
 	])("%s", (_name, facts, expected) => {

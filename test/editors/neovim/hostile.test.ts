@@ -76,7 +76,6 @@ describe("a hostile process named nvim", () => {
 	test.each([
 		["a state that breaks the schema", "bad-state", /unexpected state from Neovim at \/cwd/],
 		["the Lua failing", "lua-error", /Neovim could not describe its state: E5108/],
-		["a 5 MB path", "huge", /unexpected state from Neovim at \/buffer\/file/],
 		["bytes that are not msgpack", "garbage-bytes", /unreadable message from Neovim|Neovim closed the connection/],
 		["no answer at all", "silent", /no answer within 500 ms/],
 	])("%s: not listed, the reason in the report", async (_name, mode, reason) => {
@@ -90,6 +89,33 @@ describe("a hostile process named nvim", () => {
 		].join("\n");
 		expect(said).toMatch(reason);
 		expect(child.exitCode).toBeNull();
+	});
+
+	test.each([
+		[
+			"a 5 MB path: left out, the buffer unnamed",
+			"huge",
+			"the file name over 4096 characters left out (the buffer counts as unnamed)",
+		],
+		["a 200 000-character selection: cut", "huge-selection", "the selection cut at 70000 characters (200000 sent)"],
+	])("%s; the rest of the state stands, the reason in /ide status", async (_name, mode, reason) => {
+		const { child } = await fakeNeovim(mode);
+		const neovims = await source();
+		expect(neovims.editors().map((editor) => editor.pid)).toEqual([child.pid]);
+		expect(neovims.report().neovims[0]?.cuts).toEqual([reason]);
+		const { neovimStatusLines } = await import("../../../src/editors/neovim/core/status.ts");
+		expect(neovimStatusLines(neovims.report(), Date.now() / 1000, root)).toContain(`    cut by pi: ${reason}`);
+	});
+
+	test("a Neovim pi could not talk to is forgotten once its pid is gone, at the next scan", async () => {
+		const { child } = await fakeNeovim("garbage-bytes");
+		const neovims = await source();
+		expect(neovims.report().failures.map((failure) => failure.pid)).toEqual([child.pid]);
+		child.kill("SIGKILL");
+		await new Promise((done) => child.once("exit", done));
+		// Something named nvim* appearing in the runtime dir is what starts a scan without /ide.
+		mkdirSync(join(root, "tmp", "nvimNEXT"));
+		await waitFor("the failure forgotten", () => neovims.report().failures.length === 0);
 	});
 
 	test("terminal escapes in a path never reach the status text", async () => {

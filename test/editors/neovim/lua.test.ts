@@ -3,8 +3,10 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { PUSH_LUA, RELOAD_LUA, STATE_LUA, STOP_PUSHES_LUA, UNSAVED_LUA } from "../../../src/editors/neovim/core/lua.ts";
 import { parseSnapshot, type Snapshot } from "../../../src/editors/neovim/core/snapshot.ts";
+import { LUA_SELECTION_BYTES } from "../../../src/editors/neovim/core/snapshot-caps.ts";
 import { RpcConnection } from "../../../src/editors/neovim/rpc.ts";
 import { systemClock } from "../../../src/shared/clock.ts";
+import { cutText } from "../../../src/shared/core/text-cuts.ts";
 import { RealNeovim, requireNeovim } from "../../support/real-neovim.ts";
 import { tempDir } from "../../support/temp-dir.ts";
 import { waitFor } from "../../support/wait-for.ts";
@@ -13,6 +15,9 @@ import { waitFor } from "../../support/wait-for.ts";
 const available = requireNeovim("the Neovim Lua tests");
 
 const TEXT = "line one\nhéllo wörld 🌍 end\nthird line\nfourth\n";
+/** Lines 1-20: 5 000 x each; 21: 100 000 y; 22: one a, then 40 000 é (byte 66 000 starts an é). */
+const BIG_LINE = "x".repeat(5000);
+const BIG_TEXT = `${Array(20).fill(BIG_LINE).join("\n")}\n${"y".repeat(100_000)}\na${"é".repeat(40_000)}\n`;
 
 describe.skipIf(!available)("the Lua pi sends, in a real Neovim", () => {
 	let dir: { path: string; cleanup: () => void };
@@ -26,6 +31,7 @@ describe.skipIf(!available)("the Lua pi sends, in a real Neovim", () => {
 		mkdirSync(project);
 		writeFileSync(join(project, "main.txt"), TEXT);
 		writeFileSync(join(project, "other.txt"), "other\n");
+		writeFileSync(join(project, "big.txt"), BIG_TEXT);
 		nvim = await RealNeovim.start({ cwd: project, args: ["main.txt"], tmpDir: join(dir.path, "tmp"), ui: false });
 	});
 	afterAll(() => {
@@ -36,6 +42,8 @@ describe.skipIf(!available)("the Lua pi sends, in a real Neovim", () => {
 	async function state(): Promise<Snapshot> {
 		const parsed = parseSnapshot(await nvim.lua(STATE_LUA));
 		if (!parsed.ok) throw new Error(parsed.reason);
+		// The Lua caps every field within pi's schema: pi never has to cut what a real Neovim sends.
+		expect(parsed.cuts).toEqual([]);
 		return parsed.snapshot;
 	}
 
@@ -104,7 +112,7 @@ describe.skipIf(!available)("the Lua pi sends, in a real Neovim", () => {
 		await nvim.keys(keys, mode);
 		const snapshot = await state();
 		expect(snapshot.mode).toBe(mode);
-		expect(snapshot.selection).toEqual({ start, end, text, visual: true });
+		expect(snapshot.selection).toEqual({ start, end, text, visual: true, linewise: mode === "V" });
 	});
 
 	test("after Esc: the last visual selection, from its marks", async () => {
@@ -117,7 +125,56 @@ describe.skipIf(!available)("the Lua pi sends, in a real Neovim", () => {
 			end: { line: 4, column: 6 },
 			text: "third line\nfourth",
 			visual: false,
+			linewise: true,
 		});
+	});
+
+	const at = (line: number, column: number) => ({ line, column });
+	const MANY = "lines 14-20 left out";
+	const ONE = "line 21 truncated";
+	test.each([
+		// Over lines: 13 whole lines (13 x 5 001 bytes), then 987 bytes of line 14, cut inside it.
+		["ggVG over 20 lines of 5 000", "1GV20G", "V", at(1, 1), at(20, 5000), 14, MANY],
+		["v across lines", "1G0lv20G", "v", at(1, 2), at(20, 2), 14, MANY],
+		["a block across lines", "1G0l<C-v>20Gl", "\u0016", at(1, 2), at(20, 3), 14, MANY],
+		["0v$ on one 100 000-byte line", "21G0v$", "v", at(21, 1), at(21, 100_000), 1, ONE],
+		["V on one 100 000-byte line", "21GV", "V", at(21, 1), at(21, 100_000), 1, ONE],
+		["a block inside one long line", "21G0<C-v>$", "\u0016", at(21, 1), at(21, 100_000), 1, ONE],
+	])(
+		"a large selection, %s: cut at the Lua's cap inside a line, then pi's cut notes it",
+		async (_name, keys, mode, start, end, lines, note) => {
+			await reset();
+			await nvim.command("edit big.txt");
+			await nvim.keys(keys, mode);
+			const { selection } = await state();
+			expect(selection).toMatchObject({ start, end, visual: true, linewise: mode === "V" });
+			const text = selection?.text ?? "";
+			expect(Buffer.byteLength(text)).toBe(LUA_SELECTION_BYTES);
+			expect(text.split("\n")).toHaveLength(lines);
+			// Whole lines unless a charwise selection inside one line: the text starts where the buffer's lines do.
+			const from = mode === "v" && start.line === end.line ? start.column - 1 : 0;
+			expect(
+				BIG_TEXT.split("\n")
+					.slice(start.line - 1)
+					.join("\n")
+					.slice(from)
+					.startsWith(text),
+			).toBe(true);
+			expect(cutText(text, { first: start.line, last: end.line }, "selection").note).toContain(note);
+			// The marks after Esc: the same cut.
+			await nvim.keys("<Esc>", "n");
+			expect((await state()).selection).toMatchObject({ start, end, text, visual: false });
+		},
+	);
+
+	test("a large selection of two-byte characters is cut on a character boundary", async () => {
+		await reset();
+		await nvim.command("edit big.txt");
+		await nvim.keys("22G0v$", "v");
+		const text = (await state()).selection?.text ?? "";
+		// Byte 66 000 starts an é: the cut stops one byte before it, never inside it.
+		expect(Buffer.byteLength(text)).toBe(LUA_SELECTION_BYTES - 1);
+		expect(text).toBe(`a${"é".repeat((LUA_SELECTION_BYTES - 2) / 2)}`);
 	});
 
 	test("diagnostics: errors first, 1-based, source kept", async () => {

@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import type { SourceEvent } from "../../../src/editors/core/editor.ts";
 import { NeovimSource } from "../../../src/editors/neovim/source.ts";
 import { systemClock } from "../../../src/shared/clock.ts";
+import { GUARD_ASK_MS } from "../../../src/shared/core/timing.ts";
 import { CleanupScope } from "../../support/cleanup-scope.ts";
 import { RealNeovim, requireNeovim } from "../../support/real-neovim.ts";
 import { tempDir } from "../../support/temp-dir.ts";
@@ -188,7 +189,7 @@ describe.skipIf(!available)("the Neovim source with real Neovims (no pi)", () =>
 			async () => ((await nvim.call("nvim_get_mode")) as { blocking: boolean }).blocking,
 		);
 		const before = Date.now();
-		expect(await neovims.unsavedNow(key)).toBeUndefined();
+		expect(await neovims.unsavedNow(key, systemClock.nowMs() + GUARD_ASK_MS)).toBeUndefined();
 		expect(Date.now() - before).toBeLessThan(400);
 		expect(neovims.facts(key)?.reading?.blocked).toBe(true);
 		expect(neovims.editors()[0]?.state.active_buffer?.file).toBe(join(project, "src", "main.ts"));
@@ -214,5 +215,42 @@ describe.skipIf(!available)("the Neovim source with real Neovims (no pi)", () =>
 		await neovims.recheck();
 		await waitFor("pushing after the prompt", () => neovims.report().neovims[0]?.pushing);
 		expect(neovims.editors()[0]?.pid).toBe(nvim.pid);
+	});
+
+	test.each([
+		["V on one line", "2GV", "V", true],
+		["v over two lines", "2G0lvj", "v", true],
+		["a block over two lines", "2G0l<C-v>j", "\u0016", true],
+		["v inside one line", "2G0lvl", "v", false],
+		["a block inside one line", "2G0l<C-v>l", "\u0016", false],
+	])("whole lines or a fragment, as a line reference needs to know: %s", async (_name, keys, mode, whole) => {
+		const nvim = await neovim();
+		const neovims = await source();
+		await waitFor("pushing", () => neovims.report().neovims[0]?.pushing);
+		await nvim.keys(keys, mode);
+		const selected = await waitFor("the selection pushed", () => {
+			const editor = neovims.editors()[0];
+			const selection = editor?.state.active_buffer?.selection;
+			// The last push, not one on the way: a selection over lines ends on line 3.
+			return selection?.start.line === 2 && selection.end.line === (whole && mode !== "V" ? 3 : 2) && editor;
+		});
+		expect(selected.wholeLineSelection).toBe(whole);
+	});
+
+	// The budget shared by the mode and the list is proven on a held server in session.test.ts (its clock moved by
+	// hand); here a real Neovim in a busy loop (even nvim_get_mode unanswered) ends the whole ask by the deadline.
+	test("a busy Neovim: the whole guard's ask ends by its deadline", async () => {
+		const nvim = await neovim();
+		const neovims = await source();
+		const key = `pid:${nvim.pid}`;
+		await waitFor("pushing", () => neovims.report().neovims[0]?.pushing);
+		expect(await neovims.unsavedNow(key, systemClock.nowMs() + GUARD_ASK_MS)).toEqual([]);
+		const busy = "local t = vim.loop.hrtime() while vim.loop.hrtime() - t < 1.5e9 do end";
+		const held = nvim.rpc.request("nvim_exec_lua", [busy, []], 10_000);
+		const deadline = systemClock.nowMs() + GUARD_ASK_MS;
+		expect(await neovims.unsavedNow(key, deadline)).toBeUndefined();
+		// The clock's own timers fire a few ms late at most: never a second budget after the first.
+		expect(systemClock.nowMs() - deadline).toBeLessThan(GUARD_ASK_MS / 2);
+		await held;
 	});
 });

@@ -99,7 +99,7 @@ describe("StateWatcher on a real directory", () => {
 		await waitFor("gone", () => !watcher.entries.has("104.json"));
 	});
 
-	test("garbage is rejected with a reason and the last valid state is dropped, until a valid write", async () => {
+	test("garbage is rejected with a reason, the last valid state kept apart for the guard only, until a valid write", async () => {
 		const { dir, watcher } = await startWatcher();
 		write(dir, 104, { buffer: { name: "good.ts" } });
 		await waitFor("valid", () => entryOf(watcher, "104.json")?.reading);
@@ -109,10 +109,19 @@ describe("StateWatcher on a real directory", () => {
 			fileName: "104.json",
 			rejection: "not valid JSON (truncated or corrupt)",
 			writtenAtSeconds: expect.any(Number),
+			lastValid: expect.objectContaining({ pid: 104 }),
 		});
+		expect(entryOf(watcher, "104.json")?.lastValid?.state.active_buffer?.name).toBe("good.ts");
+		writeAtomic(join(dir, "104.json"), "[]");
+		await waitFor("a second rejection", () =>
+			entryOf(watcher, "104.json")?.rejection?.startsWith("top level is an array"),
+		);
+		// Two rejections in a row: the state before both still stands for the guard.
+		expect(entryOf(watcher, "104.json")?.lastValid?.state.active_buffer?.name).toBe("good.ts");
 		write(dir, 104, { buffer: { name: "better.ts" } });
 		await waitFor("recovery", () => entryOf(watcher, "104.json")?.reading?.state.active_buffer?.name === "better.ts");
 		expect(entryOf(watcher, "104.json")?.rejection).toBeUndefined();
+		expect(entryOf(watcher, "104.json")?.lastValid).toBeUndefined();
 	});
 
 	// Trust lost while pi runs: from the moment a check fails, nothing of the file is used.
@@ -127,9 +136,11 @@ describe("StateWatcher on a real directory", () => {
 		change(join(dir, "101.json"));
 		await waitFor("rejection", () => entryOf(watcher, "101.json")?.rejection);
 		// The mtime stays known (the newest of two copies wins), except for a file that cannot be stat-ed.
+		// Nothing of it is used: only the guard still covers what the trusted state said was unsaved.
 		expect(entryOf(watcher, "101.json")).toEqual({
 			fileName: "101.json",
 			rejection: reason,
+			lastValid: expect.objectContaining({ pid: 101 }),
 			...(entryOf(watcher, "101.json")?.writtenAtSeconds !== undefined && { writtenAtSeconds: expect.any(Number) }),
 		});
 		await waitFor("settled on the rejection", () => settled.at(-1)?.rejection === reason);

@@ -153,7 +153,7 @@ describe("contextMessage: each thing enters the model's context once", () => {
 			knows(FIELDS),
 			goneLine("rejected"),
 			"gone",
-			"editor state unknown (state file rejected)",
+			"editor state unknown (its latest state was rejected)",
 		],
 		[
 			"gone with nothing known (or already said): nothing",

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { absoluteFile } from "../../../src/editors/core/active-buffer.ts";
-import { bufferFields } from "../../../src/prompt/core/editor-block.ts";
+import { bufferFields, goneLine } from "../../../src/prompt/core/editor-block.ts";
 import { cutText, fenceFor, fenceLanguageOf, MAX_SENT_TEXT_BYTES } from "../../../src/shared/core/text-cuts.ts";
 import { firstBlockFor } from "../../support/blocks.ts";
 import { editorState, nvimFixture, selection } from "../../support/fixtures.ts";
@@ -190,5 +190,15 @@ describe("absoluteFile", () => {
 		["unnamed", editorState({ buffer: { file: null } }), undefined],
 	])("%s", (_name, state, expected) => {
 		expect(absoluteFile(state)).toBe(expected);
+	});
+});
+
+describe("the line once an editor's latest state was rejected", () => {
+	// A Neovim's server snapshot, a Zed row and a state file are all rejected alike: the model is told no channel's name.
+	test("says the state is unknown and names no one origin's channel", () => {
+		const line = goneLine("rejected");
+		expect(line).toContain("The editor's state is unknown");
+		expect(line).toContain("the previous editor context no longer applies.");
+		for (const channel of ["state file", "database", "server", "snapshot"]) expect(line).not.toContain(channel);
 	});
 });

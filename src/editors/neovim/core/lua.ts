@@ -1,20 +1,38 @@
+import {
+	LUA_SELECTION_BYTES,
+	MAX_ARGS,
+	MAX_DIAGNOSTIC_MESSAGE_BYTES,
+	MAX_DIAGNOSTIC_SOURCE_BYTES,
+	MAX_DIAGNOSTICS,
+	MAX_LANGUAGE_BYTES,
+	MAX_LISTED_FILES,
+	MAX_MODE_BYTES,
+	MAX_PATH_BYTES,
+} from "./snapshot-caps.ts";
+
 /**
- * Every piece of Lua pi sends into a Neovim, verbatim (docs/editors.md quotes it). The text never changes:
+ * Every piece of Lua pi sends into a Neovim, verbatim (docs/security.md quotes it). The text never changes:
  * each dynamic value (a channel, a path, a group name) travels as an argument (`...`), so nothing pi reads
  * from the outside is ever run as code. Every chunk is harmless if it runs late (a request that timed out
  * while Neovim showed a prompt still runs once the prompt is dismissed).
  */
 
-/** What the state of the editor is, as one table: the functions every chunk below starts with. */
+/**
+ * What the state of the editor is, as one table: the functions every chunk below starts with. Every field is
+ * capped here (core/snapshot-caps.ts, the numbers written into the text once), so a real Neovim's answer always
+ * passes pi's schema whatever the user selected or opened.
+ */
 const STATE_FUNCTIONS = String.raw`
 local api, fn = vim.api, vim.fn
-local MAX_TEXT_BYTES, MAX_DIAGNOSTICS, MAX_MESSAGE_BYTES, MAX_LISTED = 66000, 100, 1024, 1000
+local MAX_TEXT_BYTES, MAX_PATH_BYTES, MAX_ARGS, MAX_LISTED = ${LUA_SELECTION_BYTES}, ${MAX_PATH_BYTES}, ${MAX_ARGS}, ${MAX_LISTED_FILES}
+local MAX_NAME_BYTES, MAX_MODE_BYTES = ${MAX_LANGUAGE_BYTES}, ${MAX_MODE_BYTES}
+local MAX_DIAGNOSTICS, MAX_MESSAGE_BYTES, MAX_SOURCE_BYTES = ${MAX_DIAGNOSTICS}, ${MAX_DIAGNOSTIC_MESSAGE_BYTES}, ${MAX_DIAGNOSTIC_SOURCE_BYTES}
 local SEVERITY = { "error", "warning", "info", "hint" }
 
 local function is_normal(win)
   if not win or not api.nvim_win_is_valid(win) then return false end
   if api.nvim_win_get_config(win).relative ~= "" then return false end
-  return api.nvim_buf_get_option(api.nvim_win_get_buf(win), "buftype") == ""
+  return vim.bo[api.nvim_win_get_buf(win)].buftype == ""
 end
 
 -- The window the user means: the current one, else the tab's last used normal window (pi in :terminal).
@@ -36,6 +54,7 @@ local function is_continuation(text, index)
   return byte ~= nil and byte >= 0x80 and byte < 0xC0
 end
 
+-- At most limit bytes, never inside a UTF-8 character.
 local function cut(text, limit)
   if #text <= limit then return text end
   local stop = limit
@@ -43,20 +62,17 @@ local function cut(text, limit)
   return text:sub(1, stop)
 end
 
--- 1-based inclusive byte columns; a multi-line or linewise selection is whole lines, as the protocol says.
-local function region(buf, kind, a, b)
-  if a[1] > b[1] or (a[1] == b[1] and a[2] > b[2]) then a, b = b, a end
-  local first = api.nvim_buf_get_lines(buf, a[1] - 1, a[1], false)[1] or ""
-  local last = a[1] == b[1] and first or (api.nvim_buf_get_lines(buf, b[1] - 1, b[1], false)[1] or "")
-  local start_col, end_col = math.max(1, math.min(a[2], #first)), math.max(1, math.min(b[2], #last))
-  if kind == "V" then start_col, end_col = 1, math.max(1, #last) end
-  if kind == "v" and a[1] == b[1] then
-    while is_continuation(first, end_col + 1) do end_col = end_col + 1 end
-    return { line = a[1], column = start_col }, { line = b[1], column = end_col }, first:sub(start_col, end_col)
-  end
-  local parts, bytes, line = {}, 0, a[1]
-  while line <= b[1] and bytes <= MAX_TEXT_BYTES do
-    local chunk = api.nvim_buf_get_lines(buf, line - 1, math.min(b[1], line + 499), false)
+-- A name too long to open names nothing: left out, not cut into another name.
+local function path_or_nil(name)
+  if name == "" or #name > MAX_PATH_BYTES then return nil end
+  return name
+end
+
+-- Lines first..last joined, read 500 at a time, no further than one line past the cap.
+local function lines_text(buf, first, last)
+  local parts, bytes, line = {}, 0, first
+  while line <= last and bytes <= MAX_TEXT_BYTES do
+    local chunk = api.nvim_buf_get_lines(buf, line - 1, math.min(last, line + 499), false)
     for _, text in ipairs(chunk) do
       parts[#parts + 1] = text
       bytes = bytes + #text + 1
@@ -64,21 +80,39 @@ local function region(buf, kind, a, b)
     end
     line = line + 500
   end
-  return { line = a[1], column = start_col }, { line = b[1], column = end_col }, table.concat(parts, "\n")
+  return table.concat(parts, "\n")
+end
+
+-- 1-based inclusive byte columns; a multi-line or linewise selection is whole lines, as the protocol says.
+-- The text is cut at MAX_TEXT_BYTES inside a line, whatever the mode: pi's own cut then notes what is left out.
+local function region(buf, kind, a, b)
+  if a[1] > b[1] or (a[1] == b[1] and a[2] > b[2]) then a, b = b, a end
+  local first = api.nvim_buf_get_lines(buf, a[1] - 1, a[1], false)[1] or ""
+  local last = a[1] == b[1] and first or (api.nvim_buf_get_lines(buf, b[1] - 1, b[1], false)[1] or "")
+  local start_col, end_col = math.max(1, math.min(a[2], #first)), math.max(1, math.min(b[2], #last))
+  if kind == "V" then start_col, end_col = 1, math.max(1, #last) end
+  local text
+  if kind == "v" and a[1] == b[1] then
+    while is_continuation(first, end_col + 1) do end_col = end_col + 1 end
+    text = first:sub(start_col, math.min(end_col, start_col + MAX_TEXT_BYTES))
+  else
+    text = lines_text(buf, a[1], b[1])
+  end
+  return { line = a[1], column = start_col }, { line = b[1], column = end_col }, cut(text, MAX_TEXT_BYTES), kind == "V"
 end
 
 local function selection(win, buf, mode)
   local kind = mode:sub(1, 1)
   if api.nvim_get_current_win() == win and (kind == "v" or kind == "V" or kind == "\22") then
     local a, b = fn.getpos("v"), fn.getpos(".")
-    local s, e, text = region(buf, kind, { a[2], a[3] }, { b[2], b[3] })
-    return { start = s, ["end"] = e, text = text, visual = true }
+    local s, e, text, linewise = region(buf, kind, { a[2], a[3] }, { b[2], b[3] })
+    return { start = s, ["end"] = e, text = text, visual = true, linewise = linewise }
   end
   local a, b = api.nvim_buf_get_mark(buf, "<"), api.nvim_buf_get_mark(buf, ">")
   if a[1] == 0 or b[1] == 0 then return nil end
   local last = fn.visualmode()
-  local s, e, text = region(buf, last == "" and "v" or last, { a[1], a[2] + 1 }, { b[1], b[2] + 1 })
-  return { start = s, ["end"] = e, text = text, visual = false }
+  local s, e, text, linewise = region(buf, last == "" and "v" or last, { a[1], a[2] + 1 }, { b[1], b[2] + 1 })
+  return { start = s, ["end"] = e, text = text, visual = false, linewise = linewise }
 end
 
 local function diagnostics(buf)
@@ -96,7 +130,7 @@ local function diagnostics(buf)
       column = item.col + 1,
       severity = SEVERITY[item.severity] or "hint",
       message = cut(tostring(item.message), MAX_MESSAGE_BYTES),
-      source = type(item.source) == "string" and cut(item.source, 100) or nil,
+      source = type(item.source) == "string" and cut(item.source, MAX_SOURCE_BYTES) or nil,
     }
   end
   return out
@@ -106,10 +140,9 @@ local function unsaved()
   local files = {}
   for _, buf in ipairs(api.nvim_list_bufs()) do
     if #files >= MAX_LISTED then break end
-    if api.nvim_buf_is_loaded(buf) and api.nvim_buf_get_option(buf, "modified")
-        and api.nvim_buf_get_option(buf, "buftype") == "" then
-      local name = api.nvim_buf_get_name(buf)
-      if name ~= "" then files[#files + 1] = name end
+    if api.nvim_buf_is_loaded(buf) and vim.bo[buf].modified and vim.bo[buf].buftype == "" then
+      local name = path_or_nil(api.nvim_buf_get_name(buf))
+      if name then files[#files + 1] = name end
     end
   end
   return files
@@ -118,18 +151,19 @@ end
 local function state(last_win)
   local mode = api.nvim_get_mode().mode
   local win = active_window(last_win)
-  local out = { cwd = fn.getcwd(), argv = vim.list_slice(vim.v.argv, 1, 64), ui = #api.nvim_list_uis() > 0,
-    mode = mode, unsaved = unsaved() }
+  local argv = {}
+  for index = 1, math.min(#vim.v.argv, MAX_ARGS) do argv[index] = cut(vim.v.argv[index], MAX_PATH_BYTES) end
+  local out = { cwd = cut(fn.getcwd(), MAX_PATH_BYTES), argv = argv, ui = #api.nvim_list_uis() > 0,
+    mode = cut(mode, MAX_MODE_BYTES), unsaved = unsaved() }
   if not win then return out end
   local buf = api.nvim_win_get_buf(win)
-  local name = api.nvim_buf_get_name(buf)
   local cursor = api.nvim_win_get_cursor(win)
-  out.cwd = fn.getcwd(win)
+  out.cwd = cut(fn.getcwd(win), MAX_PATH_BYTES)
   out.buffer = {
-    file = name ~= "" and name or nil,
-    language = api.nvim_buf_get_option(buf, "filetype"),
+    file = path_or_nil(api.nvim_buf_get_name(buf)),
+    language = cut(vim.bo[buf].filetype, MAX_NAME_BYTES),
     cursor = { line = cursor[1], column = cursor[2] + 1 },
-    modified = api.nvim_buf_get_option(buf, "modified"),
+    modified = vim.bo[buf].modified,
     lines_total = api.nvim_buf_line_count(buf),
     autoread = fn.getbufvar(buf, "&autoread") == 1,
     diagnostics = diagnostics(buf),
@@ -235,8 +269,8 @@ export const RELOAD_LUA = `
 local path = ...
 for _, buf in ipairs(vim.api.nvim_list_bufs()) do
   local name = vim.api.nvim_buf_get_name(buf)
-  if vim.api.nvim_buf_is_loaded(buf) and name ~= "" and (name == path or (vim.loop.fs_realpath(name) == path)) then
-    if vim.api.nvim_buf_get_option(buf, "modified") then return "modified" end
+  if vim.api.nvim_buf_is_loaded(buf) and name ~= "" and (name == path or (vim.uv or vim.loop).fs_realpath(name) == path) then
+    if vim.bo[buf].modified then return "modified" end
     if vim.fn.getbufvar(buf, "&autoread") ~= 1 then return "autoread-off" end
     vim.cmd("silent checktime " .. buf)
     return "reloaded"

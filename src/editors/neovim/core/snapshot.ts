@@ -2,6 +2,15 @@ import { posix } from "node:path";
 import { type Static, Type } from "typebox";
 import { Compile } from "typebox/compile";
 import { DiagnosticSchema, type EditorState, MAX_DIAGNOSTICS } from "../../core/protocol-state.ts";
+import {
+	cutOversize,
+	MAX_ARGS,
+	MAX_LANGUAGE_BYTES,
+	MAX_LISTED_FILES,
+	MAX_MODE_BYTES,
+	MAX_PATH_BYTES,
+	SNAPSHOT_SELECTION_CHARS,
+} from "./snapshot-caps.ts";
 
 /** Positions, counts and lists as Neovim reports them: bounded, so a broken Neovim cannot flood pi. */
 const Count = (minimum: number) => Type.Integer({ minimum, maximum: 2_147_483_647 });
@@ -9,16 +18,16 @@ const Position = Type.Object({ line: Count(1), column: Count(1) });
 
 /** What the state Lua returns (core/lua.ts): Neovim's own words, checked before pi uses any of it. */
 export const SnapshotSchema = Type.Object({
-	cwd: Type.String({ pattern: "^/", maxLength: 4096 }),
-	argv: Type.Array(Type.String({ maxLength: 4096 }), { maxItems: 64 }),
+	cwd: Type.String({ pattern: "^/", maxLength: MAX_PATH_BYTES }),
+	argv: Type.Array(Type.String({ maxLength: MAX_PATH_BYTES }), { maxItems: MAX_ARGS }),
 	ui: Type.Boolean(),
-	mode: Type.String({ maxLength: 16 }),
-	unsaved: Type.Array(Type.String({ maxLength: 4096 }), { maxItems: 1000 }),
+	mode: Type.String({ maxLength: MAX_MODE_BYTES }),
+	unsaved: Type.Array(Type.String({ maxLength: MAX_PATH_BYTES }), { maxItems: MAX_LISTED_FILES }),
 	left_visual: Type.Optional(Type.Boolean()),
 	buffer: Type.Optional(
 		Type.Object({
-			file: Type.Optional(Type.String({ minLength: 1, maxLength: 4096 })),
-			language: Type.String({ maxLength: 200 }),
+			file: Type.Optional(Type.String({ minLength: 1, maxLength: MAX_PATH_BYTES })),
+			language: Type.String({ maxLength: MAX_LANGUAGE_BYTES }),
 			/** Line 0 before the first redraw of a headless start: no cursor yet. */
 			cursor: Type.Object({ line: Count(0), column: Count(1) }),
 			modified: Type.Boolean(),
@@ -28,20 +37,33 @@ export const SnapshotSchema = Type.Object({
 		}),
 	),
 	selection: Type.Optional(
-		Type.Object({ start: Position, end: Position, text: Type.String({ maxLength: 70_000 }), visual: Type.Boolean() }),
+		Type.Object({
+			start: Position,
+			end: Position,
+			text: Type.String({ maxLength: SNAPSHOT_SELECTION_CHARS }),
+			visual: Type.Boolean(),
+			/** `V`: whole lines whatever the columns say (an empty line's selection is column 1 to 1). */
+			linewise: Type.Boolean(),
+		}),
 	),
 });
 export type Snapshot = Static<typeof SnapshotSchema>;
 
 const snapshotCheck = Compile(SnapshotSchema);
 
-/** Neovim's answer or push, checked: a reason instead of a throw when it is not what the Lua returns. */
-export function parseSnapshot(raw: unknown): { ok: true; snapshot: Snapshot } | { ok: false; reason: string } {
+/**
+ * Neovim's answer or push, checked: a reason instead of a throw when it is not what the Lua returns. An oversize
+ * field is cut or left out first, each with why (`cuts`, shown in `/ide status`), and the rest stands.
+ */
+export function parseSnapshot(
+	raw: unknown,
+): { ok: true; snapshot: Snapshot; cuts: readonly string[] } | { ok: false; reason: string } {
 	if (typeof raw === "object" && raw !== null && "error" in raw) {
 		return { ok: false, reason: `Neovim could not describe its state: ${String(raw.error).slice(0, 200)}` };
 	}
-	if (snapshotCheck.Check(raw)) return { ok: true, snapshot: raw };
-	const first = snapshotCheck.Errors(raw)[0];
+	const { value, cuts } = cutOversize(raw);
+	if (snapshotCheck.Check(value)) return { ok: true, snapshot: value, cuts };
+	const first = snapshotCheck.Errors(value)[0];
 	return {
 		ok: false,
 		reason: `unexpected state from Neovim${first ? ` at ${first.instancePath || "/"}: ${first.message}` : ""}`,
@@ -101,6 +123,14 @@ export function selectionMoment(
 	if (file === undefined || !snapshot.selection) return previous;
 	if (isVisual(snapshot.mode) || snapshot.left_visual) return { file, atSeconds: nowSeconds };
 	return previous;
+}
+
+/**
+ * The selection covers whole lines: `V`, or any selection over several lines (the Lua sends those as whole
+ * lines, as PROTOCOL.md says clients do). A charwise or block selection inside one line is a fragment.
+ */
+export function isWholeLineSelection(selection: Snapshot["selection"]): boolean {
+	return selection !== undefined && (selection.linewise || selection.start.line !== selection.end.line);
 }
 
 /** The protocol state a state file would hold for this Neovim, from its snapshot. */

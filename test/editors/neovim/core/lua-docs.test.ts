@@ -24,6 +24,12 @@ describe("docs/security.md quotes every chunk of Lua pi sends into Neovim", () =
 	])("%s", (_name, chunk) => {
 		expect(docs).toContain(`\`\`\`lua\n${chunk}\n\`\`\``);
 	});
+	test("no API deprecated in Neovim 0.10: vim.bo[buf] for options, vim.uv or vim.loop for libuv", () => {
+		for (const chunk of [CHANNEL_LUA, STATE_LUA, UNSAVED_LUA, PUSH_LUA, STOP_PUSHES_LUA, RELOAD_LUA]) {
+			expect(chunk).not.toMatch(/nvim_(buf|win)_[gs]et_option/);
+			expect(chunk.replaceAll("vim.uv or vim.loop", "")).not.toContain("vim.loop");
+		}
+	});
 	test("the shared functions open every chunk", () => {
 		const functions = STATE_LUA.slice(0, STATE_LUA.lastIndexOf("return state(nil)"));
 		for (const chunk of [UNSAVED_LUA, PUSH_LUA]) expect(chunk.startsWith(functions)).toBe(true);

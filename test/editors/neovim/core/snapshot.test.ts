@@ -2,6 +2,7 @@ import { Compile } from "typebox/compile";
 import { describe, expect, test } from "vitest";
 import { EditorStateSchema } from "../../../../src/editors/core/protocol-state.ts";
 import {
+	isWholeLineSelection,
 	openedArgs,
 	parseSnapshot,
 	type Snapshot,
@@ -27,11 +28,17 @@ const snapshot = (over: Partial<Snapshot> = {}): Snapshot => ({
 	...over,
 });
 
-const selection = { start: { line: 2, column: 1 }, end: { line: 4, column: 5 }, text: "a\nb\nc", visual: false };
+const selection = {
+	start: { line: 2, column: 1 },
+	end: { line: 4, column: 5 },
+	text: "a\nb\nc",
+	visual: false,
+	linewise: false,
+};
 
 describe("what Neovim answers, checked", () => {
 	test("a snapshot as the Lua returns it", () => {
-		expect(parseSnapshot(snapshot())).toEqual({ ok: true, snapshot: snapshot() });
+		expect(parseSnapshot(snapshot())).toEqual({ ok: true, snapshot: snapshot(), cuts: [] });
 	});
 	test.each([
 		["the Lua failed", { error: "E5108: boom" }, "Neovim could not describe its state: E5108: boom"],
@@ -42,12 +49,29 @@ describe("what Neovim answers, checked", () => {
 			{ ...snapshot(), buffer: { ...snapshot().buffer, cursor: { line: -1, column: 1 } } },
 			"/buffer/cursor/line",
 		],
-		["too many unsaved files", { ...snapshot(), unsaved: Array(1001).fill("/a") }, "/unsaved"],
+		["an unsaved entry that is not a name", { ...snapshot(), unsaved: [7] }, "/unsaved"],
+		["a selection's text that is not text", { ...snapshot(), selection: { ...selection, text: 7 } }, "/selection"],
 	])("%s: a reason, no throw", (_name, raw, reason) => {
 		const parsed = parseSnapshot(raw);
 		expect(parsed.ok).toBe(false);
 		if (!parsed.ok) expect(parsed.reason).toContain(reason);
 	});
+});
+
+describe("whole lines, as a line reference may use them", () => {
+	const at = (start: number, end: number, linewise = false) => ({
+		...selection,
+		start: { line: start, column: 3 },
+		end: { line: end, column: 4 },
+		linewise,
+	});
+	test.each([
+		["V on one line", at(4, 4, true), true],
+		["V over lines", at(2, 4, true), true],
+		["charwise or block over lines (the Lua sends them as whole lines)", at(2, 4), true],
+		["charwise or block inside one line: a fragment", at(4, 4), false],
+		["no selection", undefined, false],
+	])("%s", (_name, given, whole) => expect(isWholeLineSelection(given)).toBe(whole));
 });
 
 describe("the launch args that name what Neovim was opened on", () => {
