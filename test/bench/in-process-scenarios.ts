@@ -9,6 +9,7 @@ import { FakeEditor } from "../support/fake-editor.ts";
 import { editorState } from "../support/fixtures.ts";
 import { startSdkSession } from "../support/sdk-session.ts";
 import { tempDir } from "../support/temp-dir.ts";
+import { FreshEditors } from "./fresh-editors.ts";
 import type { Implementation } from "./rpc-scenarios.ts";
 
 const PROMPT_GAP_MS = 20;
@@ -216,25 +217,26 @@ export async function startupTime(impl: Implementation, files: number, settings?
 
 /**
  * 7b. The leak check RSS cannot give: V8 heap in use after a forced GC, in a real pi session with the
- * extension, across rounds of `writes` writes and `appearances` editors coming and going. Needs --expose-gc.
+ * extension, across rounds of `writes` writes and `appearances` editors coming and going, each with a pid
+ * never seen before. Needs --expose-gc.
  */
 export async function heapAfterGc(
 	impl: Implementation,
 	writes: number,
 	appearances: number,
 	rounds: number,
-): Promise<number[]> {
+): Promise<{ heapsKiB: number[]; distinctPids: number }> {
 	const gc = (globalThis as { gc?: () => void }).gc;
 	if (!gc) throw new Error("run with node --expose-gc");
 	const fx = fixture(1);
-	const helpers = Array.from({ length: 25 }, () => FakeEditor.spawn(process.env.PI_IDE_STATE_DIR as string));
+	const comers = new FreshEditors(process.env.PI_IDE_STATE_DIR as string);
 	const pi = await startSdkSession({ cwd: fx.project, agentDir: fx.agentDir, extensionPath: extensionPath(impl) });
 	const state = (pid: number, name: string, cwd = fx.project) =>
 		JSON.stringify(
 			editorState({ pid, cwd, timestamp: Date.now() / 1000, buffer: { file: `${fx.project}/src/${name}`, name } }),
 		);
 	try {
-		const heaps: number[] = [];
+		const heapsKiB: number[] = [];
 		let written = 0;
 		for (let round = 0; round <= rounds; round++) {
 			for (let i = 1; i <= writes; i++) {
@@ -242,21 +244,13 @@ export async function heapAfterGc(
 				fx.editor.write(state(fx.editor.pid, `m${written}.ts`));
 				if (i % 50 === 0) await sleep(5);
 			}
-			for (let i = 0; i < appearances; i++) {
-				const helper = helpers[i % helpers.length] as FakeEditor;
-				helper.write(state(helper.pid, `h${i}.ts`, `/elsewhere/${i}`));
-				if (i % 25 === 24) {
-					await sleep(10);
-					for (const h of helpers) h.removeFile();
-				}
-			}
+			await comers.comeAndGo(appearances, (pid, i) => state(pid, `h${i}.ts`, `/elsewhere/${i}`));
 			await sleep(1500);
 			gc();
-			heaps.push(Math.round(process.memoryUsage().heapUsed / 1024));
+			heapsKiB.push(Math.round(process.memoryUsage().heapUsed / 1024));
 		}
-		return heaps;
+		return { heapsKiB, distinctPids: comers.distinctPids };
 	} finally {
-		await Promise.all(helpers.map((helper) => helper.kill()));
 		await pi.shutdown();
 		await fx.cleanup();
 	}

@@ -15,8 +15,8 @@ import { max, median, percentile } from "./stats.ts";
 const ms = (value: number) =>
 	Number.isFinite(value) ? `${value < 1 ? value.toFixed(3) : value.toFixed(1)} ms` : "n/a";
 const SHORTS = [
-	"Neovim key to widget p50 / p95",
-	"prompt cost, Neovim vs a state file",
+	"Neovim key to widget p50 / p95 / max",
+	"prompt cost, Neovim vs a state file, p50 / p99",
 	"idle CPU per 60 s, three Neovims elsewhere",
 	"start-up with 500 more processes to scan",
 ];

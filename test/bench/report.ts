@@ -48,7 +48,12 @@ const HOW_TO_READ = `## How to read it
   baseline. The side-dir and Zed rows compare two processes running side by side, window by window; a third,
   set up like the first, shows how far two identical processes differ: the resolution of those rows.
 - **Memory** is judged by the slope over rounds after a warm-up round, not by one step: V8's compiled code
-  grows a little as more functions are optimised and tapers off.
+  grows a little as more functions are optimised and tapers off. Every editor that comes in a round is a
+  new process with a pid pi has never seen (a \`sleep\`), so what pi keeps per editor shows as growth; the
+  heap's bound is absolute, in bytes per new editor, and RSS is reported beside it.
+- **Zed reads** are timed by pi itself (\`/ide status\`): the read transaction and the shown texts turned into
+  positions, the part of a read that holds pi's thread. Only the shown tabs' unsaved texts are copied out of
+  the database; a large session's read is bounded by that copy.
 - **Conversation** compares send-once with the same code sending the whole block every prompt.
 - **Neovim** rows run Debian's Neovim 0.7.2 with a UI in tmux, read over its own server. A key is sent with
   \`nvim_input\` (as typed) and timed to the widget update's arrival in the real pi (RPC); Neovim pushes on the

@@ -2,6 +2,7 @@
  * Benchmarks through the real pi CLI in RPC mode: one pi process per implementation, fed by real editor
  * processes writing real state files. Arrival times are taken when the RPC record reaches this process.
  */
+
 import { randomInt } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -11,6 +12,7 @@ import { projectState, type StateOverrides, selection } from "../support/fixture
 import { piLines } from "../support/pi-cli.ts";
 import { RpcPi } from "../support/rpc-pi.ts";
 import { waitFor } from "../support/wait-for.ts";
+import { FreshEditors } from "./fresh-editors.ts";
 
 export interface Implementation {
 	name: string;
@@ -326,13 +328,19 @@ export async function memoryGrowth(
 	writes: number,
 	appearances: number,
 	rounds: number,
-): Promise<{ startKiB: number; afterWarmUpKiB: number; afterRoundsKiB: number[]; rawAfterRoundsKiB: number[] }> {
+): Promise<{
+	startKiB: number;
+	afterWarmUpKiB: number;
+	afterRoundsKiB: number[];
+	rawAfterRoundsKiB: number[];
+	distinctPids: number;
+}> {
 	return withPi(
 		impl,
 		async (ws, start) => {
 			const editor = ws.editor();
 			editor.write(stateIn(ws, editor.pid, "m0.ts"));
-			const helpers = Array.from({ length: 25 }, () => ws.editor());
+			const comers = new FreshEditors(ws.stateDir);
 			const pi = start();
 			await waitFor("connected", () => pi.lastWidget() === "in m0.ts", 30_000);
 			await sleep(2000);
@@ -344,14 +352,9 @@ export async function memoryGrowth(
 					editor.write(stateIn(ws, editor.pid, `m${written}.ts`, { buffer: { cursor: { line: i, column: 1 } } }));
 					if (i % 50 === 0) await sleep(5);
 				}
-				for (let i = 0; i < comings; i++) {
-					const helper = helpers[i % helpers.length] as FakeEditor;
-					helper.write(stateIn(ws, helper.pid, `h${i}.ts`, { cwd: `/elsewhere/${i}` }));
-					if (i % 25 === 24) {
-						await sleep(10);
-						for (const h of helpers) h.removeFile();
-					}
-				}
+				await comers.comeAndGo(comings, (pid, i) =>
+					JSON.stringify(stateIn(ws, pid, `h${i}.ts`, { cwd: `/elsewhere/${i}` })),
+				);
 				await waitFor("final write shown", () => pi.lastWidget() === `in m${written}.ts`, 30_000);
 				await sleep(2000);
 				return { raw: rssKiB(pi.pid), afterGc: await rssAfterGcKiB(pi) };
@@ -365,6 +368,7 @@ export async function memoryGrowth(
 				afterWarmUpKiB: warmUp.afterGc,
 				afterRoundsKiB: measured.map((r) => r.afterGc),
 				rawAfterRoundsKiB: measured.map((r) => r.raw),
+				distinctPids: comers.distinctPids,
 			};
 		},
 		{ gc: true },

@@ -15,7 +15,7 @@ import { max, median, percentile } from "./stats.ts";
 
 const ms = (value: number) => (Number.isFinite(value) ? `${value.toFixed(1)} ms` : "n/a");
 const sleep = (milliseconds: number) => new Promise((done) => setTimeout(done, milliseconds));
-const SHORTS = ["VS Code selection to widget p50 / p95", "VS Code client writes while idle"];
+const SHORTS = ["VS Code selection to widget p50 / p95 / max", "VS Code client writes while idle"];
 
 export async function vscodeRows(size: { selections: number; idleSeconds: number }): Promise<ReportRow[]> {
 	const pi1 = piLines()[1] as PiLine;

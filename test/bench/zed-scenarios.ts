@@ -11,19 +11,22 @@ import { RpcPi } from "../support/rpc-pi.ts";
 import { waitFor } from "../support/wait-for.ts";
 import { cpuWindows, seededRandom, writeIdleEditors } from "./rpc-scenarios.ts";
 
-const PI1 = piLines()[1] as PiLine;
+/** Asked when used: `npm run bench` installs the toolchain after this module is loaded. */
+const pi1 = () => piLines()[1] as PiLine;
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
 /** Why the Zed rows cannot be measured here, or undefined when they can. */
 export function zedSkipReason(): string | undefined {
-	return PI1.node ? undefined : `pi 1.x is not runnable here (${PI1.skipReason})`;
+	const line = pi1();
+	return line.node ? undefined : `pi 1.x is not runnable here (${line.skipReason})`;
 }
 
 async function withZed<T>(
 	work: (ws: E2eWorkspace, zed: FakeZed, start: (settings?: object) => RpcPi) => Promise<T>,
 ): Promise<T> {
 	const ws = await E2eWorkspace.create();
-	const zed = await FakeZed.create(join(ws.root, "zed"), PI1.node as string);
+	const line = pi1();
+	const zed = await FakeZed.create(join(ws.root, "zed"), line.node as string);
 	let pi: RpcPi | undefined;
 	try {
 		return await work(ws, zed, (settings) => {
@@ -31,7 +34,7 @@ async function withZed<T>(
 				mkdirSync(join(ws.project, ".pi"), { recursive: true });
 				writeFileSync(join(ws.project, ".pi", "settings.json"), JSON.stringify(settings));
 			}
-			pi = RpcPi.start(PI1, {
+			pi = RpcPi.start(line, {
 				cwd: ws.project,
 				agentDir: ws.agentDir,
 				stateDir: ws.stateDir,
@@ -150,5 +153,94 @@ export async function zedIdleCpu(seconds: number, windows: number, readZed: bool
 		if (readZed) await lastRead(pi);
 		await sleep(10_000);
 		return cpuWindows(pi.pid, seconds, windows);
+	});
+}
+
+/** Z4's session: this many workspaces, each with these unsaved tabs behind its shown one. */
+export const LARGE_SESSION = { workspaces: 16, backgroundTabs: 4, backgroundMiB: 1, shownMB: 3.9 } as const;
+
+/** About `bytes` of source text, in lines of code. */
+function sourceText(bytes: number, seed: number): string {
+	const lines: string[] = [];
+	let size = 0;
+	for (let i = 1; size < bytes; i++) {
+		const line = `export const value${seed}_${i} = compute(${i}, "${"x".repeat(i % 40)}");`;
+		lines.push(line);
+		size += line.length + 1;
+	}
+	return `${lines.join("\n")}\n`;
+}
+
+/**
+ * Z4. A large session's read on pi's thread, as pi times it (the transaction and the texts turned into
+ * positions): `LARGE_SESSION.workspaces` workspaces, each showing a 3.9 MB file (every other one unsaved, its
+ * text in the database) with 1 MiB unsaved tabs behind it; the shown workspace's selection changes `reads`
+ * times, 250-450 ms apart.
+ */
+export async function zedLargeSessionRead(
+	reads: number,
+): Promise<{ readMs: number[]; databaseMiB: number; shownUnsavedMB: number }> {
+	return withZed(async (ws, zed, start) => {
+		const shownBytes = LARGE_SESSION.shownMB * 1e6;
+		let databaseBytes = 0;
+		let shownUnsavedBytes = 0;
+		for (let id = 1; id <= LARGE_SESSION.workspaces; id++) {
+			const root = id === 1 ? ws.project : join(ws.root, `project${id}`);
+			mkdirSync(join(root, "src"), { recursive: true });
+			const path = join(root, "src", "big.ts");
+			const text = sourceText(shownBytes, id);
+			writeFileSync(path, text);
+			const unsaved = id % 2 === 1;
+			if (unsaved) {
+				databaseBytes += text.length;
+				shownUnsavedBytes += text.length;
+			}
+			await zed.workspace({ id, roots: [root] });
+			await zed.show({
+				workspaceId: id,
+				itemId: id * 100,
+				path,
+				...(unsaved && { contents: `// unsaved\n${text}` }),
+				selections: [[0, 0]],
+			});
+			for (let tab = 1; tab <= LARGE_SESSION.backgroundTabs; tab++) {
+				const contents = sourceText(LARGE_SESSION.backgroundMiB * 1024 * 1024, id * 100 + tab);
+				databaseBytes += contents.length;
+				await zed.backgroundTab({
+					workspaceId: id,
+					itemId: id * 100 + tab,
+					path: join(root, `tab${tab}.ts`),
+					contents,
+				});
+			}
+		}
+		zed.start();
+		const pi = start();
+		await waitFor("connected to Zed", () => pi.lastWidget() === "in big.ts", 60_000);
+		const random = seededRandom(11);
+		const readMs: number[] = [];
+		// Line starts of workspace 1's unsaved text: each selection ends at one.
+		const unsavedText = `// unsaved\n${sourceText(shownBytes, 1)}`;
+		const lineStarts = [0];
+		for (let i = 0; i < unsavedText.length && lineStarts.length <= 41; i++)
+			if (unsavedText[i] === "\n") lineStarts.push(i + 1);
+		for (let i = 0; i < reads; i++) {
+			await sleep(250 + random() * 200);
+			const count = 2 + (i % 39);
+			const expected = `${count} lines selected in big.ts`;
+			const before = (await lastRead(pi)).count;
+			await zed.select({ workspaceId: 1, itemId: 100, selections: [[0, (lineStarts[count] as number) - 1]] });
+			await waitFor("the widget", () => pi.lastWidget() === expected, 10_000);
+			const read = await lastRead(pi);
+			if (read.count === before) throw new Error("the widget moved with no read");
+			readMs.push(read.ms);
+			await zed.select({ workspaceId: 1, itemId: 100, selections: [[0, 0]] });
+			await waitFor("the selection cleared", () => pi.lastWidget() === "in big.ts", 10_000);
+		}
+		return {
+			readMs,
+			databaseMiB: Math.round(databaseBytes / 1024 / 1024),
+			shownUnsavedMB: Math.round(shownUnsavedBytes / 1e6),
+		};
 	});
 }

@@ -272,6 +272,25 @@ export class FakeZed {
 		await this.select(editor);
 	}
 
+	/**
+	 * A tab the workspace keeps open behind the shown one (after `show`, in its editor pane, not active), with
+	 * unsaved text when `contents` is given: Zed stores every dirty buffer of the session, shown or not.
+	 */
+	async backgroundTab(tab: { workspaceId: number; itemId: number; path: string; contents?: string }): Promise<void> {
+		const { workspaceId: ws, itemId } = tab;
+		await this.sql(
+			`INSERT INTO items (item_id, workspace_id, pane_id, kind, position, active) VALUES (?, ?, ?, 'Editor', ?, 0)`,
+			[itemId, ws, ws * 10 + 1, itemId],
+		);
+		await this.sql("INSERT INTO editors (item_id, workspace_id, path, buffer_path, contents) VALUES (?, ?, ?, ?, ?)", [
+			itemId,
+			ws,
+			{ bytes: tab.path },
+			tab.path,
+			tab.contents ?? null,
+		]);
+	}
+
 	async select(editor: Pick<ShownEditor, "workspaceId" | "itemId" | "selections">): Promise<void> {
 		const rows = editor.selections
 			.map(

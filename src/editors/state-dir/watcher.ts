@@ -49,6 +49,8 @@ export class StateWatcher {
 	readonly entries = new Map<string, StateFileEntry>();
 	/** The watched dir itself was removed: this watcher sees nothing more and must be replaced. */
 	lost = false;
+	/** chokidar's first scan is done: from now on a name comes from an event, not from the listing. */
+	private listed = false;
 	private readonly tracks = new Map<string, FileTrack>();
 	private watcher?: FSWatcher;
 	private closed = false;
@@ -118,6 +120,7 @@ export class StateWatcher {
 		watcher.on("error", (error: unknown) => this.options.onError?.(`watcher error: ${String(error)}`));
 		await new Promise<void>((done) => watcher.once("ready", () => done()));
 		ready = true;
+		this.listed = true;
 		// The same names chokidar's initial scan skipped: one listing at start, never a polling loop.
 		for (const name of await readdir(this.dir).catch(() => [] as string[])) {
 			if (!this.tracks.has(name) && classifyFileName(name).kind !== "ignored")
@@ -207,9 +210,11 @@ export class StateWatcher {
 		const name = classifyFileName(fileName);
 		if (name.kind === "state" && !this.options.isAlive(name.pid)) {
 			// Stale files of killed editors are common; reading them is wasted work. A write re-checks.
-			// An event for a file already known is most likely its removal (chokidar ignores dead pids' files,
-			// so only the raw event tells): only then ask whether it still exists.
-			if (this.entries.has(fileName) && !(await exists(join(this.dir, fileName)))) return this.drop(fileName);
+			// An event for a dead pid's file after the first listing is most likely its removal (an editor
+			// that removed its file and exited; chokidar ignores dead pids' files, so only the raw event
+			// tells): only then ask whether it still exists, so a removed file leaves no entry behind.
+			const afterListing = this.listed || this.entries.has(fileName);
+			if (afterListing && !(await exists(join(this.dir, fileName)))) return this.drop(fileName);
 			if (this.closed) return;
 			this.update(fileName, { fileName, deadPid: name.pid });
 			track.signature = undefined;

@@ -34,6 +34,14 @@ type Row = Record<string, unknown>;
  */
 export const MAX_UNSAVED_TEXT_BYTES = 4 * 1024 * 1024;
 
+/**
+ * A tab that is its pane's active one: only its unsaved text can be shown, so only its text is copied out (a
+ * session's other dirty buffers count as unsaved by `typeof(contents)`, which SQLite answers from the record's
+ * header without reading the text).
+ */
+const ACTIVE_TAB = `EXISTS (SELECT 1 FROM items WHERE items.item_id = editors.item_id
+	AND items.workspace_id = editors.workspace_id AND items.active = 1)`;
+
 const text = (value: unknown) => (typeof value === "string" ? value : value == null ? null : String(value));
 const integer = (value: unknown) =>
 	typeof value === "number" || typeof value === "bigint" ? Number(value) : Number.NaN;
@@ -148,8 +156,9 @@ function readRows(db: SqliteDatabase, optional: OptionalColumns): ZedSnapshot {
 		}),
 	);
 	const editors = all(
-		`SELECT item_id, CAST(workspace_id AS TEXT) AS workspace_id, path, contents IS NOT NULL AS unsaved,
-			CASE WHEN ${bytesOf("contents")} <= ${MAX_UNSAVED_TEXT_BYTES} THEN contents END AS contents,
+		`SELECT item_id, CAST(workspace_id AS TEXT) AS workspace_id, path, typeof(contents) <> 'null' AS unsaved,
+			CASE WHEN ${ACTIVE_TAB} AND ${bytesOf("contents")} <= ${MAX_UNSAVED_TEXT_BYTES}
+				THEN CAST(contents AS BLOB) END AS contents,
 			${optional.language ? "language" : "NULL"} AS language FROM editors WHERE ${IN_SESSION}`,
 	).map(
 		(row): ZedEditorRow => ({
@@ -157,7 +166,7 @@ function readRows(db: SqliteDatabase, optional: OptionalColumns): ZedSnapshot {
 			workspaceId: String(row.workspace_id),
 			path: pathOf(row.path),
 			unsaved: flag(row.unsaved),
-			contents: text(row.contents),
+			contents: row.contents instanceof Uint8Array ? row.contents : null,
 			language: text(row.language),
 		}),
 	);

@@ -1,10 +1,12 @@
+import { isUtf8 } from "node:buffer";
 import { stat } from "node:fs/promises";
 import { isAbsolute, posix } from "node:path";
 import { fenceLanguageOf } from "../../shared/core/text-cuts.ts";
 import type { EditorReading } from "../core/editor.ts";
 import type { ActiveBuffer } from "../core/protocol-state.ts";
 import { realFile, realOrNormal } from "../real-paths.ts";
-import { type SeenSelection, zedActiveBuffer, zedBufferText, zedEditorState } from "./core/buffer.ts";
+import { type SeenSelection, zedActiveBuffer, zedEditorState } from "./core/buffer.ts";
+import { indexBytes, indexZedBuffer, type ZedBufferIndex, zedBufferBytes } from "./core/buffer-index.ts";
 import {
 	REWRITING,
 	unsavedFiles,
@@ -18,10 +20,19 @@ import {
 } from "./core/rows.ts";
 import type { ZedWorkspaceReport } from "./core/status.ts";
 import { MAX_UNSAVED_TEXT_BYTES } from "./database.ts";
-import { ChangedFileTexts } from "./file-texts.ts";
+import { ChangedFiles } from "./file-texts.ts";
 
 /** A file larger than this is not read for its positions: as for an unsaved buffer, pi's thread comes first. */
 const MAX_BUFFER_FILE_BYTES = MAX_UNSAVED_TEXT_BYTES;
+/**
+ * The shown saved files' bytes and line starts kept between reads: sixteen workspaces each showing a 4 MB
+ * file fit, and the least recently shown go first beyond it.
+ */
+export const ZED_SHOWN_FILES_CACHE_BYTES = 80 * 1024 * 1024;
+
+/** Two texts alike, compared natively (an unsaved buffer's bytes, read again at each read). */
+const sameBytes = (a: Uint8Array, b: Uint8Array) =>
+	a.byteLength === b.byteLength && Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(b);
 
 export type ZedReading = EditorReading & { key: string };
 
@@ -36,6 +47,12 @@ const isRegularFile = (path: string) =>
 		() => false,
 	);
 
+/** A workspace no longer offered: its report stays, the unsaved text it held goes. */
+function retire(entry: WorkspaceEntry): void {
+	entry.offered = false;
+	entry.unsavedText = undefined;
+}
+
 /** A hidden workspace's selection is never fresh: it is not what the user looks at now. */
 const withoutFreshness = (buffer: ActiveBuffer | null): ActiveBuffer | null =>
 	buffer?.selection ? { ...buffer, selection: { ...buffer.selection, selected_at: null } } : buffer;
@@ -48,6 +65,10 @@ interface WorkspaceEntry {
 	/** The tab it came from: rows with no selection for that same tab keep it, another tab replaces it. */
 	itemId?: number;
 	seen?: SeenSelection;
+	/** Whether the selection of `buffer` covers whole lines of the text Zed holds. */
+	wholeLines?: boolean;
+	/** The shown unsaved text's index: the same text at the next read is not indexed again. */
+	unsavedText?: ZedBufferIndex;
 	/** Why the last read kept the previous editor state (focus in a terminal, selections being rewritten). */
 	kept?: string;
 }
@@ -59,7 +80,19 @@ interface WorkspaceEntry {
 export class ZedWorkspaces {
 	private readonly entries = new Map<string, WorkspaceEntry>();
 	/** The shown file's text as Zed's offsets count it, read again only when it changed on disk. */
-	private readonly texts = new ChangedFileTexts(MAX_BUFFER_FILE_BYTES, zedBufferText);
+	private readonly texts = new ChangedFiles<ZedBufferIndex>({
+		maxFileBytes: MAX_BUFFER_FILE_BYTES,
+		cacheBudgetBytes: ZED_SHOWN_FILES_CACHE_BYTES,
+		parse: (bytes) => {
+			const started = performance.now();
+			const index = indexZedBuffer(zedBufferBytes(bytes, isUtf8(bytes)));
+			this.computeMs += performance.now() - started;
+			return index;
+		},
+		bytesHeld: indexBytes,
+	});
+	/** The positions' share of the update running now. */
+	private computeMs = 0;
 
 	constructor(private readonly nowSeconds: () => number) {}
 
@@ -93,22 +126,26 @@ export class ZedWorkspaces {
 		return this.entries.get(key)?.offered === true;
 	}
 
-	/** `rewriting`: a workspace kept its state because Zed was between deleting and writing its selections. */
+	/**
+	 * `rewriting`: a workspace kept its state because Zed was between deleting and writing its selections.
+	 * `computeMs`: the time its texts were turned into positions, on pi's thread (the file reads are not).
+	 */
 	async update(
 		databasePath: string,
 		snapshot: ZedSnapshot,
 		pid: number,
 		settings: WorkspaceSettings,
-	): Promise<{ rewriting: boolean }> {
+	): Promise<{ rewriting: boolean; computeMs: number }> {
 		const seen = new Set<string>();
 		let rewriting = false;
+		this.computeMs = 0;
 		await Promise.all(
 			snapshot.workspaces.map(async (row) => {
 				const key = zedKey(databasePath, row.id);
 				seen.add(key);
 				const previous = this.entries.get(key);
 				if (workspaceNotOffered(row, snapshot.sessionId)) {
-					if (previous) previous.offered = false;
+					if (previous) retire(previous);
 					return;
 				}
 				const paths = workspaceRoots(row);
@@ -139,6 +176,7 @@ export class ZedWorkspaces {
 					selectionFirstSeenSeconds: shown.seen?.firstSeenSeconds ?? this.nowSeconds(),
 					writtenAtSeconds,
 					...(unsaved.length > 0 && { unsavedFiles: unsaved }),
+					...(buffer?.selection && { wholeLineSelection: shown.wholeLines === true }),
 					...(hidden && { hidden }),
 					...(!restoresUnsaved && { unsavedUnknown: true }),
 				};
@@ -148,22 +186,31 @@ export class ZedWorkspaces {
 					buffer: shown.buffer,
 					...(shown.itemId !== undefined && { itemId: shown.itemId }),
 					...(shown.seen && { seen: shown.seen }),
+					...(shown.wholeLines !== undefined && { wholeLines: shown.wholeLines }),
+					...(shown.unsavedText && { unsavedText: shown.unsavedText }),
 					...(shown.kept && { kept: shown.kept }),
 				});
 			}),
 		);
-		for (const [key, entry] of this.entries) if (!seen.has(key)) entry.offered = false;
-		return { rewriting };
+		for (const [key, entry] of this.entries) if (!seen.has(key)) retire(entry);
+		return { rewriting, computeMs: this.computeMs };
 	}
 
 	/** What the workspace's rows say it shows now, or the last state where they say nothing new. */
 	private async shownEditor(workspaceId: string, snapshot: ZedSnapshot, previous: WorkspaceEntry | undefined) {
 		const focus = zedFocus(snapshot, workspaceId, previous?.itemId);
-		if (focus.kind === "keep")
-			return { buffer: previous?.buffer ?? null, seen: previous?.seen, itemId: previous?.itemId, kept: focus.why };
-		if (focus.kind === "none") return { buffer: null, seen: undefined, itemId: undefined, kept: undefined };
+		if (focus.kind === "keep") {
+			const { buffer = null, seen, itemId, wholeLines, unsavedText } = previous ?? {};
+			return { buffer, seen, itemId, wholeLines, unsavedText, kept: focus.why };
+		}
+		if (focus.kind === "none") return { buffer: null };
 		const { path, unsaved, contents, language, itemId } = focus.editor;
-		const text = unsaved ? (contents ?? undefined) : path ? await this.texts.text(path) : undefined;
+		const last = previous?.unsavedText;
+		const started = performance.now();
+		const unsavedText =
+			unsaved && contents ? (last && sameBytes(last.bytes, contents) ? last : indexZedBuffer(contents)) : undefined;
+		this.computeMs += performance.now() - started;
+		const text = unsaved ? unsavedText : path ? await this.texts.read(path) : undefined;
 		const input = {
 			file: path,
 			text,
@@ -172,8 +219,10 @@ export class ZedWorkspaces {
 			language: language ?? (path ? (fenceLanguageOf(path) ?? null) : null),
 			selections: focus.selections,
 		};
-		const { buffer, seen } = zedActiveBuffer(input, previous?.seen, this.nowSeconds());
-		return { buffer, seen, itemId, kept: undefined };
+		const positionsStarted = performance.now();
+		const { buffer, seen, wholeLines } = zedActiveBuffer(input, previous?.seen, this.nowSeconds());
+		this.computeMs += performance.now() - positionsStarted;
+		return { buffer, seen, itemId, wholeLines, unsavedText };
 	}
 
 	/**

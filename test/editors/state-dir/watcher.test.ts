@@ -3,6 +3,7 @@ import { chmodSync, chownSync, mkdirSync, renameSync, rmSync, symlinkSync, trunc
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import type { StateFileEntry } from "../../../src/editors/core/editor.ts";
+import { isProcessRunning } from "../../../src/editors/liveness.ts";
 import { MAX_STATE_FILE_BYTES } from "../../../src/editors/state-dir/core/trust.ts";
 import { StateWatcher, type StateWatcherOptions } from "../../../src/editors/state-dir/watcher.ts";
 import { systemClock } from "../../../src/shared/clock.ts";
@@ -97,6 +98,41 @@ describe("StateWatcher on a real directory", () => {
 		expect(entryOf(watcher, "104.json")?.rejection).toBe("a symlink, not a regular file");
 		execFileSync("rm", [join(dir, "104.json")]);
 		await waitFor("gone", () => !watcher.entries.has("104.json"));
+	});
+
+	test("editors that come and go (write, remove their file, exit) leave no entry behind", async () => {
+		const tmp = tempDir("watcher-churn");
+		cleanups.push(tmp.cleanup);
+		const dir = join(tmp.path, "state");
+		mkdirSync(dir, { mode: 0o700 });
+		const watcher = new StateWatcher({
+			dir,
+			uid: process.getuid?.() ?? 0,
+			isAlive: isProcessRunning,
+			clock: systemClock,
+			onChange: () => {},
+		});
+		cleanups.push(() => watcher.close());
+		await watcher.start();
+		const names: string[] = [];
+		for (let batch = 0; batch < 6; batch++) {
+			const editors = Array.from({ length: 25 }, () => spawn("sleep", ["60"], { stdio: "ignore" }));
+			for (const editor of editors) {
+				names.push(`${editor.pid}.json`);
+				writeAtomic(join(dir, `${editor.pid}.json`), JSON.stringify(editorState({ pid: editor.pid as number })));
+			}
+			// Each lives as long as a quick editor session, then removes its file and exits: pi reads some of
+			// these events only after the pid died and the file went.
+			await new Promise((done) => setImmediate(done));
+			for (const editor of editors) rmSync(join(dir, `${editor.pid}.json`));
+			await Promise.all(editors.map((editor) => new Promise((done) => editor.once("exit", done).kill("SIGKILL"))));
+		}
+		// Such a file once stayed as a "dead" entry forever: in /ide status, and its bookkeeping in memory.
+		await waitFor(
+			"every entry dropped, no read pending",
+			() => watcher.entries.size === 0 && names.every((name) => !watcher.isPending(name)),
+		);
+		expect([...watcher.entries.keys()]).toEqual([]);
 	});
 
 	test("garbage is rejected with a reason, the last valid state kept apart for the guard only, until a valid write", async () => {

@@ -44,8 +44,11 @@ export interface ZedEditorRow {
 	path: string | null;
 	/** The buffer has unsaved changes (Zed keeps `contents` only then). */
 	unsaved: boolean;
-	/** The text the user sees while unsaved; null when saved, or too large to be read on pi's thread. */
-	contents: string | null;
+	/**
+	 * The text the user sees while unsaved, as its UTF-8 bytes (the offsets count them); null when saved, not
+	 * its pane's active tab, or too large to be read on pi's thread.
+	 */
+	contents: Uint8Array | null;
 	language?: string | null;
 }
 

@@ -81,7 +81,13 @@ function snapshot(options: {
 			{ itemId: 100, workspaceId: "1", path: "/p/a.ts", unsaved: false, contents: null },
 			// Unsaved but too large to be copied out: still an unsaved file.
 			{ itemId: 101, workspaceId: "1", path: "/p/b.ts", unsaved: options.dirty === true, contents: null },
-			{ itemId: 100, workspaceId: "2", path: "/q/other.ts", unsaved: true, contents: "another workspace's" },
+			{
+				itemId: 100,
+				workspaceId: "2",
+				path: "/q/other.ts",
+				unsaved: true,
+				contents: Buffer.from("another workspace's"),
+			},
 		],
 		selections: (options.selections ?? [[5, 5]]).map(([start, end]) => ({
 			editorId: active,
