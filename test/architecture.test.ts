@@ -103,19 +103,23 @@ describe("each check fails on a fixture that breaks it", () => {
 	});
 
 	test("a raw watch, a /proc read or a pid: key outside its one module", () => {
+		// Source text as the files would hold it: `${` here is that text, not this test's template.
+		const interpolated = (name: string) => `\${${name}}`;
 		const files = fixture({
 			"src/editors/neovim/x.ts": 'import { type FSWatcher, watch } from "node:fs";',
-			"src/editors/zed/y.ts": "const stat = readFileSync(`/proc/${pid}/stat`);",
-			"src/editors/state-dir/z.ts": "const key = `pid:${pid}`;",
+			"src/editors/zed/y.ts": `const stat = readFileSync(\`/proc/${interpolated("pid")}/stat\`);`,
+			"src/editors/zed/v.ts": 'const pids = readdirSync("/proc");',
+			"src/editors/state-dir/z.ts": `const key = \`pid:${interpolated("pid")}\`;`,
 			"src/editors/neovim/w.ts": "const pid = /^pid:(\\d+)$/.exec(key);",
 			"src/editors/dir-watch.ts": 'import { watch } from "node:fs";',
 			"src/editors/proc-files.ts": 'readFileSync("/proc/stat");',
-			"src/editors/core/editor-key.ts": "`pid:${pid}`",
+			"src/editors/core/editor-key.ts": `\`pid:${interpolated("pid")}\``,
 			"src/ui/fine.ts": '// fs.watch("/proc/1") in a comment; "pid 7" and watchers are fine\nconst w = watchers();',
 		});
 		expect(singleHomeViolations(files)).toEqual([
 			"src/editors/neovim/x.ts calls fs.watch: only src/editors/dir-watch.ts may",
 			"src/editors/zed/y.ts reads /proc: only src/editors/proc-files.ts may",
+			"src/editors/zed/v.ts reads /proc: only src/editors/proc-files.ts may",
 			"src/editors/state-dir/z.ts builds or parses the pid: key: only src/editors/core/editor-key.ts may",
 			"src/editors/neovim/w.ts builds or parses the pid: key: only src/editors/core/editor-key.ts may",
 		]);

@@ -7,7 +7,7 @@ import type { EditorEvent } from "../events.ts";
 import { secretFilePatterns } from "../safety/core/secret-files.ts";
 import type { UnsavedBuffer } from "../safety/core/unsaved-buffers.ts";
 import { SecretVerdicts } from "../safety/secret-verdicts.ts";
-import { unsavedOfEditor } from "../safety/unsaved-list.ts";
+import { type UnsavedListSources, unsavedOfEditor } from "../safety/unsaved-list.ts";
 import type { IdeSettings } from "../settings/core/settings.ts";
 import type { SettingsFiles } from "../settings/settings-files.ts";
 import { guarded, runInBackground } from "../shared/background.ts";
@@ -15,24 +15,23 @@ import { systemClock } from "../shared/clock.ts";
 import type { Clock } from "../shared/core/clock.ts";
 import { editorLabel } from "../shared/core/display-text.ts";
 import { noticeText } from "../shared/core/notice-texts.ts";
-import { LIVENESS_CHECK_MS, PROMPT_FLUSH_TIMEOUT_MS } from "../shared/core/timing.ts";
+import { LIVENESS_CHECK_MS } from "../shared/core/timing.ts";
 import { type ConnectionMemory, resourceCount } from "../shared/process-memory.ts";
 import type { IdeEvent } from "./core/event-log.ts";
 import {
 	autoConnectTarget,
 	bestTier,
 	type ConnectedView,
-	connectedView,
 	connectionEnd,
 	connectReason,
 	editorMatch,
-	promptGoneReason,
 } from "./core/rules.ts";
 import { type DirReport, formatNoMatch, type StatusEnvironment } from "./core/status-report.ts";
 import { dirReports, processStatusText } from "./doctor.ts";
 import { EditorSources, type SourcesConfig } from "./editor-sources.ts";
 import { recordEvent } from "./event-journal.ts";
 import { EditorPresenter } from "./presenter.ts";
+import { type PromptViewInputs, promptViewOf } from "./prompt-view.ts";
 import { RejectionNotices } from "./rejection-notices.ts";
 
 export type { NoticeLevel };
@@ -75,6 +74,8 @@ export class IdeController {
 	/** No connection decision before the first scan is complete: half a dir would make a tie look like one editor. */
 	private scanned = false;
 	private readonly rejections: RejectionNotices;
+	/** What a prompt's view and the guard read of the sources. */
+	private readonly reads: PromptViewInputs & UnsavedListSources;
 
 	constructor(
 		private readonly config: ControllerConfig,
@@ -98,7 +99,16 @@ export class IdeController {
 			projectDir: () => this.projectDir,
 			connectedKey: () => config.memory.connected?.key,
 		});
-		this.sources = this.all.merged;
+		const sources = this.all.merged;
+		this.sources = sources;
+		this.reads = {
+			waitForPendingRead: (key, deadlineMs) => sources.waitForPendingRead(key, deadlineMs),
+			unsavedNow: (key, deadlineMs) => sources.unsavedNow(key, deadlineMs),
+			facts: (key) => sources.facts(key),
+			secretMatchOf: (reading) => this.secrets.secretMatchOf(reading),
+			nowSeconds: () => this.clock.nowSeconds(),
+			nowMs: () => this.clock.nowMs(),
+		};
 		this.presenter = new EditorPresenter(
 			{
 				showWidget: outputs.showWidget,
@@ -148,6 +158,8 @@ export class IdeController {
 
 	connect(editor: Editor, why: string): void {
 		const label = editorLabel(editor);
+		const previous = this.config.memory.connected?.key;
+		if (previous !== undefined && previous !== editor.key) this.rejections.forget(previous);
 		this.config.memory.connected = { key: editor.key, label, why: `${label}: ${why}` };
 		this.config.memory.suppressed = false;
 		void runInBackground("neovim pushes resumed", () => this.all.setPaused(false));
@@ -175,12 +187,9 @@ export class IdeController {
 		await this.starting;
 		const key = this.config.memory.connected?.key;
 		if (key === undefined) return { kind: "gone", reason: "disconnected" };
-		await this.sources.waitForPendingRead(key, PROMPT_FLUSH_TIMEOUT_MS);
-		const facts = this.sources.facts(key);
-		const gone = promptGoneReason(facts);
-		if (gone === "disconnected") this.reconcile();
-		if (gone || !facts?.reading) return { kind: "gone", reason: gone ?? "rejected" };
-		return connectedView(facts.reading, this.secrets.secretMatchOf(facts.reading), this.clock.nowSeconds());
+		const view = await promptViewOf(key, this.reads);
+		if (view.kind === "gone" && view.reason === "disconnected") this.reconcile();
+		return view;
 	}
 
 	/**
@@ -191,13 +200,7 @@ export class IdeController {
 		await this.starting;
 		const key = this.config.memory.connected?.key;
 		if (key === undefined) return [];
-		const { sources } = this;
-		return unsavedOfEditor(key, {
-			waitForPendingRead: (editorKey, deadlineMs) => sources.waitForPendingRead(editorKey, deadlineMs),
-			unsavedNow: (editorKey, deadlineMs) => sources.unsavedNow(editorKey, deadlineMs),
-			facts: (editorKey) => sources.facts(editorKey),
-			nowMs: () => this.clock.nowMs(),
-		});
+		return unsavedOfEditor(key, this.reads);
 	}
 
 	/** After the model's `write` or `edit` of `path`: the connected Neovim shows it (when that is safe). */

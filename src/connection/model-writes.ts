@@ -2,6 +2,7 @@ import { homedir } from "node:os";
 import type { ToolResultEvent } from "@mariozechner/pi-coding-agent";
 import { resolveToolPath } from "../safety/core/tool-path.ts";
 import { FILE_WRITING_TOOLS } from "../safety/core/unsaved-texts.ts";
+import { runInBackground } from "../shared/background.ts";
 
 /**
  * `tool_result` handler: after the model's successful `write` or `edit`, the connected editor is told the file
@@ -15,5 +16,5 @@ export function showModelWrite(
 	if (event.isError || !FILE_WRITING_TOOLS.has(event.toolName)) return;
 	const raw = event.input.path;
 	if (typeof raw !== "string" || raw === "") return;
-	void afterModelWrite(resolveToolPath(raw, cwd, homedir())).catch(() => {});
+	void runInBackground("show the model's write", () => afterModelWrite(resolveToolPath(raw, cwd, homedir())));
 }

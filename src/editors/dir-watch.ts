@@ -1,5 +1,5 @@
-import { type FSWatcher, statSync, watch } from "node:fs";
-import { basename, dirname, relative, sep } from "node:path";
+import { existsSync, type FSWatcher, statSync, watch } from "node:fs";
+import { basename, dirname, join, relative, sep } from "node:path";
 import { guarded } from "../shared/background.ts";
 
 /** What a dir watch reports of itself for `/ide status`. */
@@ -17,6 +17,14 @@ export interface DirWatchHooks {
 	/** Open watches, counted for `/ide status` (+1 when one opens, -1 when it closes). */
 	counted: (delta: number) => void;
 }
+
+/** What an entry's event was: made, removed or renamed (`rename`), or written (`change`). */
+export type DirEvent = "rename" | "change";
+
+/** `fs.watch` as this module calls it; tests hand in one that fails as the kernel can. */
+export type WatchDir = (dir: string, listener: (event: string, name: string | null) => void) => FSWatcher;
+
+const watchDirOfNode: WatchDir = (dir, listener) => watch(dir, { persistent: false }, listener);
 
 /**
  * One raw `fs.watch` of a dir, filtered by name: no stat per event, so a busy `/tmp` costs a name check per
@@ -36,8 +44,9 @@ export class DirWatch {
 
 	constructor(
 		readonly dir: string,
-		private readonly accepts: (name: string) => boolean,
+		private readonly accepts: (name: string, event: DirEvent) => boolean,
 		private readonly hooks: DirWatchHooks,
+		private readonly watchDir: WatchDir = watchDirOfNode,
 	) {}
 
 	/** Watches the dir, or its nearest existing parent; `recheck` calls it again on every tick. */
@@ -56,17 +65,16 @@ export class DirWatch {
 		const onDir = target.path === this.dir;
 		const next = onDir ? undefined : nextName(target.path, this.dir);
 		try {
-			const watcher = watch(
+			const watcher = this.watchDir(
 				target.path,
-				{ persistent: false },
-				guarded("dir watch", (_event: string, name: string | null) => {
-					if (onDir && name === basename(this.dir)) {
+				guarded("dir watch", (event: string, name: string | null) => {
+					if (onDir && name !== null && this.isOwnEvent(name)) {
 						// The dir itself was removed or moved (inotify's last word for it): watched anew, even
 						// when a dir made again at once got the same inode number.
 						this.drop();
 						this.arm();
 					} else if (onDir) {
-						if (name === null || this.accepts(name)) this.hooks.changed(name);
+						if (name === null || this.accepts(name, event === "change" ? "change" : "rename")) this.hooks.changed(name);
 					} else if (name === null || name === next) this.arm();
 				}),
 			);
@@ -89,6 +97,14 @@ export class DirWatch {
 		}
 		// The dir appeared (or is another dir now): what it holds already was never seen by a watch.
 		if (onDir && announce) this.hooks.changed(null);
+	}
+
+	/**
+	 * The kernel names the dir's own removal by the dir's name, as it names an entry of that name (`/tmp/tmp`):
+	 * an entry that is there is an entry.
+	 */
+	private isOwnEvent(name: string): boolean {
+		return name === basename(this.dir) && !existsSync(join(this.dir, name));
 	}
 
 	/** On the sources' tick: re-armed when the watcher is gone, the dir appeared or vanished, or it is another dir. */

@@ -4,14 +4,9 @@
  * that runs in the background goes through here: a failure is recorded for `/ide status`, never thrown on.
  */
 
-/** One kind of background work that failed: how often, and the latest reason. */
-export interface BackgroundFailure {
-	task: string;
-	count: number;
-	lastReason: string;
-	/** Unix seconds of the latest failure. */
-	lastAtSeconds: number;
-}
+import type { BackgroundFailure } from "./core/background-failure.ts";
+
+export type { BackgroundFailure };
 
 /** Distinct tasks remembered at most: the names are fixed strings, so this bounds only a bug's worth of them. */
 const MAX_TASKS = 32;

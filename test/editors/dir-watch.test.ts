@@ -1,7 +1,17 @@
-import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { EventEmitter } from "node:events";
+import {
+	appendFileSync,
+	existsSync,
+	type FSWatcher,
+	mkdirSync,
+	renameSync,
+	rmSync,
+	watch,
+	writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
-import { DirWatch } from "../../src/editors/dir-watch.ts";
+import { DirWatch, type WatchDir } from "../../src/editors/dir-watch.ts";
 import { tempDir } from "../support/temp-dir.ts";
 import { waitFor } from "../support/wait-for.ts";
 
@@ -16,15 +26,20 @@ describe("a raw dir watch", () => {
 		for (const cleanup of cleanups.splice(0)) cleanup();
 	});
 
-	function watchOf(dir: string) {
+	function watchOf(dir: string, watchDir?: WatchDir) {
 		const seen: (string | null)[] = [];
 		let open = 0;
-		const watch = new DirWatch(dir, (name) => name.startsWith("nvim"), {
-			changed: (name) => seen.push(name),
-			counted: (delta) => {
-				open += delta;
+		const watch = new DirWatch(
+			dir,
+			(name, event) => name.startsWith("nvim") && event === "rename",
+			{
+				changed: (name) => seen.push(name),
+				counted: (delta) => {
+					open += delta;
+				},
 			},
-		});
+			watchDir,
+		);
 		cleanups.push(() => watch.close());
 		watch.arm();
 		return { watch, seen, open: () => open };
@@ -105,5 +120,68 @@ describe("a raw dir watch", () => {
 		watch.recheck();
 		expect(open()).toBe(0);
 		expect(seen).toEqual([]);
+	});
+
+	test("the filter hears the event's kind: a written `nvim*.log` is no server appearing", async () => {
+		const dir = root();
+		const { seen } = watchOf(dir);
+		writeFileSync(join(dir, "nvim-debug.log"), "");
+		await waitFor("its creation", () => seen.includes("nvim-debug.log"));
+		const told = seen.length;
+		for (let line = 0; line < 20; line++) appendFileSync(join(dir, "nvim-debug.log"), "x\n");
+		writeFileSync(join(dir, "nvim.9.0"), "");
+		await waitFor("an entry made after the writes", () => seen.includes("nvim.9.0"));
+		expect(seen.slice(told)).toEqual(["nvim.9.0"]);
+	});
+
+	test("an entry named like the dir itself (`/tmp/tmp`) is an entry, not the dir's removal", async () => {
+		const base = root();
+		const dir = join(base, "tmp");
+		mkdirSync(dir);
+		const { seen, watch } = watchOf(dir);
+		writeFileSync(join(dir, "tmp"), "");
+		appendFileSync(join(dir, "tmp"), "x");
+		writeFileSync(join(dir, "nvim.5.0"), "");
+		await waitFor("a later entry", () => seen.includes("nvim.5.0"));
+		expect(seen).not.toContain(null);
+		expect(watch.report()).toEqual({ dir, watching: dir });
+	});
+
+	test("a watch the kernel refuses (the inotify limit) is named, and made on the next re-check", () => {
+		const dir = root();
+		let refuse = true;
+		const refusing: WatchDir = (path, listener) => {
+			if (refuse)
+				throw Object.assign(new Error("ENOSPC: System limit for number of file watchers reached"), { code: "ENOSPC" });
+			return watch(path, { persistent: false }, listener);
+		};
+		const { watch: dirWatch, open } = watchOf(dir, refusing);
+		expect(dirWatch.report()).toEqual({
+			dir,
+			problem: `cannot watch ${dir}: the inotify watch limit is reached (raise fs.inotify.max_user_watches)`,
+		});
+		expect(open()).toBe(0);
+		refuse = false;
+		dirWatch.recheck();
+		expect(dirWatch.report()).toEqual({ dir, watching: dir });
+		expect(open()).toBe(1);
+	});
+
+	test("a watcher that errors is dropped and named, then made again on the next re-check", () => {
+		const dir = root();
+		const made: EventEmitter[] = [];
+		const failing: WatchDir = () => {
+			const watcher = Object.assign(new EventEmitter(), { close: () => {} });
+			made.push(watcher);
+			return watcher as unknown as FSWatcher;
+		};
+		const { watch: dirWatch, open } = watchOf(dir, failing);
+		made[0]?.emit("error", new Error("EIO"));
+		expect(dirWatch.report()).toEqual({ dir, problem: "its watcher failed: Error: EIO; watched again within seconds" });
+		expect(open()).toBe(0);
+		dirWatch.recheck();
+		expect(made).toHaveLength(2);
+		expect(dirWatch.report()).toEqual({ dir, watching: dir });
+		expect(open()).toBe(1);
 	});
 });

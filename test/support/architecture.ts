@@ -219,7 +219,7 @@ export const SINGLE_HOMES = [
 		home: "src/editors/dir-watch.ts",
 		pattern: /import\s*\{[^}]*\bwatch(?:File)?\b[^}]*\}\s*from\s*["'](?:node:)?fs["']|\bfs\.watch(?:File)?\(/,
 	},
-	{ what: "reads /proc", home: "src/editors/proc-files.ts", pattern: /["'`]\/proc\// },
+	{ what: "reads /proc", home: "src/editors/proc-files.ts", pattern: /["'`]\/proc(?:\/|["'`])/ },
 	{ what: "builds or parses the pid: key", home: "src/editors/core/editor-key.ts", pattern: /["'`/]\^?pid:/ },
 ] as const;
 

@@ -9,6 +9,7 @@ import {
 } from "../../safety/core/secret-files.ts";
 import type { GuardSetting, IdeSettings } from "../../settings/core/settings.ts";
 import { settingsProblemLine } from "../../settings/core/settings-file.ts";
+import type { BackgroundFailure } from "../../shared/core/background-failure.ts";
 import { clip, editorLabel, formatAgo, sanitizeForDisplay } from "../../shared/core/display-text.ts";
 import { SIDE_DIR_LOOK_SECONDS } from "../../shared/core/timing.ts";
 
@@ -51,7 +52,7 @@ export interface StatusInput {
 	/** This pi process's recent events, oldest first, each starting with its time. */
 	events?: readonly string[];
 	/** Background work of this pi process that failed (a scan, a read, a callback): recorded, not fatal. */
-	background?: readonly { task: string; count: number; lastReason: string; lastAtSeconds: number }[];
+	background?: readonly BackgroundFailure[];
 	settings?: IdeSettings;
 	/** Shown as where each setting came from. */
 	settingsFiles?: { global: string; project: string };

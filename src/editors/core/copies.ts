@@ -29,15 +29,21 @@ export function listedCopyWins(candidate: ListedEditor, known: ListedEditor | un
  * older valid state is stale, and pi sends nothing stale.
  */
 export function factsThatCount(copies: readonly EditorFacts[]): EditorFacts | undefined {
-	const order = (facts: EditorFacts, other: EditorFacts) => [
-		facts.origin !== other.origin && facts.reading ? 1 : 0,
+	const newest = (facts: EditorFacts) => [
 		rank({ origin: facts.origin, blocked: facts.reading?.blocked }),
 		facts.writtenAtSeconds ?? -1,
 	];
-	let best: EditorFacts | undefined;
+	// Each channel's newest copy first, so that the order the sources are asked in decides nothing.
+	const perChannel = new Map<EditorFacts["origin"], EditorFacts>();
 	for (const candidate of copies) {
-		if (!candidate.listed) continue;
-		if (!best || isAhead(order(candidate, best), order(best, candidate))) best = candidate;
+		const known = perChannel.get(candidate.origin);
+		if (candidate.listed && (!known || isAhead(newest(candidate), newest(known))))
+			perChannel.set(candidate.origin, candidate);
+	}
+	let best: EditorFacts | undefined;
+	for (const candidate of perChannel.values()) {
+		const ahead = [candidate.reading ? 1 : 0, ...newest(candidate)];
+		if (!best || isAhead(ahead, [best.reading ? 1 : 0, ...newest(best)])) best = candidate;
 	}
 	return best ?? copies[0];
 }

@@ -13,7 +13,8 @@ export class RuntimeDirWatchers {
 
 	watch(dirs: readonly string[]): void {
 		for (const dir of dirs) {
-			const watch = new DirWatch(dir, isNeovimServerName, {
+			// Only an entry made or removed is news: a Neovim's log written to `/tmp/nvim*.log` is not a server.
+			const watch = new DirWatch(dir, (name, event) => event === "rename" && isNeovimServerName(name), {
 				changed: () => this.appeared(),
 				counted: (delta) => {
 					resourceCount().runtimeWatches += delta;

@@ -192,6 +192,7 @@ export class NeovimSession {
 		const parsed = parseSnapshot(raw);
 		if (!parsed.ok) {
 			this.problem = parsed.reason;
+			this.cuts = [];
 			this.readingNow = undefined;
 			this.hooks.changed();
 			return;

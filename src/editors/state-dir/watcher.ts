@@ -195,13 +195,15 @@ export class StateWatcher {
 			} while (track.dirty && !this.closed);
 		})()
 			.catch((error: unknown) => this.options.onError?.(`reading ${fileName} failed: ${String(error)}`))
-			.finally(() => {
-				track.reading = undefined;
-				if (track.trailing || this.closed) return;
-				// Vanished files leave no bookkeeping behind: editors come and go for as long as pi runs.
-				if (!this.entries.has(fileName) && this.tracks.get(fileName) === track) this.tracks.delete(fileName);
-				this.options.onSettled?.(fileName);
-			});
+			.finally(
+				guarded("state-dir read settled", () => {
+					track.reading = undefined;
+					if (track.trailing || this.closed) return;
+					// Vanished files leave no bookkeeping behind: editors come and go for as long as pi runs.
+					if (!this.entries.has(fileName) && this.tracks.get(fileName) === track) this.tracks.delete(fileName);
+					this.options.onSettled?.(fileName);
+				}),
+			);
 		return track.reading;
 	}
 

@@ -8,6 +8,9 @@ import { ZedSettingsFiles } from "./settings-files.ts";
 import type { Sqlite } from "./sqlite.ts";
 import type { ZedWorkspaces } from "./workspaces.ts";
 
+/** What a read hands its rows to: the workspaces' update (workspaces.ts). */
+type UpdateWorkspaces = ZedWorkspaces["update"];
+
 /**
  * One read of Zed's rows turned into editors, and what the reads so far left to report: the schema, the
  * session's snapshot, Zed's own settings, the last problem. The source decides when to read (core/read-cycle.ts).
@@ -21,7 +24,7 @@ export class ZedRowsReader {
 	private readonly settingsFiles = new ZedSettingsFiles();
 
 	constructor(
-		private readonly workspaces: ZedWorkspaces,
+		private readonly updateWorkspaces: UpdateWorkspaces,
 		private readonly zedEnv: { env: ZedEnv; home: string },
 		private readonly nowSeconds: () => number,
 	) {}
@@ -43,7 +46,7 @@ export class ZedRowsReader {
 			// Zed applies its settings live: each read sees them as they are (one stat while unchanged).
 			this.settings = await this.settingsFiles.user(zed, this.zedEnv.env, this.zedEnv.home);
 			const user = this.settings.facts;
-			const { rewriting, computeMs } = await this.workspaces.update(path, result.snapshot, zed?.pid ?? 0, {
+			const { rewriting, computeMs } = await this.updateWorkspaces(path, result.snapshot, zed?.pid ?? 0, {
 				restoresUnsaved: (roots) => this.settingsFiles.restoresUnsaved(user, roots),
 			});
 			// What a read holds pi's thread for: the transaction, and the texts turned into positions.

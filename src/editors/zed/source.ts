@@ -64,7 +64,12 @@ export class ZedSource implements EditorSource {
 		private readonly hooks: SourceHooks,
 	) {
 		this.workspaces = new ZedWorkspaces(() => hooks.clock.nowSeconds());
-		this.rows = new ZedRowsReader(this.workspaces, options, () => hooks.clock.nowSeconds());
+		const workspaces = this.workspaces;
+		this.rows = new ZedRowsReader(
+			(path, snapshot, pid, settings) => workspaces.update(path, snapshot, pid, settings),
+			{ env: options.env, home: options.home },
+			() => hooks.clock.nowSeconds(),
+		);
 	}
 
 	async start(): Promise<void> {

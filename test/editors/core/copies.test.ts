@@ -25,7 +25,11 @@ describe("one editor in two state dirs: a valid copy first, then what was writte
 		["nobody holds it", [], undefined],
 		["one dir", [valid(5)], "valid"],
 		["the newer file is valid", [rejected(5), valid(9)], "valid"],
-		["the newer file is rejected: unknown (the other dir's state is older, stale)", [valid(5), rejected(9)], "rejected"],
+		[
+			"the newer file is rejected: unknown (the other dir's state is older, stale)",
+			[valid(5), rejected(9)],
+			"rejected",
+		],
 		["both rejected: one of them, its reason", [rejected(5), rejected(9)], "rejected"],
 		["a rejection of unknown age loses to a dated write", [rejected(), valid(1)], "valid"],
 	])("%s", (_name, facts, expected) => {
@@ -99,6 +103,19 @@ describe("a Neovim read over its server and through its plugin's state file: one
 		],
 	])("%s", (_name, copies, origin) => {
 		expect(factsThatCount(copies)?.origin).toBe(origin);
+	});
+
+	test("two state dirs and the server: each channel's newest first, whatever order the sources answer in", () => {
+		const server = { origin: "neovim" as const, listed: true, alive: true, rejection: "too long" };
+		const staleDir = facts("state-file", 5);
+		const newestDir = { ...facts("state-file", 9), reading: undefined, rejection: "not valid JSON" };
+		const orders = [
+			[server, newestDir, staleDir],
+			[staleDir, server, newestDir],
+			[newestDir, staleDir, server],
+		];
+		// The plugin's newest write is rejected: the editor's state is unknown, never the older dir's stale one.
+		for (const order of orders) expect(factsThatCount(order)?.reading).toBeUndefined();
 	});
 });
 

@@ -1,44 +1,14 @@
-import { createServer, type Server, type Socket } from "node:net";
+import type { Socket } from "node:net";
 import { join } from "node:path";
-import { decodeMultiStream, encode } from "@msgpack/msgpack";
+import { encode } from "@msgpack/msgpack";
 import { afterEach, describe, expect, test } from "vitest";
 import { RpcConnection } from "../../../src/editors/neovim/rpc.ts";
 import { systemClock } from "../../../src/shared/clock.ts";
 import { CleanupScope } from "../../support/cleanup-scope.ts";
 import { ManualClock } from "../../support/clocks.ts";
+import { fakeRpcServer as fakeServer } from "../../support/fake-rpc-server.ts";
 import { tempDir } from "../../support/temp-dir.ts";
 import { waitFor } from "../../support/wait-for.ts";
-
-/** An in-process msgpack-RPC server: each test says how it answers a request. */
-async function fakeServer(
-	scope: CleanupScope,
-	answer: (message: unknown[], socket: Socket) => void,
-): Promise<{ path: string; clients: Socket[]; server: Server }> {
-	const dir = tempDir("rpc");
-	scope.defer(dir.cleanup);
-	const path = join(dir.path, "nvim.1.0");
-	const clients: Socket[] = [];
-	const server = createServer((socket) => {
-		clients.push(socket);
-		socket.on("error", () => {});
-		void (async () => {
-			try {
-				for await (const message of decodeMultiStream(socket)) answer(message as unknown[], socket);
-			} catch {
-				// The client went away.
-			}
-		})();
-	});
-	await new Promise<void>((done) => server.listen(path, done));
-	scope.defer(
-		() =>
-			new Promise<void>((done) => {
-				for (const client of clients) client.destroy();
-				server.close(() => done());
-			}),
-	);
-	return { path, clients, server };
-}
 
 const open = async (path: string, clock = systemClock, notes: [string, unknown][] = []) => {
 	const rpc = await RpcConnection.open(path, {

@@ -1,12 +1,10 @@
-import { createServer, type Socket } from "node:net";
-import { join } from "node:path";
-import { decodeMultiStream, encode } from "@msgpack/msgpack";
+import { encode } from "@msgpack/msgpack";
 import { afterEach, describe, expect, test } from "vitest";
 import { NeovimSession } from "../../../src/editors/neovim/session.ts";
 import { GUARD_ASK_MS } from "../../../src/shared/core/timing.ts";
 import { CleanupScope } from "../../support/cleanup-scope.ts";
 import { ManualClock } from "../../support/clocks.ts";
-import { tempDir } from "../../support/temp-dir.ts";
+import { fakeRpcServer } from "../../support/fake-rpc-server.ts";
 import { waitFor } from "../../support/wait-for.ts";
 
 /**
@@ -19,33 +17,11 @@ interface Held {
 }
 
 async function heldServer(scope: CleanupScope): Promise<{ path: string; requests: Held[] }> {
-	const dir = tempDir("nvim-session");
-	scope.defer(dir.cleanup);
-	const path = join(dir.path, "nvim.1.0");
 	const requests: Held[] = [];
-	const clients: Socket[] = [];
-	const server = createServer((socket) => {
-		clients.push(socket);
-		socket.on("error", () => {});
-		void (async () => {
-			try {
-				for await (const message of decodeMultiStream(socket)) {
-					const [, id, method] = message as [number, number, string];
-					requests.push({ method, answer: (value) => socket.write(encode([1, id, null, value])) });
-				}
-			} catch {
-				// The client went away.
-			}
-		})();
+	const { path } = await fakeRpcServer(scope, (message, socket) => {
+		const [, id, method] = message as [number, number, string];
+		requests.push({ method, answer: (value) => socket.write(encode([1, id, null, value])) });
 	});
-	await new Promise<void>((done) => server.listen(path, done));
-	scope.defer(
-		() =>
-			new Promise<void>((done) => {
-				for (const client of clients) client.destroy();
-				server.close(() => done());
-			}),
-	);
 	return { path, requests };
 }
 
