@@ -392,7 +392,7 @@ async function main(): Promise<void> {
 		const heapSlopeBase = heapSlope(heapBase.heapsKiB);
 		rows.push({
 			short: "heap slope per new editor",
-			measure: `7. pi session heap after GC over ${rounds} rounds of ${size.memoryWrites} writes + ${size.appearances} editors coming and going, each a new pid (${heapOurs.distinctPids} distinct pids; in-process, after a warm-up round): slope per editor (slope per round; heaps)`,
+			measure: `7. pi session heap after GC (outside V8's code space) over ${rounds} rounds of ${size.memoryWrites} writes + ${size.appearances} editors coming and going, each a new pid (${heapOurs.distinctPids} distinct pids; in-process, after a warm-up round): slope per editor (slope per round; heaps)`,
 			ours: `${perEditor(heapSlopeOurs)} (${kib(heapSlopeOurs)} per round; ${heapOurs.heapsKiB.slice(1).join(", ")} KiB)`,
 			baseline: `${perEditor(heapSlopeBase)} (${kib(heapSlopeBase)} per round; ${heapBase.heapsKiB.slice(1).join(", ")} KiB)`,
 			ratio: "",

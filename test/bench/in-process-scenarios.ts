@@ -4,6 +4,7 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { getHeapSpaceStatistics } from "node:v8";
 import { parseReferences } from "../../src/references/core/parse.ts";
 import { FakeEditor } from "../support/fake-editor.ts";
 import { editorState } from "../support/fixtures.ts";
@@ -216,7 +217,17 @@ export async function startupTime(impl: Implementation, files: number, settings?
 }
 
 /**
- * 7b. The leak check RSS cannot give: V8 heap in use after a forced GC, in a real pi session with the
+ * V8's heap in use outside its code space. Compiled code grows for a while as V8 optimizes the hot paths
+ * (heap snapshots of rounds 1 and 5 showed only `code` and deopt data growing) and is V8's to bound, not data
+ * pi-ide keeps: left out, so the slope says what the extension holds per editor.
+ */
+function heapOutsideCodeBytes(): number {
+	const code = getHeapSpaceStatistics().find((space) => space.space_name === "code_space")?.space_used_size ?? 0;
+	return process.memoryUsage().heapUsed - code;
+}
+
+/**
+ * 7b. The leak check RSS cannot give: V8 heap in use (outside its code space) after a forced GC, in a real pi session with the
  * extension, across rounds of `writes` writes and `appearances` editors coming and going, each with a pid
  * never seen before. Needs --expose-gc.
  */
@@ -247,7 +258,7 @@ export async function heapAfterGc(
 			await comers.comeAndGo(appearances, (pid, i) => state(pid, `h${i}.ts`, `/elsewhere/${i}`));
 			await sleep(1500);
 			gc();
-			heapsKiB.push(Math.round(process.memoryUsage().heapUsed / 1024));
+			heapsKiB.push(Math.round(heapOutsideCodeBytes() / 1024));
 		}
 		return { heapsKiB, distinctPids: comers.distinctPids };
 	} finally {

@@ -47,8 +47,9 @@ const HOW_TO_READ = `## How to read it
   1/10-of-the-baseline target is out of reach as stated whenever pi by itself uses more than a tenth of the
   baseline. The side-dir and Zed rows compare two processes running side by side, window by window; a third,
   set up like the first, shows how far two identical processes differ: the resolution of those rows.
-- **Memory** is judged by the slope over rounds after a warm-up round, not by one step: V8's compiled code
-  grows a little as more functions are optimised and tapers off. Every editor that comes in a round is a
+- **Memory** is judged by the slope over rounds after a warm-up round, not by one step. The heap is counted
+  outside V8's code space: compiled code grows for a while as V8 optimises more functions (heap snapshots of
+  two rounds showed only code and deopt data growing) and is V8's to bound, not pi-ide's data. Every editor that comes in a round is a
   new process with a pid pi has never seen (a \`sleep\`), so what pi keeps per editor shows as growth; the
   heap's bound is absolute, in bytes per new editor, and RSS is reported beside it.
 - **Zed reads** are timed by pi itself (\`/ide status\`): the read transaction and the shown texts turned into
