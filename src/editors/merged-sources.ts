@@ -25,22 +25,15 @@ export class MergedSources {
 	}
 
 	editors(): ListedEditor[] {
-		const byKey = new Map<string, ListedEditor>();
-		const copies: ListedEditor[] = [];
-		for (const source of this.sources) {
-			for (const editor of source.editors()) {
-				copies.push(editor);
-				if (listedCopyWins(editor, byKey.get(editor.key))) byKey.set(editor.key, editor);
-			}
-		}
-		// Almost always one copy per key: the selection's time is looked for only where there are two.
-		if (copies.length === byKey.size) return [...byKey.values()];
-		return [...byKey.values()].map((editor) =>
-			withSelectionTimed(
-				editor,
-				copies.filter((copy) => copy.key === editor.key),
-			),
-		);
+		const copiesByKey = new Map<string, ListedEditor[]>();
+		for (const source of this.sources)
+			for (const editor of source.editors())
+				copiesByKey.set(editor.key, [...(copiesByKey.get(editor.key) ?? []), editor]);
+		return [...copiesByKey.values()].map((copies) => {
+			const counted = copies.reduce((known, candidate) => (listedCopyWins(candidate, known) ? candidate : known));
+			// Almost always one copy: the selection's time is looked for only where there are two.
+			return copies.length === 1 ? counted : withSelectionTimed(counted, copies);
+		});
 	}
 
 	facts(key: string): EditorFacts | undefined {
