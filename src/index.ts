@@ -10,6 +10,7 @@
  * | `before_agent_start`    | prompt/message-builder.ts: the editor block and references, one message     |
  * | `tool_call`             | safety/unsaved-guard.ts blocks a write of a file with unsaved changes       |
  * | `tool_result`           | connection/model-writes.ts: the model's write shown in Neovim               |
+ * | an IDE's "send to agent" | references/shortcut.ts `mentionText`, put in pi's input by ui/widget-surface.ts |
  * | `/ide`                  | ui/ide-command.ts: picker, `all`, `off`, `status`                           |
  * | ctrl+alt+k, `@` completion | references/shortcut.ts, references/completion.ts                         |
  * | message renderer        | ui/transcript-line.ts: the dim line under each prompt                       |
@@ -18,6 +19,7 @@
  * events → shared → settings → editors → safety → connection → references → prompt → ui → index.
  */
 import { homedir } from "node:os";
+import { join } from "node:path";
 import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
 import { IdeController } from "./connection/controller.ts";
 import { showModelWrite } from "./connection/model-writes.ts";
@@ -31,6 +33,7 @@ import { withSelectionReference } from "./references/completion.ts";
 import {
 	type EditorInProject,
 	insertEditorReference,
+	mentionText,
 	REFERENCE_SHORTCUT,
 	selectionReference,
 } from "./references/shortcut.ts";
@@ -107,12 +110,28 @@ export default function piIdeContext(pi: ExtensionAPI): void {
 					},
 					testScope: process.env.PI_IDE_TEST_PROC_SCOPE,
 				},
+				ideServers: {
+					mode: {
+						mode: settings.ideServers.mode,
+						source: settings.ideServers.source === "project" ? files.project : files.global,
+					},
+					uid,
+					platform: process.platform,
+					home: process.env.PI_IDE_TEST_FS_ROOT ? join(process.env.PI_IDE_TEST_FS_ROOT, "home") : homedir(),
+					env: { ...lockDirEnv(process.env), CLAUDE_CODE_SSE_PORT: process.env.CLAUDE_CODE_SSE_PORT },
+				},
 			},
 			{
 				showWidget: (text) => surface.show(text),
 				announce: (editor) => pi.events.emit(EDITOR_EVENT_CHANNEL, editor),
 				notify: (message, level) => {
 					if (ctx.hasUI && !stopped(surface)) ctx.ui.notify(message, level);
+				},
+				// This session's surface and input: a mention after `/new` goes to the new session's controller.
+				mentioned: (mention) => {
+					if (stopped(surface) || !controller) return;
+					const inputBefore = ctx.ui.getEditorText();
+					surface.insert(mentionText(mention, { cwd: ctx.cwd, projectDir: controller.project, inputBefore }));
 				},
 			},
 		);
@@ -186,7 +205,7 @@ export default function piIdeContext(pi: ExtensionAPI): void {
 	pi.on("tool_call", async (event, ctx) => {
 		const guarding = controller;
 		if (!guarding?.settings.guardUnsaved.on) return;
-		return guardUnsavedWrite(event, ctx, () => guarding.unsavedAfterPendingRead());
+		return guardUnsavedWrite(event, ctx, (target) => guarding.unsavedAfterPendingRead(target));
 	});
 
 	pi.on("tool_result", (event, ctx) => {
@@ -207,6 +226,14 @@ export default function piIdeContext(pi: ExtensionAPI): void {
 			if (controller) await runIdeCommand(args, ctx, ideCommandConnection(controller));
 		},
 	});
+}
+
+/** The lock dirs' variables; under a test's root only those inside it: a test never reads the developer's own. */
+function lockDirEnv(env: NodeJS.ProcessEnv): { CLAUDE_CONFIG_DIR?: string; PI_IDE_LOCK_DIR?: string } {
+	const root = env.PI_IDE_TEST_FS_ROOT;
+	const allowed = (value: string | undefined) =>
+		root === undefined || value?.startsWith(`${root}/`) ? value : undefined;
+	return { CLAUDE_CONFIG_DIR: allowed(env.CLAUDE_CONFIG_DIR), PI_IDE_LOCK_DIR: allowed(env.PI_IDE_LOCK_DIR) };
 }
 
 /** The controller's methods `/ide` calls, each bound. */

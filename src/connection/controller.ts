@@ -1,5 +1,6 @@
 import type { Editor, ListedEditor } from "../editors/core/editor.ts";
 import type { NoticeLevel, SourceHooks } from "../editors/editor-source.ts";
+import type { Mention } from "../editors/ide-servers/core/status.ts";
 import type { MergedSources } from "../editors/merged-sources.ts";
 import type { ReloadResult } from "../editors/neovim/session.ts";
 import { realFile, realOrNormal } from "../editors/real-paths.ts";
@@ -23,11 +24,12 @@ import {
 	bestTier,
 	type ConnectedView,
 	connectionEnd,
+	connectionEndNotice,
 	connectReason,
 	editorMatch,
 } from "./core/rules.ts";
 import { type DirReport, formatNoMatch, type StatusEnvironment } from "./core/status-report.ts";
-import { dirReports, processStatusText } from "./doctor.ts";
+import { controllerStatusText, dirReports } from "./doctor.ts";
 import { EditorSources, type SourcesConfig } from "./editor-sources.ts";
 import { recordEvent } from "./event-journal.ts";
 import { EditorPresenter } from "./presenter.ts";
@@ -54,6 +56,8 @@ export interface ControllerOutputs {
 	showWidget: (text: string | undefined) => void;
 	announce?: (editor: EditorEvent | undefined) => void;
 	notify: (message: string, level: NoticeLevel) => void;
+	/** The connected editor's own "send to agent" (an IDE server's `at_mentioned`): a reference for pi's input. */
+	mentioned?: (mention: Mention) => void;
 }
 
 /**
@@ -98,12 +102,15 @@ export class IdeController {
 		this.all = new EditorSources(config, hooks, {
 			projectDir: () => this.projectDir,
 			connectedKey: () => config.memory.connected?.key,
+			mentioned: (key, mention) => {
+				if (config.memory.connected?.key === key) outputs.mentioned?.(mention);
+			},
 		});
 		const sources = this.all.merged;
 		this.sources = sources;
 		this.reads = {
 			waitForPendingRead: (key, deadlineMs) => sources.waitForPendingRead(key, deadlineMs),
-			unsavedNow: (key, deadlineMs) => sources.unsavedNow(key, deadlineMs),
+			unsavedNow: (key, deadlineMs, target) => sources.unsavedNow(key, deadlineMs, target),
 			facts: (key) => sources.facts(key),
 			secretMatchOf: (reading) => this.secrets.secretMatchOf(reading),
 			nowSeconds: () => this.clock.nowSeconds(),
@@ -162,7 +169,7 @@ export class IdeController {
 		if (previous !== undefined && previous !== editor.key) this.rejections.forget(previous);
 		this.config.memory.connected = { key: editor.key, label, why: `${label}: ${why}` };
 		this.config.memory.suppressed = false;
-		void runInBackground("neovim pushes resumed", () => this.all.setPaused(false));
+		void runInBackground("connection changed", () => this.all.connectionChanged(false));
 		this.record({ kind: "connected", label, why });
 		this.presenter.render();
 	}
@@ -175,14 +182,11 @@ export class IdeController {
 		}
 		this.config.memory.connected = undefined;
 		if (options.pauseAutoConnect) this.config.memory.suppressed = true;
-		void runInBackground("neovim pushes paused", () => this.all.setPaused(true));
+		void runInBackground("disconnected", () => this.all.connectionChanged(true));
 		this.presenter.render();
 	}
 
-	/**
-	 * What the connected editor shows as a prompt starts: in-memory state, after a short wait only when a
-	 * write of its state is being read right now. An editor found gone on the way is disconnected at once.
-	 */
+	/** What the connected editor shows as a prompt starts (after a capped wait for a read under way); gone: disconnected. */
 	async viewAfterPendingRead(): Promise<ConnectedView> {
 		await this.starting;
 		const key = this.config.memory.connected?.key;
@@ -192,15 +196,12 @@ export class IdeController {
 		return view;
 	}
 
-	/**
-	 * The files the connected editor holds with unsaved changes, on its latest word (safety/unsaved-list.ts):
-	 * after a rejected state, still what it last validly said. Empty when nothing is connected.
-	 */
-	async unsavedAfterPendingRead(): Promise<UnsavedBuffer[]> {
+	/** The connected editor's unsaved files on its latest word (safety/unsaved-list.ts); none when nothing is connected. */
+	async unsavedAfterPendingRead(target?: string): Promise<UnsavedBuffer[]> {
 		await this.starting;
 		const key = this.config.memory.connected?.key;
 		if (key === undefined) return [];
-		return unsavedOfEditor(key, this.reads);
+		return unsavedOfEditor(key, this.reads, target);
 	}
 
 	/** After the model's `write` or `edit` of `path`: the connected Neovim shows it (when that is safe). */
@@ -214,21 +215,15 @@ export class IdeController {
 	nowSeconds = (): number => this.clock.nowSeconds();
 
 	statusText(): string {
-		const connected = this.connectedEditor();
 		const key = this.config.memory.connected?.key;
-		const facts = key === undefined ? undefined : this.sources.facts(key);
-		return processStatusText({
-			environment: { ...this.config.environment, uid: this.config.uid },
+		const connected = this.connectedEditor();
+		return controllerStatusText({
+			config: this.config,
 			dirs: this.dirReports(),
 			sources: this.all.statusSections(this.clock.nowSeconds(), this.projectDir),
 			projectDir: this.projectDir,
-			autoconnect: this.config.settings.autoconnect,
-			settings: this.config.settings,
-			settingsFiles: this.config.settingsFiles,
 			connectedSecret: connected && this.secrets.secretMatchOf(connected),
-			suppressed: this.config.memory.suppressed,
-			connected: this.config.memory.connected,
-			connectedRejection: facts && !facts.reading ? facts.rejection : undefined,
+			facts: key === undefined ? undefined : this.sources.facts(key),
 			nowSeconds: this.clock.nowSeconds(),
 		});
 	}
@@ -300,10 +295,11 @@ export class IdeController {
 			const facts = this.sources.facts(memory.connected.key);
 			const end = facts ? connectionEnd(facts) : "file-removed";
 			if (end) {
-				this.outputs.notify(noticeText.gone(memory.connected.label), "info");
+				this.outputs.notify(connectionEndNotice(memory.connected.label, end), "info");
 				this.record({ kind: "disconnected", label: memory.connected.label, why: end });
 				this.rejections.forget(memory.connected.key);
 				memory.connected = undefined;
+				void runInBackground("connection ended", () => this.all.connectionChanged(false));
 			}
 		}
 		if (!memory.connected && this.config.settings.autoconnect && !memory.suppressed) {

@@ -1,4 +1,6 @@
 import type { SourceHooks } from "../editors/editor-source.ts";
+import { ideServersNoMatchLine, ideServersStatusLines, type Mention } from "../editors/ide-servers/core/status.ts";
+import { IdeServerSource, type IdeServerSourceOptions } from "../editors/ide-servers/source.ts";
 import { MergedSources } from "../editors/merged-sources.ts";
 import { neovimNoMatchLine, neovimStatusLines } from "../editors/neovim/core/status.ts";
 import type { ReloadResult } from "../editors/neovim/session.ts";
@@ -14,7 +16,16 @@ export interface SourcesConfig {
 	uid: number;
 	zed?: ZedSourceOptions;
 	neovim?: Omit<NeovimSourceOptions, "projectDir" | "connectedKey">;
+	ideServers?: Omit<IdeServerSourceOptions, "connectedKey" | "claimedElsewhere" | "mentioned">;
 }
+
+/** What the sources ask of the connection: the project, the connected key, where a "send to agent" goes. */
+export interface ConnectionReads extends Pick<NeovimSourceOptions, "projectDir" | "connectedKey"> {
+	mentioned: (key: string, mention: Mention) => void;
+}
+
+/** How `/ide status` names the source that already reads an editor an IDE server also serves. */
+const ORIGIN_NAMES = { "state-file": "its state file", zed: "Zed's database", neovim: "Neovim's own server" } as const;
 
 /**
  * Every source of editors, built once per session: the merged list the connection rules read, and what only
@@ -25,19 +36,29 @@ export class EditorSources {
 	readonly merged: MergedSources;
 	private readonly zed?: ZedSource;
 	private readonly neovim?: NeovimSource;
+	private readonly ideServers?: IdeServerSource;
 
-	constructor(
-		config: SourcesConfig,
-		hooks: SourceHooks,
-		connection: Pick<NeovimSourceOptions, "projectDir" | "connectedKey">,
-	) {
+	constructor(config: SourcesConfig, hooks: SourceHooks, connection: ConnectionReads) {
 		this.dirs = config.stateDirs.map((plan) => new StateDir(plan, config.uid, hooks));
 		this.zed = config.zed && new ZedSource(config.zed, hooks);
-		this.neovim = config.neovim && new NeovimSource({ ...config.neovim, ...connection }, hooks);
-		this.merged = new MergedSources(
-			[...this.dirs, ...(this.zed ? [this.zed] : []), ...(this.neovim ? [this.neovim] : [])],
-			hooks.clock,
-		);
+		const { projectDir, connectedKey } = connection;
+		this.neovim = config.neovim && new NeovimSource({ ...config.neovim, projectDir, connectedKey }, hooks);
+		const others = [...this.dirs, ...(this.zed ? [this.zed] : []), ...(this.neovim ? [this.neovim] : [])];
+		this.ideServers =
+			config.ideServers &&
+			new IdeServerSource(
+				{
+					...config.ideServers,
+					connectedKey,
+					mentioned: connection.mentioned,
+					claimedElsewhere: (key) => {
+						const origin = others.map((source) => source.facts(key)).find((facts) => facts?.listed)?.origin;
+						return origin && origin !== "ide-server" ? ORIGIN_NAMES[origin] : undefined;
+					},
+				},
+				hooks,
+			);
+		this.merged = new MergedSources([...others, ...(this.ideServers ? [this.ideServers] : [])], hooks.clock);
 	}
 
 	/** The sections of `/ide status` beyond the state dirs. */
@@ -45,6 +66,7 @@ export class EditorSources {
 		return [
 			...(this.zed ? zedStatusLines(this.zed.report(), nowSeconds, projectDir) : []),
 			...(this.neovim ? neovimStatusLines(this.neovim.report(), nowSeconds, projectDir) : []),
+			...(this.ideServers ? ideServersStatusLines(this.ideServers.report(), nowSeconds) : []),
 		];
 	}
 
@@ -53,7 +75,12 @@ export class EditorSources {
 		const zed = this.zed?.report();
 		const neovim = this.neovim?.report();
 		const zedLine = zed && zedNoMatchLine(zed);
-		return [...(zedLine ? [zedLine] : []), ...(neovim ? [neovimNoMatchLine(neovim)] : [])];
+		const ideServers = this.ideServers?.report();
+		return [
+			...(zedLine ? [zedLine] : []),
+			...(neovim ? [neovimNoMatchLine(neovim)] : []),
+			...(ideServers ? [ideServersNoMatchLine(ideServers)] : []),
+		];
 	}
 
 	/** After the model wrote `realPath`: reloads it in the connected Neovim when that is safe. */
@@ -61,8 +88,12 @@ export class EditorSources {
 		return this.neovim?.reload(key, realPath) ?? Promise.resolve(undefined);
 	}
 
-	/** `/ide off` stops every Neovim's pushes; a connection made again restarts them. */
-	setPaused(paused: boolean): Promise<void> {
+	/**
+	 * The connection changed (picked, auto-connected, `/ide off`): the connected IDE server is connected to and
+	 * pi's other connections closed; `/ide off` stops every Neovim's pushes, a connection made again restarts them.
+	 */
+	connectionChanged(paused: boolean): Promise<void> {
+		this.ideServers?.follow();
 		return this.neovim?.setPaused(paused) ?? Promise.resolve();
 	}
 }

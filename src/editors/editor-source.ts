@@ -44,7 +44,8 @@ export interface EditorSource {
 	/**
 	 * The files that editor holds unsaved, asked of the editor itself at a tool call, answered by the clock's
 	 * `deadlineMs` (one budget for every request it takes); undefined when the source cannot ask (a state file,
-	 * Zed) or the editor did not answer in time: the guard then keeps the last list it was told.
+	 * Zed) or the editor did not answer in time: the guard then keeps the last list it was told. `target` is the
+	 * file the tool call writes (an IDE server may be asked about that one document only).
 	 */
-	unsavedNow(key: string, deadlineMs: number): Promise<readonly string[] | undefined>;
+	unsavedNow(key: string, deadlineMs: number, target?: string): Promise<readonly string[] | undefined>;
 }

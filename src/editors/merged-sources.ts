@@ -65,8 +65,8 @@ export class MergedSources {
 	 * The editor's unsaved files asked of it now by whichever source can ask (a Neovim), answered by the clock's
 	 * `deadlineMs`; undefined when no source could.
 	 */
-	async unsavedNow(key: string, deadlineMs: number): Promise<readonly string[] | undefined> {
-		const answers = await Promise.all(this.sources.map((source) => source.unsavedNow(key, deadlineMs)));
+	async unsavedNow(key: string, deadlineMs: number, target?: string): Promise<readonly string[] | undefined> {
+		const answers = await Promise.all(this.sources.map((source) => source.unsavedNow(key, deadlineMs, target)));
 		return answers.find((answer) => answer !== undefined);
 	}
 

@@ -58,3 +58,25 @@ function referenceTarget(
 	if (!lines) return "the editor reports no selection and no cursor";
 	return { file, cwd: isInside(file, cwd) ? cwd : connected.projectDir, ...lines };
 }
+
+/**
+ * The connected editor's own "send to agent" (an IDE server's `at_mentioned`: VS Code's ctrl+alt+K,
+ * claudecode.nvim's send): `@path#La-b`, or `@path` without lines, at the cursor of pi's input. The text goes in
+ * through `paste` of the current session; the caller asks pi to redraw (a paste from a socket callback does not
+ * redraw by itself on pi 1.x).
+ */
+export function mentionText(
+	mention: { file: string; lines?: { start: number; end: number } },
+	place: { cwd: string; projectDir: string; inputBefore: string },
+): string {
+	const cwd = isInside(mention.file, place.cwd) ? place.cwd : place.projectDir;
+	if (mention.lines)
+		return insertedReference({
+			file: mention.file,
+			cwd,
+			startLine: mention.lines.start,
+			endLine: mention.lines.end,
+			inputBefore: place.inputBefore,
+		});
+	return insertedReference({ file: mention.file, cwd, inputBefore: place.inputBefore });
+}

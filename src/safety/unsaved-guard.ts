@@ -14,14 +14,14 @@ import { FILE_WRITING_TOOLS, unsavedBlockNotice, unsavedBlockReason } from "./co
 export async function guardUnsavedWrite(
 	event: ToolCallEvent,
 	ctx: ExtensionContext,
-	unsavedAfterPendingRead: () => Promise<readonly UnsavedBuffer[]>,
+	unsavedAfterPendingRead: (target: string) => Promise<readonly UnsavedBuffer[]>,
 ): Promise<ToolCallEventResult | undefined> {
 	if (!FILE_WRITING_TOOLS.has(event.toolName)) return undefined;
 	const raw = (event.input as { path?: unknown } | undefined)?.path;
 	if (typeof raw !== "string" || raw === "") return undefined;
-	const unsaved = await unsavedAfterPendingRead();
-	if (unsaved.length === 0) return undefined;
 	const target = await realFile(resolveToolPath(raw, ctx.cwd, homedir()));
+	const unsaved = await unsavedAfterPendingRead(target);
+	if (unsaved.length === 0) return undefined;
 	const reals = await Promise.all(unsaved.map((buffer) => buffer.realFile ?? realFile(buffer.file)));
 	const hit = unsaved[reals.indexOf(target)];
 	if (hit === undefined) return undefined;

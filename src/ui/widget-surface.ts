@@ -11,6 +11,8 @@ export class WidgetSurface {
 	private lastText: string | undefined;
 	private rpc = false;
 	private disposed = false;
+	/** The TUI that built the widget: asked to redraw after text is put into pi's input from outside a key handler. */
+	private tui?: { requestRender: () => void };
 
 	constructor(private readonly ui: ExtensionUIContext | undefined) {}
 
@@ -25,8 +27,9 @@ export class WidgetSurface {
 			let rendered = false;
 			this.ui.setWidget(
 				WIDGET_KEY,
-				() => {
+				(tui: { requestRender: () => void }) => {
 					rendered = true;
+					this.tui = tui;
 					return { render: (width: number) => [fitWidgetLine(text, width)], invalidate: () => {} };
 				},
 				{ placement: "belowEditor" },
@@ -36,6 +39,17 @@ export class WidgetSurface {
 			this.rpc = true;
 		}
 		this.ui.setWidget(WIDGET_KEY, [text], { placement: "belowEditor" });
+	}
+
+	/**
+	 * Puts text at the cursor of pi's input, as a paste, and redraws: only in the interactive TUI (RPC's
+	 * `set_editor_text` would replace the whole input, print mode has none). False when it was not put.
+	 */
+	insert(text: string): boolean {
+		if (this.disposed || !this.ui || this.rpc || !this.tui) return false;
+		this.ui.pasteToEditor(text);
+		this.tui.requestRender();
+		return true;
 	}
 
 	/** Clears the widget; afterwards the captured ui is never touched again (its session may be gone). */

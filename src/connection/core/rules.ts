@@ -3,14 +3,17 @@ import type { EditorFacts, EditorOrigin, EditorReading, GoneReason } from "../..
 import type { EditorState } from "../../editors/core/protocol-state.ts";
 import { scoreTier, type Tier, type TierVerdict } from "../../editors/core/tiers.ts";
 import type { SecretFileMatch } from "../../safety/core/secret-files.ts";
+import { noticeText } from "../../shared/core/notice-texts.ts";
 
 export interface Candidate {
 	key: string;
 	match: { tier: Tier | undefined };
 	/** Not what the user looks at now (a workspace its window does not show): never connected on its own. */
 	hidden?: boolean;
-	/** pi runs in this editor's terminal (`$NVIM`): the editor meant, whatever else the project has. */
+	/** pi runs in this editor's terminal (`$NVIM`, `$CLAUDE_CODE_SSE_PORT`): the editor meant, whatever else the project has. */
 	enclosing?: boolean;
+	/** Connected only when picked (an IDE server under `"ideServers": "ask"`, or one that closed pi out). */
+	byHand?: boolean;
 }
 
 /** Only the best non-empty tier counts: when an editor matches exactly, weaker matches are not offered. */
@@ -28,19 +31,20 @@ export function bestTier<T extends Candidate>(candidates: readonly T[]): { tier:
  */
 export function autoConnectTarget<T extends Candidate>(liveCandidates: readonly T[]): T | undefined {
 	const enclosing = liveCandidates.filter((candidate) => candidate.enclosing);
-	if (enclosing.length === 1) return enclosing[0];
+	// The editor pi runs in is the one meant: when it waits to be picked, no other editor is taken instead.
+	if (enclosing.length === 1) return enclosing[0]?.byHand ? undefined : enclosing[0];
 	const { editors } = bestTier(liveCandidates.filter((candidate) => !candidate.hidden));
-	return editors.length === 1 ? editors[0] : undefined;
+	return editors.length === 1 && !editors[0]?.byHand ? editors[0] : undefined;
 }
 
 /** How well an editor matches the project: the Neovim pi runs in (`$NVIM`) is the one meant, above every tier. */
 export function editorMatch(
-	editor: { paths: EditorReading["paths"]; enclosing?: boolean },
+	editor: { paths: EditorReading["paths"]; enclosing?: boolean; origin?: EditorOrigin },
 	projectDir: string,
 ): TierVerdict {
-	return editor.enclosing
-		? { tier: 0, evidence: "pi runs in its terminal ($NVIM)" }
-		: scoreTier(editor.paths, projectDir);
+	if (!editor.enclosing) return scoreTier(editor.paths, projectDir);
+	const variable = editor.origin === "ide-server" ? "$CLAUDE_CODE_SSE_PORT" : "$NVIM";
+	return { tier: 0, evidence: `pi runs in its terminal (${variable})` };
 }
 
 /** Why pi is connected, as `/ide status` shows it after the editor's label. */
@@ -50,7 +54,16 @@ export const connectReason = {
 } as const;
 
 /** Why a connection ended. pi cannot tell a kill from a crash: both leave the file of a dead process. */
-export type ConnectionEnd = "process-gone" | "file-removed" | "app-quit" | "workspace-closed" | "server-closed";
+export type ConnectionEnd =
+	| "process-gone"
+	| "file-removed"
+	| "app-quit"
+	| "workspace-closed"
+	| "server-closed"
+	| "lockfile-removed"
+	| "ide-server-gone"
+	| "closed-by-editor"
+	| "connect-failed";
 
 export const CONNECTION_END_TEXT: Record<ConnectionEnd, string> = {
 	"process-gone": "process gone, its file left behind",
@@ -58,6 +71,10 @@ export const CONNECTION_END_TEXT: Record<ConnectionEnd, string> = {
 	"app-quit": "the app quit (or crashed)",
 	"workspace-closed": "its window was closed",
 	"server-closed": "Neovim quit (its server closed the connection)",
+	"lockfile-removed": "the IDE server went away (its lockfile was removed)",
+	"ide-server-gone": "the IDE server's process ended",
+	"closed-by-editor": "the editor closed pi's connection; another client may have taken it; /ide reconnects",
+	"connect-failed": "pi could not connect to the IDE server (/ide status says why; /ide tries again)",
 };
 
 /** How each origin's editor goes away: its listing ends, or its process does. */
@@ -65,13 +82,21 @@ const ENDS: Record<EditorOrigin, { unlisted: ConnectionEnd; dead: ConnectionEnd 
 	"state-file": { unlisted: "file-removed", dead: "process-gone" },
 	zed: { unlisted: "workspace-closed", dead: "app-quit" },
 	neovim: { unlisted: "server-closed", dead: "server-closed" },
+	"ide-server": { unlisted: "lockfile-removed", dead: "ide-server-gone" },
 };
+
+/** What pi tells the user when a connection ends: the editor gone, or why its side ended it. */
+export function connectionEndNotice(label: string, end: ConnectionEnd): string {
+	const byEditor = end === "closed-by-editor" || end === "connect-failed";
+	return byEditor ? noticeText.ended(label, CONNECTION_END_TEXT[end]) : noticeText.gone(label);
+}
 
 /**
  * A connection ends when its editor dies or its source no longer lists it. A rejected write does not end it:
  * the editor is still there, pi just does not know what it shows until its next valid write.
  */
 export function connectionEnd(facts: EditorFacts): ConnectionEnd | undefined {
+	if (facts.ended) return facts.ended;
 	if (!facts.listed) return ENDS[facts.origin].unlisted;
 	if (!facts.alive) return ENDS[facts.origin].dead;
 	return undefined;

@@ -7,6 +7,8 @@ import type { EditorFacts, EditorReading, ListedEditor } from "./editor.ts";
  * the file. Other origins are equal.
  */
 function rank(copy: { origin: EditorFacts["origin"]; blocked?: boolean }): number {
+	// An IDE server of an editor read another way is never connected to (its source leaves it out); below all.
+	if (copy.origin === "ide-server") return -1;
 	if (copy.origin !== "neovim") return 1;
 	return copy.blocked ? 0 : 2;
 }

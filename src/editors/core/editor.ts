@@ -2,10 +2,11 @@ import type { EditorState } from "./protocol-state.ts";
 import type { EditorPaths, TierVerdict } from "./tiers.ts";
 
 /**
- * Where an editor was read: its own state file (protocol v0.2), Zed's state database, or a Neovim's own server. The merged list
+ * Where an editor was read: its own state file (protocol v0.2), Zed's state database, a Neovim's own server, or
+ * the IDE server its editor runs for Claude Code (a lockfile and MCP over a WebSocket). The merged list
  * ranks two copies of one key by it (core/copies.ts), and a connection to it ends in its own words.
  */
-export type EditorOrigin = "state-file" | "zed" | "neovim";
+export type EditorOrigin = "state-file" | "zed" | "neovim" | "ide-server";
 
 /** One valid state of an editor as pi read it. */
 export interface EditorReading {
@@ -45,6 +46,13 @@ export interface EditorReading {
 	 * it. Unset for a one-line selection from column 1 of a state file: whole only when it equals the line on disk.
 	 */
 	wholeLineSelection?: boolean;
+	/**
+	 * Connected only when the user picks it (`/ide`): an IDE server may keep one client or belong to one Claude
+	 * session, and pi does not cut another agent off unasked (`"ideServers": "auto"` lifts it, an eviction sets it).
+	 */
+	byHand?: boolean;
+	/** Read over an IDE server: `/ide` marks it, and whether pi holds a connection to it now. */
+	ideServer?: { connected: boolean };
 }
 
 /** An editor as its source lists it: its key, and whether its process runs now. */
@@ -98,6 +106,11 @@ export interface EditorFacts {
 	lastValid?: EditorReading;
 	/** When the source last wrote what it holds under the key (unix seconds), when known. */
 	writtenAtSeconds?: number;
+	/**
+	 * The editor's side ended pi's connection while it still runs: its server closed it (another client took it)
+	 * or refused it. pi disconnects, says why (`rejection`), and does not connect again on its own.
+	 */
+	ended?: "closed-by-editor" | "connect-failed";
 }
 
 /** Why there is no editor to describe now, once the model has been told about one. */

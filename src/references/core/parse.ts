@@ -74,13 +74,14 @@ export const lineAnchor = (startLine: number, endLine: number) =>
 export function insertedReference(options: {
 	file: string;
 	cwd: string;
-	startLine: number;
-	endLine: number;
+	startLine?: number;
+	endLine?: number;
 	inputBefore: string;
 }): string {
 	const { file, cwd, startLine, endLine, inputBefore } = options;
 	const shown = shownPath(file, cwd);
 	const path = /\s/.test(shown) ? `"${shown}"` : shown;
 	const before = inputBefore === "" || /\s$/.test(inputBefore) ? "" : " ";
-	return `${before}@${path}${lineAnchor(startLine, endLine)} `;
+	const anchor = startLine === undefined ? "" : lineAnchor(startLine, endLine ?? startLine);
+	return `${before}@${path}${anchor} `;
 }

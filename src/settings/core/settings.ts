@@ -37,6 +37,8 @@ export interface GuardSetting {
 /** `auto`: the ambient editor block plus references; `explicit`: only what the user references. */
 export type ContextMode = "auto" | "explicit";
 
+export type IdeServersMode = "ask" | "auto" | "off";
+
 export interface IdeSettings {
 	autoconnect: boolean;
 	/** A project may choose `explicit` (it only sends less); its `auto` does not override a global `explicit`. */
@@ -49,6 +51,12 @@ export interface IdeSettings {
 	zed: { on: boolean; source: SettingSource };
 	/** Talk to every Neovim's own server: on unless global or project settings say `false`, as `zed`. */
 	neovim: { on: boolean; source: SettingSource };
+	/**
+	 * IDE servers (lockfiles + MCP over WebSocket): `ask` (default) connects to one when picked, `auto` by the
+	 * rules as every editor, `off` ignores them. Either file may turn them off; only the user's own (global) file
+	 * says `auto`: a cloned repository must not make pi take an IDE server from another agent.
+	 */
+	ideServers: { mode: IdeServersMode; source: SettingSource };
 	/** The settings files that are there but could not be used (core/settings-file.ts): none of their settings apply. */
 	problems: readonly SettingsProblem[];
 }
@@ -88,6 +96,16 @@ function sourceSetting(global: unknown, project: unknown): IdeSettings["zed"] {
 	return { on: true, source: flag(global) === true ? "global" : "default" };
 }
 
+const serverMode = (value: unknown): IdeServersMode | undefined =>
+	value === false ? "off" : value === "ask" || value === "auto" ? value : undefined;
+
+function ideServersSetting(global: unknown, project: unknown): IdeSettings["ideServers"] {
+	const [mine, theirs] = [serverMode(global), serverMode(project)];
+	if (mine === "off") return { mode: "off", source: "global" };
+	if (theirs === "off" || theirs === "ask") return { mode: theirs, source: "project" };
+	return mine ? { mode: mine, source: "global" } : { mode: "ask", source: "default" };
+}
+
 /** `autoconnect`: project wins over global, missing means on. */
 export function resolveSettings(
 	globalSettings: unknown,
@@ -104,6 +122,7 @@ export function resolveSettings(
 		guardUnsaved: guard(global.guardUnsaved, project.guardUnsaved),
 		zed: sourceSetting(global.zed, project.zed),
 		neovim: sourceSetting(global.neovim, project.neovim),
+		ideServers: ideServersSetting(global.ideServers, project.ideServers),
 		problems,
 	};
 }

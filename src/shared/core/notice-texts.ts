@@ -6,6 +6,7 @@ export const noticeText = {
 	stoppedReading: (reason: string) => `pi-ide: stopped reading editor state: ${sanitizeForDisplay(reason)}`,
 	watcherProblem: (message: string) => `pi-ide: ${sanitizeForDisplay(message)}`,
 	gone: (label: string) => `pi-ide: ${label} is gone; disconnected`,
+	ended: (label: string, why: string) => `pi-ide: disconnected from ${label}: ${why}`,
 	rejectedWrite: (label: string, reason: string) =>
 		`pi-ide: ${label} wrote a state pi cannot use (${sanitizeForDisplay(reason)}); no editor context until its next valid write`,
 	paused: "pi-ide: disconnected; auto-connect paused until you pick an editor with /ide",

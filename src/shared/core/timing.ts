@@ -60,3 +60,14 @@ export const GUARD_ASK_MS = 150;
  * after the next delays, then left to `/ide`.
  */
 export const NEOVIM_SCAN_DELAYS_MS = [60, 300, 1500] as const;
+/**
+ * A request to an IDE server that gets no answer in this long is given up: the handshake's steps, the queries at
+ * connecting and after a file switch. A prompt's ask is capped lower (`PROMPT_FLUSH_TIMEOUT_MS`), the guard's by
+ * `GUARD_ASK_MS`; a review's `openDiff` waits for the user.
+ */
+export const IDE_REQUEST_TIMEOUT_MS = 2000;
+/**
+ * A selection an IDE server tells this soon after pi connected was made before (Anthropic's extension replays
+ * the last one after 500 ms, monet on `ide_connected`): pi did not see it made, so it has no time (stale).
+ */
+export const IDE_SELECTION_REPLAY_MS = 1500;

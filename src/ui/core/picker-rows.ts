@@ -13,7 +13,13 @@ export interface PickerRow {
 }
 
 /** What a picker row shows of an editor. */
-type PickerEditor = Pick<Editor, "key" | "pid" | "state" | "hidden">;
+type PickerEditor = Pick<Editor, "key" | "pid" | "state" | "hidden" | "ideServer" | "byHand" | "enclosing">;
+
+/** How a row says it is an IDE server: pi connects to it when it is picked, not before. */
+function serverNote(editor: PickerEditor): string {
+	if (!editor.ideServer) return "";
+	return editor.ideServer.connected ? "  (IDE server)" : "  (IDE server: connects when picked)";
+}
 
 /** How the editor was launched: its args tell same-cwd instances apart; without args, its cwd. */
 export function launchText(state: EditorState): string {
@@ -32,13 +38,24 @@ export function pickerRows(
 	nowSeconds: number,
 ): PickerRow[] {
 	const rows = [...editors]
-		.sort((a, b) => b.state.timestamp - a.state.timestamp || a.pid - b.pid || a.key.localeCompare(b.key))
+		// The editor pi runs in first (its terminal says so), then newest write first.
+		.sort(
+			(a, b) =>
+				Number(b.enclosing ?? false) - Number(a.enclosing ?? false) ||
+				b.state.timestamp - a.state.timestamp ||
+				a.pid - b.pid ||
+				a.key.localeCompare(b.key),
+		)
 		.map((editor) => {
 			const buffer = editor.state.active_buffer;
-			const name = buffer?.file ? clip(sanitizeForDisplay(buffer.name), MAX_NAME_CHARS) || "untitled" : "no file";
+			const name = buffer?.file
+				? clip(sanitizeForDisplay(buffer.name), MAX_NAME_CHARS) || "untitled"
+				: editor.ideServer && !editor.ideServer.connected
+					? "file shown once connected"
+					: "no file";
 			const connected = editor.key === connectedKey;
 			const marker = connected ? "* " : "  ";
-			const suffix = `${editor.hidden ? "  (hidden in its window)" : ""}${connected ? "  (connected)" : ""}`;
+			const suffix = `${editor.hidden ? "  (hidden in its window)" : ""}${serverNote(editor)}${connected ? "  (connected)" : ""}`;
 			return {
 				value: editor.key,
 				label: `${marker}${editorLabel(editor)}  ${launchText(editor.state)}`,

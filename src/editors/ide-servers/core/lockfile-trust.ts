@@ -1,0 +1,55 @@
+import type { FsFacts } from "../../state-dir/core/trust.ts";
+import { MAX_LOCKFILE_BYTES } from "./lockfile.ts";
+
+export type LockTrust = { ok: true } | { ok: false; reason: string };
+
+const GROUP_OTHER_WRITE_BITS = 0o022;
+const octal = (mode: number) => `0${(mode & 0o777).toString(8).padStart(3, "0")}`;
+
+/**
+ * A lock dir is read when nobody else can put a lockfile in it. Unlike the state dir (0700: its files are
+ * prompt text), group and others may read it: Anthropic's extension makes `~/.claude/ide` 0755 and pi never
+ * writes here. What a lockfile says is trusted only as far as the port's owner proves it (core/port-owner.ts).
+ */
+export function checkLockDirTrust(path: string, facts: FsFacts, uid: number): LockTrust {
+	if (facts.kind === "missing") return { ok: false, reason: "not there (yet)" };
+	if (facts.kind === "symlink") return { ok: false, reason: `${path} is a symlink: not read` };
+	if (facts.kind !== "directory") return { ok: false, reason: `${path} is a ${facts.kind}, not a directory` };
+	if (facts.uid !== uid) return { ok: false, reason: `owned by uid ${facts.uid}, not by you (uid ${uid})` };
+	if ((facts.mode & GROUP_OTHER_WRITE_BITS) !== 0)
+		return { ok: false, reason: `writable by group or others (mode ${octal(facts.mode)}); run: chmod 755 ${path}` };
+	return { ok: true };
+}
+
+/** A lockfile is a regular file of this user that nobody else may change, small enough to be one. */
+export function checkLockfileTrust(facts: FsFacts, uid: number): LockTrust {
+	if (facts.kind === "missing") return { ok: false, reason: "removed" };
+	if (facts.kind === "symlink") return { ok: false, reason: "a symlink, not a regular file" };
+	if (facts.kind !== "file") return { ok: false, reason: `a ${facts.kind}, not a regular file` };
+	if (facts.uid !== uid) return { ok: false, reason: `owned by uid ${facts.uid}, not by you (uid ${uid})` };
+	if ((facts.mode & GROUP_OTHER_WRITE_BITS) !== 0)
+		return { ok: false, reason: `writable by group or others (mode ${octal(facts.mode)})` };
+	if (facts.size > MAX_LOCKFILE_BYTES)
+		return { ok: false, reason: `${facts.size} bytes, over the ${MAX_LOCKFILE_BYTES}-byte limit for a lockfile` };
+	return { ok: true };
+}
+
+/** What `/proc/net/tcp{,6}` says of a port, reduced to the listeners on it. */
+export interface PortListener {
+	loopback: boolean;
+	uid: number;
+	inode: number;
+}
+
+/**
+ * Whether a lockfile's port may be spoken to: it listens on loopback for a socket of this user, and no socket of
+ * another user listens on it as well (a second bind on another address). Nothing listening: a stale file.
+ */
+export function checkPortListeners(port: number, listeners: readonly PortListener[], uid: number): LockTrust {
+	if (listeners.length === 0) return { ok: false, reason: `nothing listens on port ${port} (a stale lockfile)` };
+	const stranger = listeners.find((listener) => listener.uid !== uid);
+	if (stranger) return { ok: false, reason: `port ${port} is listened on by uid ${stranger.uid}` };
+	if (!listeners.some((listener) => listener.loopback))
+		return { ok: false, reason: `port ${port} listens on no loopback address` };
+	return { ok: true };
+}

@@ -1,0 +1,113 @@
+import { clip, formatAgo, sanitizeForDisplay } from "../../../shared/core/display-text.ts";
+import type { LockDirKind } from "./lock-dirs.ts";
+
+/** `at_mentioned` read: the file and its 1-based lines, when the editor sent lines. */
+export interface Mention {
+	file: string;
+	lines?: { start: number; end: number };
+}
+
+/** What `/ide status` says of one connection, as far as its session knows. Never the token. */
+export interface SessionReport {
+	server?: { name: string; version: string };
+	tools: readonly string[];
+	pushes: number;
+	lastRequest?: { atSeconds: number; what: string; failure?: string };
+	problem?: string;
+	nonsense?: { count: number; last: string };
+}
+
+/** One lockfile as `/ide status` shows it: the IDE it names and why it is or is not used. */
+export interface LockEntryReport {
+	name: string;
+	port: number;
+	ideName?: string;
+	folders: readonly string[];
+	/** Whose socket listens on the port: the editor's key pid. */
+	holderPid?: number;
+	/** Why it is not used; undefined when it is listed. */
+	unused?: string;
+	/** pi runs in this IDE's terminal (`$CLAUDE_CODE_SSE_PORT`). */
+	enclosing: boolean;
+	connection?: "connecting" | "connected";
+	/** Why the last connection ended, or could not be made (waits for `/ide` or a new port or token). */
+	ended?: string;
+	session?: SessionReport;
+	guard: "available" | "not available (the server cannot tell unsaved documents)" | "unknown until connected";
+}
+
+export interface LockDirReport {
+	path: string;
+	kind: LockDirKind;
+	why: string;
+	verdict: string;
+	watch?: string;
+}
+
+export interface IdeServersReport {
+	phase: "starting" | "off" | "no-proc" | "watching";
+	mode: "ask" | "auto" | "off";
+	/** Where the setting was said. */
+	source: string;
+	ssePort?: number;
+	dirs: readonly LockDirReport[];
+	locks: readonly LockEntryReport[];
+}
+
+const show = (text: string, max = 120) => clip(sanitizeForDisplay(text), max);
+
+const MODE_TEXT: Record<IdeServersReport["mode"], string> = {
+	ask: 'connected when picked with /ide ("ideServers": "ask")',
+	auto: 'auto-connected by the same rules as every editor ("ideServers": "auto")',
+	off: "off",
+};
+
+function sessionLines(session: SessionReport, nowSeconds: number): string[] {
+	const request = session.lastRequest;
+	const requestText = !request
+		? "none yet"
+		: `${show(request.what, 40)} ${formatAgo(Math.max(0, nowSeconds - request.atSeconds))}${request.failure ? `, failed: ${show(request.failure)}` : ""}`;
+	return [
+		`      server: ${session.server ? `${show(session.server.name, 60)} ${show(session.server.version, 30)}` : "not known yet"}; pushes seen: ${session.pushes}`,
+		`      tools: ${session.tools.length === 0 ? "none" : show(session.tools.join(", "), 300)}`,
+		`      last request: ${requestText}${session.problem ? `; problem: ${show(session.problem)}` : ""}`,
+		...(session.nonsense
+			? [`      ${session.nonsense.count} messages pi could not read (last: ${show(session.nonsense.last)})`]
+			: []),
+	];
+}
+
+function lockLines(lock: LockEntryReport, nowSeconds: number): string[] {
+	const head = `  ${show(lock.name, 40)}${lock.ideName ? ` (${show(lock.ideName, 40)})` : ""}`;
+	if (lock.unused !== undefined) return [`${head}: not used: ${show(lock.unused, 200)}`];
+	const state = lock.connection ?? (lock.ended ? `not connected: ${show(lock.ended, 200)}` : "not connected");
+	return [
+		`${head}: pid ${lock.holderPid} holds port ${lock.port}${lock.enclosing ? "; pi runs in its terminal ($CLAUDE_CODE_SSE_PORT)" : ""}`,
+		`    folders: ${lock.folders.length === 0 ? "none" : show(lock.folders.join(", "), 200)}`,
+		`    ${state}; unsaved guard: ${lock.guard}`,
+		...(lock.session ? sessionLines(lock.session, nowSeconds) : []),
+	];
+}
+
+/** The IDE servers section of `/ide status`. */
+export function ideServersStatusLines(report: IdeServersReport, nowSeconds: number): string[] {
+	if (report.phase === "off") return [`IDE servers: off ("ideServers": false in ${show(report.source)})`];
+	if (report.phase === "no-proc")
+		return ["IDE servers: not read here (no /proc: a port's owner is proven on Linux only)"];
+	if (report.phase === "starting") return ["IDE servers: looking"];
+	const used = report.locks.filter((lock) => lock.unused === undefined).length;
+	const lines = [`IDE servers: ${used} of ${report.locks.length} lockfiles usable; ${MODE_TEXT[report.mode]}`];
+	if (report.ssePort !== undefined) lines.push(`  $CLAUDE_CODE_SSE_PORT: ${report.ssePort} (the IDE pi runs in)`);
+	for (const dir of report.dirs)
+		lines.push(
+			`  lock dir ${show(dir.path)} (${dir.why}): ${show(dir.verdict)}${dir.watch ? `; ${show(dir.watch)}` : ""}`,
+		);
+	for (const lock of report.locks) lines.push(...lockLines(lock, nowSeconds));
+	return lines;
+}
+
+/** The IDE servers line of what `/ide` says when it finds no editor for the project. */
+export function ideServersNoMatchLine(report: IdeServersReport): string {
+	if (report.phase !== "watching") return ideServersStatusLines(report, 0)[0] as string;
+	return `IDE servers: ${report.locks.length} lockfiles (${report.locks.filter((lock) => lock.unused === undefined).length} usable); none in this project`;
+}

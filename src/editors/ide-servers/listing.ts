@@ -1,0 +1,88 @@
+import type { EditorReading, ListedEditor } from "../core/editor.ts";
+import { pidKey } from "../core/editor-key.ts";
+import type { EditorState } from "../core/protocol-state.ts";
+import type { EditorPaths } from "../core/tiers.ts";
+import { isWholeLineSelection, stateOfView } from "./core/editor-state.ts";
+import { appOfIdeName } from "./core/ide-apps.ts";
+import type { LockEntryReport } from "./core/status.ts";
+import type { ReadLock } from "./lockfiles.ts";
+import type { IdeServerSession } from "./session.ts";
+
+/** An IDE server's editor is keyed by the pid that holds its listening socket (VS Code: the extension host). */
+export const keyOf = (lock: ReadLock) => (lock.holder ? pidKey(lock.holder.pid) : undefined);
+
+/**
+ * A usable lockfile as an editor: its folders from the lockfile, its file, cursor, selection and unsaved list from
+ * the connection when pi holds one (before that, no file: nothing stale is sent).
+ */
+export async function listedEditor(
+	lock: ReadLock,
+	facts: {
+		session: IdeServerSession | undefined;
+		nowSeconds: number;
+		ssePort: number | undefined;
+		byHand: boolean;
+		pathsOf: (state: EditorState) => Promise<EditorPaths>;
+	},
+): Promise<ListedEditor> {
+	const holder = lock.holder as NonNullable<ReadLock["holder"]>;
+	const lockfile = lock.lockfile as NonNullable<ReadLock["lockfile"]>;
+	const session = facts.session?.isOpen ? facts.session : undefined;
+	const told = session ? session.state() : { view: {}, diagnostics: [] };
+	const state = stateOfView(told.view, {
+		pid: holder.pid,
+		app: appOfIdeName(lockfile.ideName),
+		workspaceFolders: lockfile.workspaceFolders,
+		// Before pi connects, the editor was last active when its lockfile was written: the picker sorts by it.
+		nowSeconds: session ? facts.nowSeconds : (lock.writtenAtSeconds ?? facts.nowSeconds),
+		...(told.linesOnDisk !== undefined && { linesOnDisk: told.linesOnDisk }),
+		diagnostics: told.diagnostics,
+	});
+	const selection = told.view.selection;
+	const reading: EditorReading = {
+		origin: "ide-server",
+		pid: holder.pid,
+		state,
+		paths: await facts.pathsOf(state),
+		selectionFirstSeenSeconds: selection?.atSeconds ?? facts.nowSeconds,
+		writtenAtSeconds: lock.writtenAtSeconds ?? facts.nowSeconds,
+		...(told.view.dirty && { unsavedFiles: told.view.dirty }),
+		...(session && !session.knowsDirty && { unsavedUnknown: true }),
+		...(selection && { wholeLineSelection: isWholeLineSelection(selection) }),
+		...(lock.port === facts.ssePort && { enclosing: true }),
+		ideServer: { connected: session !== undefined },
+		...(facts.byHand && { byHand: true }),
+	};
+	return { ...reading, key: keyOf(lock) as string, alive: true };
+}
+
+/** One lockfile in `/ide status`: the IDE it names and why it is or is not used; never its token. */
+export function lockReport(
+	lock: ReadLock,
+	facts: {
+		connection: { session: IdeServerSession; opening?: Promise<boolean> } | undefined;
+		elsewhere: string | undefined;
+		ended: string | undefined;
+		ssePort: number | undefined;
+	},
+): LockEntryReport {
+	const session = facts.connection?.session;
+	const unused = lock.unused ?? (facts.elsewhere === undefined ? undefined : `the same editor as ${facts.elsewhere}`);
+	return {
+		name: `${lock.plan.path}/${lock.name}`,
+		port: lock.port,
+		...(lock.lockfile?.ideName !== undefined && { ideName: lock.lockfile.ideName }),
+		folders: lock.lockfile?.workspaceFolders ?? [],
+		...(lock.holder && { holderPid: lock.holder.pid }),
+		...(unused !== undefined && { unused }),
+		enclosing: lock.port === facts.ssePort,
+		...(facts.connection && { connection: facts.connection.opening ? "connecting" : "connected" }),
+		...(facts.ended !== undefined && { ended: facts.ended }),
+		...(session && { session: session.report() }),
+		guard: !session?.isOpen
+			? "unknown until connected"
+			: session.knowsDirty
+				? "available"
+				: "not available (the server cannot tell unsaved documents)",
+	};
+}

@@ -1,0 +1,176 @@
+import { connect } from "node:net";
+import WebSocket from "ws";
+import type { Clock } from "../../shared/core/clock.ts";
+import { methodNotFoundText, notificationText, readServerMessage, requestText, resultText } from "./core/json-rpc.ts";
+
+/** What a request gave: the server's result, or why there is none (its error, a timeout, a closed socket). */
+export type McpAnswer = { ok: true; result: unknown } | { ok: false; reason: string };
+
+/**
+ * A frame over this size closes the connection (ws sends 1009): a select-all of a big file fits (VS Code sends the
+ * selection's text whole), a flood does not.
+ */
+export const MAX_FRAME_BYTES = 16 * 1024 * 1024;
+
+/** How a connection attempt ended: open, or refused with a reason and whether a retry without `mcp` may help. */
+export type OpenResult = { ok: true; socket: McpSocket } | { ok: false; reason: string; noSubprotocol?: boolean };
+
+export interface McpSocketOptions {
+	port: number;
+	headers: Record<string, string>;
+	/** Offer the `mcp` subprotocol (JetBrains requires it; a server that does not echo it is retried without). */
+	subprotocol: boolean;
+	timeoutMs: number;
+	clock: Clock;
+	onNotification: (method: string, params: unknown) => void;
+}
+
+/**
+ * One WebSocket to an IDE server on loopback, speaking JSON-RPC 2.0: requests with a timeout each, the server's
+ * `ping` requests answered at once (also while a tool call is pending), notifications in. The TCP connection is
+ * made to 127.0.0.1 directly, so no proxy of the environment ever sees the token.
+ */
+export class McpSocket {
+	private nextId = 1;
+	private readonly waiting = new Map<number, { done: (answer: McpAnswer) => void; cancel: () => void }>();
+	private closedWith?: { code: number; reason: string };
+	private readonly closedPromise: Promise<{ code: number; reason: string }>;
+	private markClosed!: (closed: { code: number; reason: string }) => void;
+	/** Frames that were no JSON-RPC: counted for `/ide status`, the last reason kept. */
+	nonsense = { count: 0, last: "" };
+
+	private constructor(
+		private readonly ws: WebSocket,
+		private readonly options: McpSocketOptions,
+	) {
+		this.closedPromise = new Promise((resolve) => {
+			this.markClosed = resolve;
+		});
+		ws.on("message", (data, isBinary) => this.onMessage(data, isBinary));
+		ws.on("close", (code, reason) => this.finish(code, reason.toString("utf8").slice(0, 200)));
+		ws.on("error", (error) => this.finish(1006, error.message.slice(0, 200)));
+	}
+
+	static open(options: McpSocketOptions): Promise<OpenResult> {
+		return new Promise((resolve) => {
+			const ws = new WebSocket(`ws://127.0.0.1:${options.port}`, options.subprotocol ? ["mcp"] : [], {
+				headers: options.headers,
+				handshakeTimeout: options.timeoutMs,
+				maxPayload: MAX_FRAME_BYTES,
+				perMessageDeflate: false,
+				followRedirects: false,
+				createConnection: () => connect({ host: "127.0.0.1", port: options.port }),
+			});
+			let settled = false;
+			const settle = (result: OpenResult) => {
+				if (settled) return;
+				settled = true;
+				resolve(result);
+			};
+			ws.once("open", () => settle({ ok: true, socket: new McpSocket(ws, options) }));
+			ws.once("unexpected-response", (_request, response) => {
+				settle({ ok: false, reason: `the server refused the connection (HTTP ${response.statusCode})` });
+				ws.terminate();
+			});
+			ws.once("error", (error) => {
+				const noSubprotocol = error.message === "Server sent no subprotocol";
+				settle({
+					ok: false,
+					reason: noSubprotocol ? "the server did not accept the mcp subprotocol" : connectFailure(error),
+					noSubprotocol,
+				});
+			});
+			ws.once("close", () => settle({ ok: false, reason: "the server closed the connection while it opened" }));
+		});
+	}
+
+	get closed(): { code: number; reason: string } | undefined {
+		return this.closedWith;
+	}
+
+	whenClosed(): Promise<{ code: number; reason: string }> {
+		return this.closedPromise;
+	}
+
+	request(method: string, params: unknown, timeoutMs = this.options.timeoutMs): Promise<McpAnswer> {
+		if (this.closedWith) return Promise.resolve({ ok: false, reason: "not connected" });
+		const id = this.nextId++;
+		return new Promise((resolve) => {
+			const cancel = this.options.clock.after(timeoutMs, () => {
+				this.waiting.delete(id);
+				resolve({ ok: false, reason: `no answer to ${method} within ${timeoutMs} ms` });
+			});
+			this.waiting.set(id, { done: resolve, cancel });
+			this.send(requestText(id, method, params));
+		});
+	}
+
+	notify(method: string, params?: unknown): void {
+		this.send(notificationText(method, params));
+	}
+
+	close(): void {
+		if (!this.closedWith) this.ws.close(1000);
+		// A server that never answers the close frame: the socket goes anyway.
+		this.options.clock.after(this.options.timeoutMs, () => this.ws.terminate());
+		this.finish(1000, "pi closed the connection");
+	}
+
+	private send(text: string): void {
+		if (this.ws.readyState === WebSocket.OPEN) this.ws.send(text);
+	}
+
+	private onMessage(data: WebSocket.RawData, isBinary: boolean): void {
+		if (isBinary) {
+			this.sawNonsense("a binary frame");
+			return;
+		}
+		const message = readServerMessage(data.toString());
+		switch (message.kind) {
+			case "result":
+			case "error": {
+				const waiter = this.waiting.get(message.id);
+				if (!waiter) return;
+				this.waiting.delete(message.id);
+				waiter.cancel();
+				waiter.done(
+					message.kind === "result"
+						? { ok: true, result: message.result }
+						: { ok: false, reason: `the server answered with an error: ${message.message}` },
+				);
+				return;
+			}
+			case "request":
+				this.send(
+					message.method === "ping" ? resultText(message.id, {}) : methodNotFoundText(message.id, message.method),
+				);
+				return;
+			case "notification":
+				this.options.onNotification(message.method, message.params);
+				return;
+			case "nonsense":
+				this.sawNonsense(message.reason);
+		}
+	}
+
+	private sawNonsense(reason: string): void {
+		this.nonsense = { count: this.nonsense.count + 1, last: reason };
+	}
+
+	private finish(code: number, reason: string): void {
+		if (this.closedWith) return;
+		this.closedWith = { code, reason };
+		for (const [id, waiter] of this.waiting) {
+			this.waiting.delete(id);
+			waiter.cancel();
+			waiter.done({ ok: false, reason: "the connection closed" });
+		}
+		this.markClosed(this.closedWith);
+	}
+}
+
+function connectFailure(error: Error): string {
+	if (/ECONNREFUSED/.test(error.message)) return "nothing accepts connections on the port";
+	if (/timed out|timeout/i.test(error.message)) return "no WebSocket handshake in time";
+	return `cannot connect: ${error.message.slice(0, 120)}`;
+}

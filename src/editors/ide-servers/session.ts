@@ -1,0 +1,288 @@
+import { open as openFile } from "node:fs/promises";
+import { pathToFileURL } from "node:url";
+import { runInBackground } from "../../shared/background.ts";
+import type { Clock } from "../../shared/core/clock.ts";
+import { IDE_REQUEST_TIMEOUT_MS, IDE_SELECTION_REPLAY_MS } from "../../shared/core/timing.ts";
+import type { Diagnostic } from "../core/protocol-state.ts";
+import { diagnosticsOfFile } from "./core/diagnostics.ts";
+import { type ServerView, type ViewUpdate, withOpenEditors, withSelectionPayload } from "./core/editor-view.ts";
+import { quirksOfServer, type ServerQuirks } from "./core/ide-apps.ts";
+import { dirtyOf, initializeParams, mentionOf, serverInfoOf, toolAnswerOf, toolNamesOf } from "./core/json-rpc.ts";
+import type { Mention, SessionReport } from "./core/status.ts";
+import { type McpAnswer, McpSocket } from "./mcp-socket.ts";
+
+/** Where and how to connect: from a lockfile that passed every check. */
+export interface SessionTarget {
+	port: number;
+	headers: Record<string, string>;
+}
+
+export interface SessionHooks {
+	clock: Clock;
+	changed: () => void;
+	mentioned: (mention: Mention) => void;
+}
+
+/** A file counted on disk for its lines when the server does not say (JetBrains): up to this size. */
+const MAX_COUNTED_BYTES = 8 * 1024 * 1024;
+
+/**
+ * One connection to an IDE server: the handshake (`initialize` 2024-11-05, `notifications/initialized`,
+ * `tools/list`, `ide_connected`), the starting state from what the server offers, then its pushes. Every request
+ * has a timeout; what arrives is checked by core/ before it is kept.
+ */
+export class IdeServerSession {
+	private socket?: McpSocket;
+	private view: ServerView = {};
+	private diagnostics: Diagnostic[] = [];
+	private linesOnDisk?: { file: string; lines: number };
+	private tools: readonly string[] = [];
+	private quirks: ServerQuirks = quirksOfServer("");
+	private info?: { name: string; version: string };
+	private connectedAtMs?: number;
+	private pushes = 0;
+	private lastRequest?: SessionReport["lastRequest"];
+	private problem?: string;
+	private diagnosticsAsked?: Promise<void>;
+
+	constructor(
+		private readonly target: SessionTarget,
+		private readonly hooks: SessionHooks,
+	) {}
+
+	/** Connects, shakes hands and reads the starting state; false with the reason in `problem` when it could not. */
+	async open(): Promise<boolean> {
+		let opened = await McpSocket.open(this.socketOptions(true));
+		// A server that does not echo `mcp` (Anthropic's VS Code extension ignores it): one retry without it.
+		if (!opened.ok && opened.noSubprotocol) opened = await McpSocket.open(this.socketOptions(false));
+		if (!opened.ok) return this.fail(opened.reason);
+		const socket = opened.socket;
+		this.socket = socket;
+		const initialized = await this.ask("initialize", initializeParams());
+		const info = initialized.ok ? serverInfoOf(initialized.result) : undefined;
+		if (!info) return this.fail(initialized.ok ? "the server's initialize answer is not MCP" : initialized.reason);
+		this.info = info;
+		this.quirks = quirksOfServer(info.name);
+		socket.notify("notifications/initialized");
+		const listed = await this.ask("tools/list", {});
+		const tools = listed.ok ? toolNamesOf(listed.result) : undefined;
+		if (!tools) return this.fail(listed.ok ? "the server's tools/list answer is no list" : listed.reason);
+		this.tools = tools;
+		socket.notify("ide_connected", { pid: process.pid });
+		this.connectedAtMs = this.hooks.clock.nowMs();
+		await this.refresh(IDE_REQUEST_TIMEOUT_MS);
+		return this.socket.closed === undefined || this.fail(`the server closed the connection: ${closeText(socket)}`);
+	}
+
+	get isOpen(): boolean {
+		return this.socket !== undefined && this.socket.closed === undefined && this.info !== undefined;
+	}
+
+	whenClosed(): Promise<{ code: number; reason: string }> | undefined {
+		return this.socket?.whenClosed();
+	}
+
+	offers(tool: string): boolean {
+		return this.tools.includes(tool);
+	}
+
+	/** A file switch pushes nothing (§8): a prompt asks first. */
+	get asksBeforePrompt(): boolean {
+		return this.quirks.silentOnFileSwitch && (this.offers("getCurrentSelection") || this.offers("getOpenEditors"));
+	}
+
+	/** The server can tell unsaved documents. */
+	get knowsDirty(): boolean {
+		return this.offers("getOpenEditors") || this.offers("checkDocumentDirty");
+	}
+
+	state(): { view: ServerView; diagnostics: readonly Diagnostic[]; linesOnDisk?: number } {
+		const lines = this.linesOnDisk?.file === this.view.file ? this.linesOnDisk?.lines : undefined;
+		return { view: this.view, diagnostics: this.diagnostics, ...(lines !== undefined && { linesOnDisk: lines }) };
+	}
+
+	/**
+	 * Asks what the editor shows now (its open editors, its selection) within `timeoutMs`. A selection read this
+	 * way was not seen being made: it has no known time, and is stale.
+	 */
+	async refresh(timeoutMs: number): Promise<void> {
+		const asks: Promise<void>[] = [];
+		if (this.offers("getOpenEditors"))
+			asks.push(
+				this.tool("getOpenEditors", {}, timeoutMs).then((json) => {
+					if (json !== undefined) this.take(withOpenEditors(this.view, json, false));
+				}),
+			);
+		if (this.offers("getCurrentSelection"))
+			asks.push(
+				this.tool("getCurrentSelection", {}, timeoutMs).then((json) => {
+					if (json !== undefined) this.takeSelection(json, null);
+				}),
+			);
+		await Promise.all(asks);
+	}
+
+	/** The files the editor holds unsaved now, or undefined when it cannot say by `deadlineMs` (the hooks' clock). */
+	async unsavedNow(deadlineMs: number, target: string | undefined): Promise<readonly string[] | undefined> {
+		const left = Math.max(0, deadlineMs - this.hooks.clock.nowMs());
+		if (left === 0 || !this.isOpen) return undefined;
+		if (this.offers("getOpenEditors")) {
+			const json = await this.tool("getOpenEditors", {}, left);
+			const update = json === undefined ? undefined : withOpenEditors(this.view, json, false);
+			if (update?.ok) return update.view.dirty;
+		}
+		if (target === undefined || !this.offers("checkDocumentDirty")) return undefined;
+		const answer = await this.call(
+			"checkDocumentDirty",
+			{ filePath: target },
+			Math.max(1, deadlineMs - this.hooks.clock.nowMs()),
+		);
+		const dirty = answer.ok ? dirtyOf(toolAnswerOf(answer.result)) : undefined;
+		if (dirty === undefined) return undefined;
+		const known = (this.view.dirty ?? []).filter((file) => file !== target);
+		return dirty ? [...known, target] : known;
+	}
+
+	close(): void {
+		this.socket?.close();
+	}
+
+	report(): SessionReport {
+		return {
+			...(this.info && { server: this.info }),
+			tools: this.tools,
+			pushes: this.pushes,
+			...(this.lastRequest && { lastRequest: this.lastRequest }),
+			...(this.problem !== undefined && { problem: this.problem }),
+			...(this.socket && this.socket.nonsense.count > 0 && { nonsense: this.socket.nonsense }),
+		};
+	}
+
+	private socketOptions(subprotocol: boolean) {
+		return {
+			port: this.target.port,
+			headers: this.target.headers,
+			subprotocol,
+			timeoutMs: IDE_REQUEST_TIMEOUT_MS,
+			clock: this.hooks.clock,
+			onNotification: (method: string, params: unknown) => this.onNotification(method, params),
+		};
+	}
+
+	private onNotification(method: string, params: unknown): void {
+		this.pushes++;
+		if (method === "selection_changed") {
+			// Told right after connecting (VS Code replays the last selection, monet sends it on ide_connected): not seen made.
+			const replay =
+				this.connectedAtMs === undefined || this.hooks.clock.nowMs() - this.connectedAtMs < IDE_SELECTION_REPLAY_MS;
+			this.takeSelection(params, replay ? null : this.hooks.clock.nowSeconds());
+		} else if (method === "at_mentioned") {
+			const mention = mentionOf(params, this.quirks.oneBasedPositions);
+			if (mention) this.hooks.mentioned(mention);
+		} else if (method === "diagnostics_changed") {
+			void runInBackground("ide server diagnostics", () => this.askDiagnostics());
+		}
+	}
+
+	private takeSelection(raw: unknown, atSeconds: number | null): void {
+		this.take(withSelectionPayload(this.view, raw, { oneBased: this.quirks.oneBasedPositions, atSeconds }));
+	}
+
+	private take(update: ViewUpdate): void {
+		if (!update.ok) {
+			this.problem = update.reason;
+			return;
+		}
+		const switched = update.view.file !== this.view.file;
+		this.view = update.view;
+		this.problem = undefined;
+		if (switched) {
+			this.diagnostics = [];
+			void runInBackground("ide server file switch", () => Promise.all([this.askDiagnostics(), this.countLines()]));
+		}
+		this.hooks.changed();
+	}
+
+	/** The active file's diagnostics, asked on a file switch and on `diagnostics_changed`: never at prompt time. */
+	private askDiagnostics(): Promise<void> {
+		if (this.diagnosticsAsked) return this.diagnosticsAsked;
+		const file = this.view.file;
+		if (file === undefined || !this.offers("getDiagnostics")) return Promise.resolve();
+		this.diagnosticsAsked = this.tool("getDiagnostics", { uri: pathToFileURL(file).href }, IDE_REQUEST_TIMEOUT_MS)
+			.then((json) => {
+				const found = json === undefined ? undefined : diagnosticsOfFile(json, file, this.quirks.oneBasedPositions);
+				if (found && this.view.file === file) {
+					this.diagnostics = found;
+					this.hooks.changed();
+				}
+			})
+			.finally(() => {
+				this.diagnosticsAsked = undefined;
+			});
+		return this.diagnosticsAsked;
+	}
+
+	private async countLines(): Promise<void> {
+		const file = this.view.file;
+		if (file === undefined || this.view.lineCount !== undefined) return;
+		const lines = await linesOf(file);
+		if (lines !== undefined && this.view.file === file) {
+			this.linesOnDisk = { file, lines };
+			this.hooks.changed();
+		}
+	}
+
+	/** A tool's structured answer, or undefined (its failure kept as the last request's). */
+	private async tool(name: string, args: unknown, timeoutMs: number): Promise<unknown> {
+		const answer = await this.call(name, args, timeoutMs);
+		const parsed = answer.ok ? toolAnswerOf(answer.result) : undefined;
+		return parsed && "json" in parsed ? parsed.json : undefined;
+	}
+
+	private call(name: string, args: unknown, timeoutMs: number): Promise<McpAnswer> {
+		return this.ask("tools/call", { name, arguments: args }, timeoutMs, name);
+	}
+
+	private async ask(
+		method: string,
+		params: unknown,
+		timeoutMs = IDE_REQUEST_TIMEOUT_MS,
+		what = method,
+	): Promise<McpAnswer> {
+		if (!this.socket) return { ok: false, reason: "not connected" };
+		const answer = await this.socket.request(method, params, timeoutMs);
+		this.lastRequest = {
+			atSeconds: this.hooks.clock.nowSeconds(),
+			what,
+			...(!answer.ok && { failure: answer.reason }),
+		};
+		return answer;
+	}
+
+	private fail(reason: string): false {
+		this.problem = reason;
+		this.socket?.close();
+		return false;
+	}
+}
+
+function closeText(socket: McpSocket): string {
+	const closed = socket.closed;
+	return closed ? `code ${closed.code}${closed.reason ? ` ${closed.reason}` : ""}` : "open";
+}
+
+/** The lines of a file on disk (a last line without a newline counts), read only when small enough. */
+async function linesOf(file: string): Promise<number | undefined> {
+	const handle = await openFile(file, "r").catch(() => undefined);
+	if (!handle) return undefined;
+	try {
+		const facts = await handle.stat();
+		if (!facts.isFile() || facts.size > MAX_COUNTED_BYTES) return undefined;
+		const text = await handle.readFile();
+		let lines = 0;
+		for (let at = text.indexOf(10); at !== -1; at = text.indexOf(10, at + 1)) lines++;
+		return text.length > 0 && text[text.length - 1] !== 10 ? lines + 1 : lines;
+	} finally {
+		await handle.close();
+	}
+}
