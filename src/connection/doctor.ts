@@ -1,11 +1,11 @@
 import type { Editor, EditorFacts, ListedEditor } from "../editors/core/editor.ts";
 import type { StateDir } from "../editors/state-dir/state-dir.ts";
 import type { SecretFileMatch } from "../safety/core/secret-files.ts";
-import { backgroundFailures } from "../shared/background.ts";
-import { recentEvents, resourceCount } from "../shared/process-memory.ts";
 import type { IdeSettings } from "../settings/core/settings.ts";
 import type { SettingsFiles } from "../settings/settings-files.ts";
+import { backgroundFailures } from "../shared/background.ts";
 import type { ConnectionMemory } from "../shared/process-memory.ts";
+import { recentEvents, resourceCount } from "../shared/process-memory.ts";
 import { type DirReport, formatStatus, type StatusEnvironment, type StatusInput } from "./core/status-report.ts";
 
 /** What `/ide status` and `/ide` say of each state dir: its standing, and each file's editor matched. */
