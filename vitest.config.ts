@@ -1,4 +1,15 @@
+import { mkdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { defineConfig } from "vitest/config";
+
+/**
+ * The home every pi of a test finds IDE servers' lock dirs under (`.claude/ide`, `.pi/ide`): never the
+ * developer's own. A test with lockfiles of its own sets another. Made here so that it exists (a missing home
+ * would be watched through its parent, /tmp).
+ */
+const LOCK_ROOT = join(tmpdir(), `pi-ide-tests-lock-root-${process.getuid?.() ?? 0}`);
+mkdirSync(LOCK_ROOT, { recursive: true, mode: 0o700 });
 
 /** Shared by both configs: what every test run needs. */
 export const baseTestOptions = {
@@ -8,6 +19,7 @@ export const baseTestOptions = {
 	maxWorkers: 2,
 	// The churn cases assert that memory stays flat, which needs a forced GC to be meaningful.
 	execArgv: ["--expose-gc"],
+	env: { PI_IDE_TEST_LOCK_ROOT: LOCK_ROOT, CLAUDE_CONFIG_DIR: "", PI_IDE_LOCK_DIR: "", CLAUDE_CODE_SSE_PORT: "" },
 };
 
 export default defineConfig({

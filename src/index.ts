@@ -117,7 +117,7 @@ export default function piIdeContext(pi: ExtensionAPI): void {
 					},
 					uid,
 					platform: process.platform,
-					home: process.env.PI_IDE_TEST_FS_ROOT ? join(process.env.PI_IDE_TEST_FS_ROOT, "home") : homedir(),
+					home: lockHome(process.env),
 					env: { ...lockDirEnv(process.env), CLAUDE_CODE_SSE_PORT: process.env.CLAUDE_CODE_SSE_PORT },
 				},
 			},
@@ -228,9 +228,15 @@ export default function piIdeContext(pi: ExtensionAPI): void {
 	});
 }
 
+/** Where lock dirs are found: the user's home; a test's own root in tests (`PI_IDE_TEST_LOCK_ROOT`). */
+function lockHome(env: NodeJS.ProcessEnv): string {
+	const root = env.PI_IDE_TEST_LOCK_ROOT || (env.PI_IDE_TEST_FS_ROOT && join(env.PI_IDE_TEST_FS_ROOT, "home"));
+	return root || homedir();
+}
+
 /** The lock dirs' variables; under a test's root only those inside it: a test never reads the developer's own. */
 function lockDirEnv(env: NodeJS.ProcessEnv): { CLAUDE_CONFIG_DIR?: string; PI_IDE_LOCK_DIR?: string } {
-	const root = env.PI_IDE_TEST_FS_ROOT;
+	const root = env.PI_IDE_TEST_LOCK_ROOT || env.PI_IDE_TEST_FS_ROOT || undefined;
 	const allowed = (value: string | undefined) =>
 		root === undefined || value?.startsWith(`${root}/`) ? value : undefined;
 	return { CLAUDE_CONFIG_DIR: allowed(env.CLAUDE_CONFIG_DIR), PI_IDE_LOCK_DIR: allowed(env.PI_IDE_LOCK_DIR) };

@@ -71,7 +71,7 @@ export const CONNECTION_END_TEXT: Record<ConnectionEnd, string> = {
 	"app-quit": "the app quit (or crashed)",
 	"workspace-closed": "its window was closed",
 	"server-closed": "Neovim quit (its server closed the connection)",
-	"lockfile-removed": "the IDE server went away (its lockfile was removed)",
+	"lockfile-removed": "the IDE server went away (its lockfile was removed, or its process ended)",
 	"ide-server-gone": "the IDE server's process ended",
 	"closed-by-editor": "the editor closed pi's connection; another client may have taken it; /ide reconnects",
 	"connect-failed": "pi could not connect to the IDE server (/ide status says why; /ide tries again)",
