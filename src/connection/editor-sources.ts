@@ -16,7 +16,7 @@ export interface SourcesConfig {
 	uid: number;
 	zed?: ZedSourceOptions;
 	neovim?: Omit<NeovimSourceOptions, "projectDir" | "connectedKey">;
-	ideServers?: Omit<IdeServerSourceOptions, "connectedKey" | "claimedElsewhere" | "mentioned">;
+	ideServers?: Omit<IdeServerSourceOptions, "connectedKey" | "claimedElsewhere" | "mentioned" | "projectDir">;
 }
 
 /** What the sources ask of the connection: the project, the connected key, where a "send to agent" goes. */
@@ -50,6 +50,7 @@ export class EditorSources {
 				{
 					...config.ideServers,
 					connectedKey,
+					projectDir,
 					mentioned: connection.mentioned,
 					claimedElsewhere: (key) => {
 						const origin = others.map((source) => source.facts(key)).find((facts) => facts?.listed)?.origin;
@@ -66,7 +67,7 @@ export class EditorSources {
 		return [
 			...(this.zed ? zedStatusLines(this.zed.report(), nowSeconds, projectDir) : []),
 			...(this.neovim ? neovimStatusLines(this.neovim.report(), nowSeconds, projectDir) : []),
-			...(this.ideServers ? ideServersStatusLines(this.ideServers.report(), nowSeconds) : []),
+			...(this.ideServers ? ideServersStatusLines(this.ideServers.report(), nowSeconds, projectDir) : []),
 		];
 	}
 

@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { PACKAGE_ROOT } from "../support/pi-cli.ts";
 import { installPi1Toolchain } from "../support/pi1-toolchain.ts";
 import { installVscodeHost } from "../support/vscode-host.ts";
+import { ideServerRows } from "./ide-server-rows.ts";
 import { heapAfterGc, promptCost, promptPaths, referencePaths, startupTime } from "./in-process-scenarios.ts";
 import { neovimRows } from "./neovim-rows.ts";
 import { type ReportRow, skippedRow, writeMarkdownReport } from "./report.ts";
@@ -44,7 +45,7 @@ const only = new Set(
 		.find((arg) => arg.startsWith("--only="))
 		?.slice("--only=".length)
 		.split(",")
-		.map(Number) ?? [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11],
+		.map(Number) ?? [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12],
 );
 const size = {
 	writes: quick ? 40 : 200,
@@ -63,6 +64,7 @@ const size = {
 	neovimKeys: quick ? 20 : 100,
 	vscodeSelections: quick ? 10 : 60,
 	vscodeIdleSeconds: quick ? 5 : 30,
+	ideSelections: quick ? 20 : 100,
 };
 
 const ours: Implementation = { name: "pi-ide-context", extension: PACKAGE_ROOT };
@@ -134,7 +136,7 @@ async function main(): Promise<void> {
 	const started = performance.now();
 
 	if (only.has(1)) {
-		log("1/11 follow latency");
+		log("1/12 follow latency");
 		const followOurs = await followLatency(ours, size.writes);
 		const followBase = await followLatency(baseline, size.writes);
 		for (const kind of ["single", "burst"] as const) {
@@ -158,7 +160,7 @@ async function main(): Promise<void> {
 		}
 	}
 	if (only.has(2)) {
-		log("2/11 freshness flip (both at once)");
+		log("2/12 freshness flip (both at once)");
 		const [flipOurs, flipBase] = await Promise.all([
 			freshnessFlipLag(ours, size.flips),
 			freshnessFlipLag(baseline, size.flips),
@@ -175,7 +177,7 @@ async function main(): Promise<void> {
 		});
 	}
 	if (only.has(3)) {
-		log("3/11 kill -9 to widget cleared (both at once)");
+		log("3/12 kill -9 to widget cleared (both at once)");
 		const [deathOurs, deathBase] = await Promise.all([
 			deathLatency(ours, size.deaths),
 			deathLatency(baseline, size.deaths),
@@ -192,7 +194,7 @@ async function main(): Promise<void> {
 		});
 	}
 	if (only.has(4)) {
-		log("4/11 prompt cost");
+		log("4/12 prompt cost");
 		const promptP50s: number[] = [];
 		for (const files of [1, 100, 5000]) {
 			const o = await promptCost(ours, files, size.prompts);
@@ -279,7 +281,7 @@ async function main(): Promise<void> {
 		});
 	}
 	if (only.has(5)) {
-		log("5/11 startup");
+		log("5/12 startup");
 		const startups: { files: number; ours: number; baseline: number }[] = [];
 		for (const files of [1, 100, 1000, 10_000]) {
 			const o: number[] = [];
@@ -311,7 +313,7 @@ async function main(): Promise<void> {
 		}
 	}
 	if (only.has(6)) {
-		log(`6/11 idle CPU, ${size.idleWindows} windows of ${size.idleSeconds} s (nine pi processes at once)`);
+		log(`6/12 idle CPU, ${size.idleWindows} windows of ${size.idleSeconds} s (nine pi processes at once)`);
 		// One window is noisy at 10 ms ticks and may hold pi's own one-off start-up work: medians of windows.
 		const zedSkip = zedSkipReason();
 		const [zedIdle, ...samples] = await Promise.all([
@@ -374,7 +376,7 @@ async function main(): Promise<void> {
 		});
 	}
 	if (only.has(7)) {
-		log("7/11 memory (both at once)");
+		log("7/12 memory (both at once)");
 		const rounds = size.memoryRounds;
 		const [memOurs, memBase] = await Promise.all([
 			memoryGrowth(ours, size.memoryWrites, size.appearances, rounds),
@@ -413,7 +415,7 @@ async function main(): Promise<void> {
 		});
 	}
 	if (only.has(8)) {
-		log("8/11 conversation: editor context the model holds after 20 prompts");
+		log("8/12 conversation: editor context the model holds after 20 prompts");
 		const once = await conversationBytes(ours, false);
 		const every = await conversationBytes(ours, true);
 		rows.push({
@@ -429,7 +431,7 @@ async function main(): Promise<void> {
 		});
 	}
 	if (only.has(9)) {
-		log("9/11 Zed's database (pi 1.x on the toolchain's Node)");
+		log("9/12 Zed's database (pi 1.x on the toolchain's Node)");
 		const skip = zedSkipReason();
 		if (skip) {
 			for (const short of [
@@ -492,7 +494,7 @@ async function main(): Promise<void> {
 		}
 	}
 	if (only.has(10)) {
-		log("10/11 Neovim over its own server (real Neovims in tmux)");
+		log("10/12 Neovim over its own server (real Neovims in tmux)");
 		rows.push(
 			...(await neovimRows(ours, {
 				neovimKeys: size.neovimKeys,
@@ -504,8 +506,21 @@ async function main(): Promise<void> {
 		);
 	}
 	if (only.has(11)) {
-		log("11/11 VS Code: the package's client in a real VS Code (code-server, chromium)");
+		log("11/12 VS Code: the package's client in a real VS Code (code-server, chromium)");
 		rows.push(...(await vscodeRows({ selections: size.vscodeSelections, idleSeconds: size.vscodeIdleSeconds })));
+	}
+	if (only.has(12)) {
+		log(
+			"12/12 IDE servers: MCP over a loopback WebSocket (JetBrains-like and VS Code-like fakes in the bench process)",
+		);
+		rows.push(
+			...(await ideServerRows(ours, {
+				selections: size.ideSelections,
+				prompts: size.prompts,
+				idleSeconds: size.idleSeconds,
+				idleWindows: size.idleWindows,
+			})),
+		);
 	}
 	const seconds = (performance.now() - started) / 1000;
 	const machine = {

@@ -61,6 +61,14 @@ const HOW_TO_READ = `## How to read it
   throttle's leading edge, so a key 100 ms or more after the last is not held back. The idle row runs three
   plain Neovims in other dirs (read once, never asked to push) beside a \`"neovim": false\` pi and a second one
   for the resolution; the start-up row adds 500 sleeping processes for the \`/proc\` scan to read.
+- **IDE servers** (group 12) are the fakes of \`test/support/fake-ide-server.ts\` in the bench process, found
+  by their lockfiles under a lock root of the run's own and spoken to over a loopback WebSocket (MCP). A
+  JetBrains-like server pushes \`selection_changed\`, timed to the widget update's arrival in the real pi
+  (RPC, \`"ideServers": "auto"\`). Its prompt cost is set beside a state file editor showing the same file and
+  cursor, in halves (state file, IDE, IDE, state file) so that neither side gets all of the warmer code; a
+  VS Code-like server pushes nothing on a file switch, so each prompt asks it first (capped at 250 ms). The idle
+  row compares a connected pi with two \`"ideServers": false\` ones beside it, window by window, as the Neovim
+  row does.
 `;
 
 /**

@@ -1,6 +1,12 @@
 import type { ExtensionContext } from "@mariozechner/pi-coding-agent";
 import { describe, expect, test } from "vitest";
-import { type EditorInProject, insertEditorReference, selectionReference } from "../../src/references/shortcut.ts";
+import { parseReferences, referencePath } from "../../src/references/core/parse.ts";
+import {
+	type EditorInProject,
+	insertEditorReference,
+	mentionText,
+	selectionReference,
+} from "../../src/references/shortcut.ts";
 import { editorState, type StateOverrides, selection } from "../support/fixtures.ts";
 
 const PROJECT = "/home/dev/proj";
@@ -91,5 +97,53 @@ describe("@ completion's first item: the selection only, never the cursor line",
 		["nothing connected", undefined, undefined],
 	])("%s", (_name, editor, expected) => {
 		expect(selectionReference(editor, PROJECT)).toBe(expected);
+	});
+});
+
+describe("mentionText: an IDE server's at_mentioned (VS Code's ctrl+alt+K, claudecode.nvim's send)", () => {
+	const place = { cwd: PROJECT, projectDir: PROJECT, inputBefore: "" };
+	test.each<[string, Parameters<typeof mentionText>[0], Partial<typeof place>, string]>([
+		["lines", { file: `${PROJECT}/src/a.ts`, lines: { start: 2, end: 5 } }, {}, "@src/a.ts#L2-5 "],
+		["one line", { file: `${PROJECT}/src/a.ts`, lines: { start: 7, end: 7 } }, {}, "@src/a.ts#L7 "],
+		["no lines (an empty selection): the file only", { file: `${PROJECT}/src/a.ts` }, {}, "@src/a.ts "],
+		["after a word: a space first", { file: `${PROJECT}/src/a.ts` }, { inputBefore: "explain" }, " @src/a.ts "],
+		[
+			"after a space: none",
+			{ file: `${PROJECT}/src/a.ts`, lines: { start: 1, end: 2 } },
+			{ inputBefore: "see " },
+			"@src/a.ts#L1-2 ",
+		],
+		[
+			"a space in the path: quoted",
+			{ file: `${PROJECT}/src/my a.ts`, lines: { start: 3, end: 4 } },
+			{},
+			'@"src/my a.ts"#L3-4 ',
+		],
+		["a space in the path, no lines: quoted", { file: `${PROJECT}/my dir/a.ts` }, {}, '@"my dir/a.ts" '],
+		[
+			"inside pi's cwd below the project: relative to the cwd",
+			{ file: `${PROJECT}/src/a.ts` },
+			{ cwd: `${PROJECT}/src` },
+			"@a.ts ",
+		],
+		[
+			"outside pi's cwd, inside the project (pi's cwd spelled another way): relative to the project",
+			{ file: `${PROJECT}/src/a.ts`, lines: { start: 1, end: 1 } },
+			{ cwd: "/link/proj" },
+			"@src/a.ts#L1 ",
+		],
+		["outside both: absolute", { file: "/etc/hosts", lines: { start: 1, end: 3 } }, {}, "@/etc/hosts#L1-3 "],
+		["outside both, with a space: absolute and quoted", { file: "/tmp/x y.ts" }, {}, '@"/tmp/x y.ts" '],
+	])("%s", (_name, mention, where, text) => {
+		expect(mentionText(mention, { ...place, ...where })).toBe(text);
+	});
+
+	test("what it inserts with lines parses back to the same file and lines", () => {
+		for (const file of [`${PROJECT}/src/a.ts`, `${PROJECT}/src/my a.ts`, "/tmp/x y/b.ts"]) {
+			const text = mentionText({ file, lines: { start: 4, end: 9 } }, { ...place, inputBefore: "why" });
+			const [reference] = parseReferences(`why${text}`).references;
+			expect(reference && referencePath(reference.path, PROJECT, "/h")).toBe(file);
+			expect(reference && [reference.startLine, reference.endLine]).toEqual([4, 9]);
+		}
 	});
 });

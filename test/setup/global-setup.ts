@@ -1,6 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { installAnthropicExtension } from "../support/anthropic-vscode.ts";
 import { PACKAGE_ROOT } from "../support/pi-cli.ts";
 import { installPi1Toolchain } from "../support/pi1-toolchain.ts";
 import { installVscodeHost } from "../support/vscode-host.ts";
@@ -29,13 +30,19 @@ export default function setup(): void {
 	process.stderr.write(`pi 1.x tests skipped: ${reason}\n`);
 }
 
-/** The VS Code test host, beside pi 1.x (its tests need both); a failure is said by the tests that skip. */
+/**
+ * The VS Code test host, beside pi 1.x (its tests need both), and Anthropic's extension the IDE server tests run
+ * in it; a failure is said by the tests that skip.
+ */
 function installHost(): void {
+	const log = (message: string) => process.stderr.write(`[setup] ${message}\n`);
 	try {
-		installVscodeHost((message) => process.stderr.write(`[setup] ${message}\n`));
+		installVscodeHost(log);
 	} catch (error) {
-		process.stderr.write(`[setup] ${firstLine(error)}\n`);
+		log(firstLine(error));
 	}
+	const extension = installAnthropicExtension(log);
+	if (extension.skipReason) log(extension.skipReason);
 }
 
 const CLIENT = join(PACKAGE_ROOT, "clients", "vscode");

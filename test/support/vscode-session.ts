@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
@@ -29,12 +30,19 @@ export class VscodeSession {
 		readonly installReport: string,
 		readonly extensionsDir: string,
 		private readonly stopAll: () => Promise<void>,
+		/** Anthropic's extension runs instead of the client: nothing is written to wait for. */
+		private readonly withoutClient = false,
 	) {}
 
+	/**
+	 * `anthropic`: Anthropic's own extension instead of the package's client, installed by the CLI, its lockfile
+	 * written under `home` (VS Code's `HOME`), where pi finds lock dirs (`PI_IDE_TEST_LOCK_ROOT`).
+	 */
 	static async start(
 		ws: E2eWorkspace,
 		line: PiLine,
 		host: Required<Omit<VscodeHost, "skipReason">>,
+		anthropic?: { vsix: string; home: string },
 	): Promise<VscodeSession> {
 		const dirs: CodeServerDirs = {
 			config: join(ws.root, "vscode", "config"),
@@ -49,11 +57,12 @@ export class VscodeSession {
 		mkdirSync(bin, { recursive: true });
 		writeFileSync(join(bin, "code"), CodeServer.cliScript(host, dirs));
 		chmodSync(join(bin, "code"), 0o755);
+		if (anthropic) execFileSync(join(bin, "code"), ["--install-extension", anthropic.vsix], { stdio: "ignore" });
 		const rpc = RpcPi.start(line, {
 			cwd: ws.project,
 			agentDir: ws.agentDir,
 			stateDir: ws.stateDir,
-			env: { PATH: `${bin}:${process.env.PATH ?? ""}` },
+			env: { PATH: `${bin}:${process.env.PATH ?? ""}`, ...(anthropic && { PI_IDE_TEST_LOCK_ROOT: anthropic.home }) },
 		});
 		const closers: (() => unknown)[] = [() => rpc.stop()];
 		const stopAll = async () => {
@@ -61,18 +70,13 @@ export class VscodeSession {
 		};
 		try {
 			await rpc.command({ type: "get_state" }, 60_000);
-			const before = rpc.notices().length;
-			rpc.send({ type: "prompt", message: "/ide install vscode" });
-			const report = await waitFor(
-				"the install report",
-				() =>
-					rpc
-						.notices()
-						.slice(before)
-						.find((notice) => notice.startsWith("VS Code client") || notice.startsWith("No VS Code")),
-				120_000,
+			const report = anthropic ? "" : await installClient(rpc);
+			const server = await CodeServer.start(
+				host,
+				dirs,
+				ws.project,
+				anthropic ? { HOME: anthropic.home } : { PI_IDE_STATE_DIR: ws.stateDir },
 			);
-			const server = await CodeServer.start(host, dirs, ws.project, { PI_IDE_STATE_DIR: ws.stateDir });
 			closers.push(() => server.stop());
 			// required, not imported: the benchmark's loader (jiti) cannot link an ES module from outside the repo.
 			const { chromium } = createRequire(import.meta.url)(host.playwright) as {
@@ -87,14 +91,24 @@ export class VscodeSession {
 			const page = await browser.newPage();
 			await page.goto(`http://127.0.0.1:${server.port}/?folder=${ws.project}`);
 			await page.waitForSelector(".monaco-workbench", { timeout: 90_000 });
-			const session = new VscodeSession(ws, rpc, page, report, dirs.extensions, stopAll);
-			// The extension host starts and activates the client (onStartupFinished): its first write names no file.
-			await waitFor("the client's first write", () => session.written() !== undefined, 90_000);
+			const session = new VscodeSession(ws, rpc, page, report, dirs.extensions, stopAll, anthropic !== undefined);
+			// The extension host starts and activates the extension (onStartupFinished): the client's first write
+			// names no file; Anthropic's writes its lockfile once its server listens.
+			if (anthropic) await waitFor("Anthropic's lockfile", () => session.lockfile(anthropic.home), 90_000);
+			else await waitFor("the client's first write", () => session.written() !== undefined, 90_000);
 			return session;
 		} catch (error) {
 			await stopAll();
 			throw error;
 		}
+	}
+
+	/** Anthropic's extension's lockfile under `home`: its port and what it says. */
+	lockfile(home: string): { port: number; authToken?: string; ideName?: string; pid?: number } | undefined {
+		const dir = join(home, ".claude", "ide");
+		const name = existsSync(dir) ? readdirSync(dir).find((file) => file.endsWith(".lock")) : undefined;
+		if (!name) return undefined;
+		return { port: Number(name.slice(0, -".lock".length)), ...JSON.parse(readFileSync(join(dir, name), "utf8")) };
 	}
 
 	/** The client's own latest write: what pi is about to read. */
@@ -111,7 +125,9 @@ export class VscodeSession {
 		await this.page.keyboard.type(name);
 		await this.page.waitForTimeout(600);
 		await this.page.keyboard.press("Enter");
-		await waitFor(`${name} open in VS Code`, () => this.written()?.active_buffer?.file?.endsWith(`/${name}`), 30_000);
+		if (this.withoutClient) await this.page.waitForTimeout(1500);
+		else
+			await waitFor(`${name} open in VS Code`, () => this.written()?.active_buffer?.file?.endsWith(`/${name}`), 30_000);
 	}
 
 	async goToLine(line: number): Promise<void> {
@@ -125,4 +141,19 @@ export class VscodeSession {
 	stop(): Promise<void> {
 		return this.stopAll();
 	}
+}
+
+/** `/ide install vscode` through the `code` on pi's PATH: what it reported. */
+async function installClient(rpc: RpcPi): Promise<string> {
+	const before = rpc.notices().length;
+	rpc.send({ type: "prompt", message: "/ide install vscode" });
+	return waitFor(
+		"the install report",
+		() =>
+			rpc
+				.notices()
+				.slice(before)
+				.find((notice) => notice.startsWith("VS Code client") || notice.startsWith("No VS Code")),
+		120_000,
+	);
 }

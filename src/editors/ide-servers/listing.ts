@@ -1,3 +1,4 @@
+import { isInside, normalizePath } from "../../shared/core/paths.ts";
 import type { EditorReading, ListedEditor } from "../core/editor.ts";
 import { pidKey } from "../core/editor-key.ts";
 import type { EditorState } from "../core/protocol-state.ts";
@@ -10,6 +11,22 @@ import type { IdeServerSession } from "./session.ts";
 
 /** An IDE server's editor is keyed by the pid that holds its listening socket (VS Code: the extension host). */
 export const keyOf = (lock: ReadLock) => (lock.holder ? pidKey(lock.holder.pid) : undefined);
+
+/**
+ * How well a lockfile's folders match the project, for choosing among one process's lockfiles: 0 a folder is the
+ * project, 1 inside it, 2 neither (the tiers' own rules judge the editor itself).
+ */
+export function folderTier(folders: readonly string[], projectDir: string): number {
+	if (folders.some((folder) => normalizePath(folder) === normalizePath(projectDir))) return 0;
+	return folders.some((folder) => isInside(folder, projectDir)) ? 1 : 2;
+}
+
+/**
+ * Which server a lockfile describes: its port, pid and token. A rewrite for a workspace change keeps them (the
+ * same server, which may have closed pi out); a new activation changes them. Kept in memory only, never shown.
+ */
+export const serverOf = (lock: ReadLock): string | undefined =>
+	lock.lockfile && JSON.stringify([lock.port, lock.lockfile.pid ?? null, lock.lockfile.authToken ?? null]);
 
 /**
  * A usable lockfile as an editor: its folders from the lockfile, its file, cursor, selection and unsaved list from
@@ -64,6 +81,8 @@ export function lockReport(
 		elsewhere: string | undefined;
 		ended: string | undefined;
 		ssePort: number | undefined;
+		editor?: EditorReading;
+		sameProcessAs?: string;
 	},
 ): LockEntryReport {
 	const session = facts.connection?.session;
@@ -79,6 +98,8 @@ export function lockReport(
 		...(facts.connection && { connection: facts.connection.opening ? "connecting" : "connected" }),
 		...(facts.ended !== undefined && { ended: facts.ended }),
 		...(session && { session: session.report() }),
+		...(facts.editor && { editor: facts.editor }),
+		...(facts.sameProcessAs !== undefined && { sameProcessAs: facts.sameProcessAs }),
 		guard: !session?.isOpen
 			? "unknown until connected"
 			: session.knowsDirty

@@ -8,9 +8,15 @@ export type McpAnswer = { ok: true; result: unknown } | { ok: false; reason: str
 
 /**
  * A frame over this size closes the connection (ws sends 1009): a select-all of a big file fits (VS Code sends the
- * selection's text whole), a flood does not.
+ * selection's text whole; pi keeps 66 000 characters of it), a 10 MB flood does not.
  */
-export const MAX_FRAME_BYTES = 16 * 1024 * 1024;
+export const MAX_FRAME_BYTES = 8 * 1024 * 1024;
+
+/** The close pi makes for a frame over the limit (ws closes with 1009 and reports an error). */
+export const FRAME_TOO_BIG = { code: 1009, reason: `a message over pi's ${MAX_FRAME_BYTES / 1024 / 1024} MiB limit` };
+
+/** The reason of a close pi made itself. */
+export const PI_CLOSED = "pi closed the connection";
 
 /** How a connection attempt ended: open, or refused with a reason and whether a retry without `mcp` may help. */
 export type OpenResult = { ok: true; socket: McpSocket } | { ok: false; reason: string; noSubprotocol?: boolean };
@@ -48,7 +54,11 @@ export class McpSocket {
 		});
 		ws.on("message", (data, isBinary) => this.onMessage(data, isBinary));
 		ws.on("close", (code, reason) => this.finish(code, reason.toString("utf8").slice(0, 200)));
-		ws.on("error", (error) => this.finish(1006, error.message.slice(0, 200)));
+		ws.on("error", (error) => {
+			if ((error as NodeJS.ErrnoException).code === "WS_ERR_UNSUPPORTED_MESSAGE_LENGTH")
+				this.finish(FRAME_TOO_BIG.code, FRAME_TOO_BIG.reason);
+			else this.finish(1006, error.message.slice(0, 200));
+		});
 	}
 
 	static open(options: McpSocketOptions): Promise<OpenResult> {
@@ -113,7 +123,7 @@ export class McpSocket {
 		if (!this.closedWith) this.ws.close(1000);
 		// A server that never answers the close frame: the socket goes anyway.
 		this.options.clock.after(this.options.timeoutMs, () => this.ws.terminate());
-		this.finish(1000, "pi closed the connection");
+		this.finish(1000, PI_CLOSED);
 	}
 
 	private send(text: string): void {

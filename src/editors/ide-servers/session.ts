@@ -9,7 +9,7 @@ import { type ServerView, type ViewUpdate, withOpenEditors, withSelectionPayload
 import { quirksOfServer, type ServerQuirks } from "./core/ide-apps.ts";
 import { dirtyOf, initializeParams, mentionOf, serverInfoOf, toolAnswerOf, toolNamesOf } from "./core/json-rpc.ts";
 import type { Mention, SessionReport } from "./core/status.ts";
-import { type McpAnswer, McpSocket } from "./mcp-socket.ts";
+import { FRAME_TOO_BIG, type McpAnswer, McpSocket, PI_CLOSED } from "./mcp-socket.ts";
 
 /** Where and how to connect: from a lockfile that passed every check. */
 export interface SessionTarget {
@@ -43,7 +43,7 @@ export class IdeServerSession {
 	private pushes = 0;
 	private lastRequest?: SessionReport["lastRequest"];
 	private problem?: string;
-	private diagnosticsAsked?: Promise<void>;
+	private diagnosticsAsked?: { file: string; done: Promise<void> };
 
 	constructor(
 		private readonly target: SessionTarget,
@@ -54,19 +54,24 @@ export class IdeServerSession {
 	async open(): Promise<boolean> {
 		let opened = await McpSocket.open(this.socketOptions(true));
 		// A server that does not echo `mcp` (Anthropic's VS Code extension ignores it): one retry without it.
-		if (!opened.ok && opened.noSubprotocol) opened = await McpSocket.open(this.socketOptions(false));
+		if (!opened.ok && opened.noSubprotocol) {
+			const first = opened.reason;
+			opened = await McpSocket.open(this.socketOptions(false));
+			if (!opened.ok) return this.fail(`${first}; without it: ${opened.reason}`);
+		}
 		if (!opened.ok) return this.fail(opened.reason);
 		const socket = opened.socket;
 		this.socket = socket;
 		const initialized = await this.ask("initialize", initializeParams());
 		const info = initialized.ok ? serverInfoOf(initialized.result) : undefined;
-		if (!info) return this.fail(initialized.ok ? "the server's initialize answer is not MCP" : initialized.reason);
+		if (!info)
+			return this.fail(initialized.ok ? "the server's initialize answer is not MCP" : failure(initialized, socket));
 		this.info = info;
 		this.quirks = quirksOfServer(info.name);
 		socket.notify("notifications/initialized");
 		const listed = await this.ask("tools/list", {});
 		const tools = listed.ok ? toolNamesOf(listed.result) : undefined;
-		if (!tools) return this.fail(listed.ok ? "the server's tools/list answer is no list" : listed.reason);
+		if (!tools) return this.fail(listed.ok ? "the server's tools/list answer is no list" : failure(listed, socket));
 		this.tools = tools;
 		socket.notify("ide_connected", { pid: process.pid });
 		this.connectedAtMs = this.hooks.clock.nowMs();
@@ -205,10 +210,11 @@ export class IdeServerSession {
 
 	/** The active file's diagnostics, asked on a file switch and on `diagnostics_changed`: never at prompt time. */
 	private askDiagnostics(): Promise<void> {
-		if (this.diagnosticsAsked) return this.diagnosticsAsked;
 		const file = this.view.file;
 		if (file === undefined || !this.offers("getDiagnostics")) return Promise.resolve();
-		this.diagnosticsAsked = this.tool("getDiagnostics", { uri: pathToFileURL(file).href }, IDE_REQUEST_TIMEOUT_MS)
+		// One ask per file at a time; a switch while the last file's are asked asks for the new one too.
+		if (this.diagnosticsAsked?.file === file) return this.diagnosticsAsked.done;
+		const done = this.tool("getDiagnostics", { uri: pathToFileURL(file).href }, IDE_REQUEST_TIMEOUT_MS)
 			.then((json) => {
 				const found = json === undefined ? undefined : diagnosticsOfFile(json, file, this.quirks.oneBasedPositions);
 				if (found && this.view.file === file) {
@@ -217,9 +223,10 @@ export class IdeServerSession {
 				}
 			})
 			.finally(() => {
-				this.diagnosticsAsked = undefined;
+				if (this.diagnosticsAsked?.done === done) this.diagnosticsAsked = undefined;
 			});
-		return this.diagnosticsAsked;
+		this.diagnosticsAsked = { file, done };
+		return done;
 	}
 
 	private async countLines(): Promise<void> {
@@ -260,7 +267,11 @@ export class IdeServerSession {
 	}
 
 	private fail(reason: string): false {
-		this.problem = reason;
+		const nonsense = this.socket?.nonsense;
+		this.problem =
+			nonsense && nonsense.count > 0
+				? `${reason}; it sent ${nonsense.count} messages pi could not read (${nonsense.last})`
+				: reason;
 		this.socket?.close();
 		return false;
 	}
@@ -269,6 +280,14 @@ export class IdeServerSession {
 function closeText(socket: McpSocket): string {
 	const closed = socket.closed;
 	return closed ? `code ${closed.code}${closed.reason ? ` ${closed.reason}` : ""}` : "open";
+}
+
+/** Why a handshake request failed: the close that ended it when the socket closed (1008: a refused token, §2). */
+function failure(answer: { reason: string }, socket: McpSocket): string {
+	const closed = socket.closed;
+	if (!closed || closed.reason === PI_CLOSED) return answer.reason;
+	if (closed.code === FRAME_TOO_BIG.code) return `pi closed the connection: ${closed.reason}`;
+	return `the server closed the connection: ${closeText(socket)}${closed.code === 1008 ? " (the token was refused)" : ""}`;
 }
 
 /** The lines of a file on disk (a last line without a newline counts), read only when small enough. */

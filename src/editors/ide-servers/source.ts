@@ -4,13 +4,13 @@ import { PROMPT_FLUSH_TIMEOUT_MS } from "../../shared/core/timing.ts";
 import type { EditorFacts, ListedEditor } from "../core/editor.ts";
 import type { EditorSource, SourceHooks } from "../editor-source.ts";
 import { EditorPathsCache } from "../real-paths.ts";
-import { authHeaders, type LockDirEnv, lockDirPlan } from "./core/lock-dirs.ts";
+import { type LockDirEnv, lockDirPlan } from "./core/lock-dirs.ts";
 import type { IdeServersReport, Mention } from "./core/status.ts";
-import { keyOf, listedEditor, lockReport } from "./listing.ts";
+import { folderTier, keyOf, listedEditor, lockReport } from "./listing.ts";
 import { LockTable } from "./lock-table.ts";
 import { LockDirWatchers } from "./lock-watch.ts";
-import { holderRunning, type ReadLock, stillHeldBy } from "./lockfiles.ts";
-import { IdeServerSession } from "./session.ts";
+import { holderRunning, type ReadLock } from "./lockfiles.ts";
+import { ServerConnections } from "./server-connections.ts";
 
 export interface IdeServerSourceOptions {
 	/** `"pi-ide": { "ideServers": … }`, with where it was said. */
@@ -26,24 +26,12 @@ export interface IdeServerSourceOptions {
 	claimedElsewhere: (key: string) => string | undefined;
 	/** The connected editor's "send to agent" (`at_mentioned`). */
 	mentioned: (key: string, mention: Mention) => void;
+	/** The project's real path: which of one process's lockfiles is its editor. */
+	projectDir: () => string;
 }
 
 /** Keys of servers gone are remembered this many at most: how a connection to them ended. */
 const MAX_REMEMBERED_GONE = 64;
-
-/** A connection and the lockfile it was made from. */
-interface Connection {
-	session: IdeServerSession;
-	lock: ReadLock;
-	opening?: Promise<boolean>;
-}
-
-/** Why pi is not connected to a lockfile's server any more: kept until `/ide` picks it or the lockfile changes. */
-interface Ended {
-	identity: string | undefined;
-	end: "closed-by-editor" | "connect-failed";
-	reason: string;
-}
 
 /**
  * The IDE servers of this user (JetBrains' Claude Code plugin, Anthropic's VS Code extension, claudecode.nvim, …):
@@ -55,13 +43,13 @@ export class IdeServerSource implements EditorSource {
 	private phase: IdeServersReport["phase"] = "starting";
 	private readonly table: LockTable;
 	private readonly watchers: LockDirWatchers;
-	private readonly connections = new Map<string, Connection>();
-	private readonly ended = new Map<string, Ended>();
+	private readonly connections: ServerConnections;
 	private readonly gone = new Set<string>();
 	private readonly listing = new Map<string, ListedEditor>();
+	/** The lockfile each listed editor was read from. */
+	private readonly listedLocks = new Map<string, ReadLock>();
 	private readonly paths = new EditorPathsCache();
 	private sequence = 0;
-	private closed = false;
 	readonly lost = false;
 
 	constructor(
@@ -70,6 +58,18 @@ export class IdeServerSource implements EditorSource {
 	) {
 		this.table = new LockTable(lockDirPlan(options.env, options.home), options.uid);
 		this.watchers = new LockDirWatchers((dir) => this.rescan(dir));
+		this.connections = new ServerConnections({
+			clock: hooks.clock,
+			uid: options.uid,
+			connectedKey: options.connectedKey,
+			mentioned: options.mentioned,
+			event: hooks.event,
+			changed: () => this.rebuild(),
+			stillThere: async (key, lock) => {
+				await this.table.read(lock.plan.path);
+				return this.usableLocks().some((candidate) => keyOf(candidate) === key);
+			},
+		});
 	}
 
 	private get ssePort(): number | undefined {
@@ -94,11 +94,8 @@ export class IdeServerSource implements EditorSource {
 	}
 
 	async close(): Promise<void> {
-		this.closed = true;
 		this.watchers.close();
-		for (const connection of this.connections.values()) connection.session.close();
-		await Promise.all([...this.connections.values()].map((connection) => connection.opening));
-		this.connections.clear();
+		await this.connections.close();
 	}
 
 	editors(): ListedEditor[] {
@@ -106,7 +103,7 @@ export class IdeServerSource implements EditorSource {
 	}
 
 	facts(key: string): EditorFacts | undefined {
-		const ended = this.ended.get(key);
+		const ended = this.listing.has(key) ? this.connections.endedOf(key) : undefined;
 		if (ended && this.options.connectedKey() === key)
 			return { origin: "ide-server", listed: true, alive: true, ended: ended.end, rejection: ended.reason };
 		const listed = this.listing.get(key);
@@ -139,20 +136,20 @@ export class IdeServerSource implements EditorSource {
 	async lookAgain(): Promise<void> {
 		if (this.phase !== "watching") return;
 		// Asked by hand: a server that refused pi, or closed pi's connection, may be tried again when picked.
-		for (const [key, ended] of this.ended) if (ended.end === "connect-failed") this.ended.delete(key);
+		this.connections.forgetRefusals();
 		await this.table.readAll();
-		this.forgetEnded();
+		this.connections.forgetEndedOf(this.table.all(), keyOf);
 		await this.rebuild();
 	}
 
 	isPending(key: string): boolean {
-		const connection = this.connections.get(key);
+		const connection = this.connections.of(key);
 		return connection !== undefined && (connection.opening !== undefined || connection.session.asksBeforePrompt);
 	}
 
 	/** A server that pushes nothing on a file switch is asked what it shows (the caller caps the wait). */
 	async flush(key: string): Promise<void> {
-		const connection = this.connections.get(key);
+		const connection = this.connections.of(key);
 		if (!connection) return;
 		if (connection.opening) await connection.opening;
 		else if (connection.session.asksBeforePrompt) await connection.session.refresh(PROMPT_FLUSH_TIMEOUT_MS);
@@ -160,7 +157,7 @@ export class IdeServerSource implements EditorSource {
 	}
 
 	async unsavedNow(key: string, deadlineMs: number, target?: string): Promise<readonly string[] | undefined> {
-		const connection = this.connections.get(key);
+		const connection = this.connections.of(key);
 		return connection?.opening === undefined ? connection?.session.unsavedNow(deadlineMs, target) : undefined;
 	}
 
@@ -168,15 +165,10 @@ export class IdeServerSource implements EditorSource {
 	follow(): void {
 		if (this.phase !== "watching") return;
 		const key = this.options.connectedKey();
-		for (const [known, connection] of this.connections)
-			if (known !== key) {
-				this.connections.delete(known);
-				connection.session.close();
-			}
-		const lock = key === undefined ? undefined : this.usableLocks().find((candidate) => keyOf(candidate) === key);
-		if (key === undefined || !lock || this.connections.has(key)) return;
-		this.ended.delete(key);
-		void runInBackground("ide server connect", () => this.connect(key, lock));
+		this.connections.follow(
+			key,
+			key === undefined ? undefined : this.usableLocks().find((lock) => keyOf(lock) === key),
+		);
 	}
 
 	report(): IdeServersReport {
@@ -192,117 +184,63 @@ export class IdeServerSource implements EditorSource {
 			})),
 			locks: this.table.all().map((lock) => {
 				const key = keyOf(lock);
+				const listed = key === undefined ? undefined : this.listing.get(key);
 				return lockReport(lock, {
-					connection: key === undefined ? undefined : this.connections.get(key),
+					connection: key === undefined ? undefined : this.connections.of(key),
 					elsewhere: key === undefined ? undefined : this.options.claimedElsewhere(key),
-					ended: key === undefined ? undefined : this.ended.get(key)?.reason,
+					ended: key === undefined ? undefined : this.connections.endedOf(key)?.reason,
 					ssePort: this.ssePort,
+					...(listed && this.listedLocks.get(key as string) === lock && { editor: listed }),
+					...(listed &&
+						this.listedLocks.get(key as string) !== lock && {
+							sameProcessAs: this.listedLocks.get(key as string)?.name,
+						}),
 				});
 			}),
 		};
 	}
 
+	/**
+	 * The lockfiles pi may list, one per key: a process serving several (one JetBrains holding a server per
+	 * project) is one editor, listed by the lockfile that matches pi's project best, else the newest.
+	 */
 	private usableLocks(): ReadLock[] {
-		return this.table
-			.all()
-			.filter(
-				(lock) =>
-					lock.unused === undefined &&
-					lock.holder &&
-					this.options.claimedElsewhere(keyOf(lock) as string) === undefined,
-			);
-	}
-
-	private async connect(key: string, lock: ReadLock): Promise<void> {
-		const lockfile = lock.lockfile;
-		const holder = lock.holder;
-		if (!lockfile || !holder) return;
-		const session = new IdeServerSession(
-			{ port: lock.port, headers: authHeaders(lock.plan.kind, lockfile.authToken) },
-			{
-				clock: this.hooks.clock,
-				changed: () => void runInBackground("ide server state", () => this.rebuild()),
-				mentioned: (mention) => {
-					if (this.options.connectedKey() === key) this.options.mentioned(key, mention);
-				},
-			},
-		);
-		const connection: Connection = { session, lock };
-		connection.opening = session.open().then(async (open) => {
-			// The port is checked again once connected: a listener swapped in between is never kept.
-			const swapped = open ? await stillHeldBy(lock.port, holder.pid, this.options.uid) : undefined;
-			if (swapped !== undefined) session.close();
-			return open && swapped === undefined ? true : this.failed(key, lock, swapped ?? session.report().problem);
-		});
-		this.connections.set(key, connection);
-		await this.rebuild();
-		const open = await connection.opening;
-		connection.opening = undefined;
-		if (this.connections.get(key) !== connection) return session.close();
-		if (!open) {
-			this.connections.delete(key);
-		} else {
-			this.hooks.event({
-				kind: "app-found",
-				label: `IDE server ${lock.port}`,
-				detail: session.report().server?.name ?? "",
-			});
-			void runInBackground("ide server closed", () => session.whenClosed()?.then(() => this.onClosed(key, connection)));
+		const byKey = new Map<string, ReadLock>();
+		for (const lock of this.table.all()) {
+			const key = keyOf(lock);
+			if (lock.unused !== undefined || key === undefined || this.options.claimedElsewhere(key) !== undefined) continue;
+			const known = byKey.get(key);
+			if (!known || this.ranksAbove(lock, known)) byKey.set(key, lock);
 		}
-		if (this.closed) session.close();
-		await this.rebuild();
+		return [...byKey.values()];
 	}
 
-	private failed(key: string, lock: ReadLock, reason: string | undefined): false {
-		this.ended.set(key, {
-			identity: lock.identity,
-			end: "connect-failed",
-			reason: `could not connect: ${reason ?? "unknown"}`,
-		});
-		return false;
-	}
-
-	/** The server closed pi's connection: gone with its process or lockfile, else it closed pi out (another client). */
-	private async onClosed(key: string, connection: Connection): Promise<void> {
-		if (this.connections.get(key) !== connection || this.closed) return;
-		this.connections.delete(key);
-		await this.table.read(connection.lock.plan.path);
-		const still = this.usableLocks().some((lock) => keyOf(lock) === key);
-		if (still)
-			this.ended.set(key, {
-				identity: connection.lock.identity,
-				end: "closed-by-editor",
-				reason: "the editor closed pi's connection; another client may have taken it; /ide reconnects",
-			});
-		this.hooks.event({ kind: "app-gone", label: `IDE server ${connection.lock.port}` });
-		await this.rebuild();
+	private ranksAbove(lock: ReadLock, known: ReadLock): boolean {
+		const tier = (candidate: ReadLock) =>
+			folderTier(candidate.lockfile?.workspaceFolders ?? [], this.options.projectDir());
+		const [a, b] = [tier(lock), tier(known)];
+		if (a !== b) return a < b;
+		return (lock.writtenAtSeconds ?? 0) > (known.writtenAtSeconds ?? 0);
 	}
 
 	private async rescan(dir: string): Promise<void> {
 		await this.table.read(dir);
-		this.forgetEnded();
+		this.connections.forgetEndedOf(this.table.all(), keyOf);
 		await this.rebuild();
-	}
-
-	/** A lockfile written anew (a new port or token) is a new server: what ended with the old one is forgotten. */
-	private forgetEnded(): void {
-		for (const [key, ended] of this.ended) {
-			const lock = this.table.all().find((candidate) => keyOf(candidate) === key);
-			if (lock && lock.identity !== ended.identity) this.ended.delete(key);
-		}
 	}
 
 	/** Every usable lockfile as an editor, its state from its connection when there is one. */
 	private async rebuild(): Promise<void> {
 		const sequence = ++this.sequence;
 		const built = new Map<string, ListedEditor>();
-		for (const lock of this.usableLocks()) {
+		const locks = this.usableLocks();
+		for (const lock of locks) {
 			const key = keyOf(lock) as string;
 			const listed = await listedEditor(lock, {
-				session: this.connections.get(key)?.session,
+				session: this.connections.of(key)?.session,
 				nowSeconds: this.hooks.clock.nowSeconds(),
 				ssePort: this.ssePort,
-				byHand: this.options.mode.mode !== "auto" || this.ended.has(key),
+				byHand: this.options.mode.mode !== "auto" || this.connections.endedOf(key) !== undefined,
 				pathsOf: (state) => this.paths.pathsOf(state),
 			});
 			if (sequence !== this.sequence) return;
@@ -313,6 +251,8 @@ export class IdeServerSource implements EditorSource {
 		if (this.gone.size > MAX_REMEMBERED_GONE) this.gone.delete(this.gone.values().next().value as string);
 		this.listing.clear();
 		for (const [key, listed] of built) this.listing.set(key, listed);
+		this.listedLocks.clear();
+		for (const lock of locks) this.listedLocks.set(keyOf(lock) as string, lock);
 		this.hooks.changed();
 	}
 }

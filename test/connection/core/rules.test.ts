@@ -3,7 +3,9 @@ import {
 	autoConnectTarget,
 	bestTier,
 	CONNECTION_END_TEXT,
+	type ConnectionEnd,
 	connectionEnd,
+	connectionEndNotice,
 	connectReason,
 	editorMatch,
 	promptGoneReason,
@@ -71,6 +73,61 @@ describe("bestTier and autoConnectTarget", () => {
 	});
 });
 
+describe("an editor connected only when picked (byHand) is never taken on its own", () => {
+	const byHand = (pid: number, tier: Tier | undefined) => ({ ...editor(pid, tier), byHand: true });
+	test.each([
+		["the only exact match, byHand: nobody", [byHand(1, 0)], undefined],
+		["a byHand one beside a plain exact match: a tie, nobody", [byHand(1, 0), editor(2, 0)], undefined],
+		[
+			"byHand in the best tier, a plain one in a weaker: nobody (the weaker tier is not offered)",
+			[byHand(1, 0), editor(2, 1)],
+			undefined,
+		],
+		["byHand in a weaker tier: the plain exact match", [editor(1, 0), byHand(2, 1)], "pid:1"],
+		["byHand in no tier: the plain one", [byHand(1, undefined), editor(2, 1)], "pid:2"],
+		["byHand set false: as a plain one", [{ ...editor(1, 0), byHand: false }], "pid:1"],
+		[
+			"the enclosing one, byHand: nobody, although another matches exactly",
+			[{ ...byHand(1, undefined), enclosing: true }, editor(2, 0)],
+			undefined,
+		],
+		["the enclosing one alone, byHand: nobody", [{ ...byHand(1, 0), enclosing: true }], undefined],
+		[
+			"the enclosing one, plain, beside a byHand exact match: the enclosing one",
+			[{ ...editor(1, undefined), enclosing: true }, byHand(2, 0)],
+			"pid:1",
+		],
+		[
+			"two enclosing (one byHand): the tier rule, which takes the plain exact match",
+			[{ ...byHand(1, 1), enclosing: true }, { ...editor(2, 1), enclosing: true }, editor(3, 0)],
+			"pid:3",
+		],
+		[
+			"a hidden byHand one and a visible plain one: the visible one",
+			[{ ...byHand(1, 0), hidden: true }, editor(2, 0)],
+			"pid:2",
+		],
+	])("%s", (_name, editors, target) => {
+		expect(autoConnectTarget(editors)?.key).toBe(target);
+	});
+
+	test.each<[string, "ide-server" | "neovim" | undefined, string]>([
+		["an IDE server names $CLAUDE_CODE_SSE_PORT", "ide-server", "pi runs in its terminal ($CLAUDE_CODE_SSE_PORT)"],
+		["a Neovim names $NVIM", "neovim", "pi runs in its terminal ($NVIM)"],
+		["no origin: $NVIM", undefined, "pi runs in its terminal ($NVIM)"],
+	])("the enclosing editor's evidence: %s", (_name, origin, evidence) => {
+		const paths = { cwd: "/elsewhere", argvDirs: [] };
+		expect(editorMatch({ paths, enclosing: true, ...(origin && { origin }) }, "/p")).toEqual({ tier: 0, evidence });
+	});
+
+	test("an IDE server that is not enclosing is scored by its paths", () => {
+		expect(editorMatch({ paths: { cwd: "/p", argvDirs: [] }, origin: "ide-server" }, "/p").tier).toBe(0);
+		expect(
+			editorMatch({ paths: { cwd: "/elsewhere", argvDirs: [] }, origin: "ide-server" }, "/p").tier,
+		).toBeUndefined();
+	});
+});
+
 const reading = editorReading;
 
 describe("why a connection ends, and what a prompt gets", () => {
@@ -117,9 +174,62 @@ describe("why a connection ends, and what a prompt gets", () => {
 			undefined,
 			undefined,
 		],
+		[
+			"an IDE server's lockfile removed",
+			{ origin: "ide-server", listed: false, alive: true },
+			"lockfile-removed",
+			"disconnected",
+		],
+		[
+			"an IDE server's process ended",
+			{ origin: "ide-server", listed: true, alive: false },
+			"ide-server-gone",
+			"disconnected",
+		],
+		[
+			"an IDE server closed pi's connection (another client took it)",
+			{ origin: "ide-server", listed: true, alive: true, ended: "closed-by-editor", rejection: "closed 1005" },
+			"closed-by-editor",
+			"disconnected",
+		],
+		[
+			"pi could not connect to an IDE server",
+			{ origin: "ide-server", listed: true, alive: true, ended: "connect-failed", rejection: "HTTP 400" },
+			"connect-failed",
+			"disconnected",
+		],
+		[
+			"ended wins over unlisted and dead",
+			{ origin: "ide-server", listed: false, alive: false, ended: "closed-by-editor" },
+			"closed-by-editor",
+			"disconnected",
+		],
+		[
+			"ended with a reading still held",
+			{ origin: "ide-server", listed: true, alive: true, ended: "connect-failed", reading: reading("/p/a.ts") },
+			"connect-failed",
+			"disconnected",
+		],
 	])("%s", (_name, facts, end, gone) => {
 		if (facts) expect(connectionEnd(facts)).toBe(end);
 		expect(promptGoneReason(facts)).toBe(gone);
+	});
+
+	test.each<[ConnectionEnd, string]>([
+		[
+			"closed-by-editor",
+			"pi-ide: disconnected from vscode 5150: the editor closed pi's connection; another client may have taken it; /ide reconnects",
+		],
+		[
+			"connect-failed",
+			"pi-ide: disconnected from vscode 5150: pi could not connect to the IDE server (/ide status says why; /ide tries again)",
+		],
+		["lockfile-removed", "pi-ide: vscode 5150 is gone; disconnected"],
+		["ide-server-gone", "pi-ide: vscode 5150 is gone; disconnected"],
+		["process-gone", "pi-ide: vscode 5150 is gone; disconnected"],
+		["server-closed", "pi-ide: vscode 5150 is gone; disconnected"],
+	])("the notice when a connection ends: %s", (end, notice) => {
+		expect(connectionEndNotice("vscode 5150", end)).toBe(notice);
 	});
 
 	test("each end has its own words, one line each", () => {

@@ -87,6 +87,18 @@ describe("insertedReference (ctrl+alt+k)", () => {
 		["outside pi's cwd: absolute", { ...base, file: "/q/b.ts" }, "@/q/b.ts#L10-14 "],
 		["a cwd with a trailing slash", { ...base, cwd: "/p/" }, "@src/main.ts#L10-14 "],
 		["a space in the path: quoted", { ...base, file: "/p/src/my main.ts" }, '@"src/my main.ts"#L10-14 '],
+		["no lines: the file only", { ...base, startLine: undefined, endLine: undefined }, "@src/main.ts "],
+		[
+			"no lines, after a word",
+			{ ...base, startLine: undefined, endLine: undefined, inputBefore: "x" },
+			" @src/main.ts ",
+		],
+		[
+			"no lines, quoted",
+			{ ...base, file: "/p/my main.ts", startLine: undefined, endLine: undefined },
+			'@"my main.ts" ',
+		],
+		["a start line only: that line", { ...base, endLine: undefined }, "@src/main.ts#L10 "],
 	])("%s", (_name, options, expected) => {
 		expect(insertedReference(options)).toBe(expected);
 	});

@@ -122,3 +122,51 @@ describe.each(["zed", "neovim"] as const)(
 		});
 	},
 );
+
+describe('ideServers: either file may turn them off or to "ask"; only the global file says "auto"; default "ask"', () => {
+	const set = (value: unknown) => (value === undefined ? undefined : ide({ ideServers: value }));
+	const off = { mode: "off", source: "global" };
+	const projectOff = { mode: "off", source: "project" };
+	const projectAsk = { mode: "ask", source: "project" };
+	const globalAsk = { mode: "ask", source: "global" };
+	const globalAuto = { mode: "auto", source: "global" };
+	const fallback = { mode: "ask", source: "default" };
+	// Every global × project combination of: not set, false, "ask", "auto", garbage (true).
+	test.each<[unknown, unknown, { mode: string; source: string }]>([
+		[undefined, undefined, fallback],
+		[undefined, false, projectOff],
+		[undefined, "ask", projectAsk],
+		[undefined, "auto", fallback],
+		[undefined, true, fallback],
+		[false, undefined, off],
+		[false, false, off],
+		[false, "ask", off],
+		[false, "auto", off],
+		[false, true, off],
+		["ask", undefined, globalAsk],
+		["ask", false, projectOff],
+		["ask", "ask", projectAsk],
+		["ask", "auto", globalAsk],
+		["ask", true, globalAsk],
+		["auto", undefined, globalAuto],
+		["auto", false, projectOff],
+		["auto", "ask", projectAsk],
+		["auto", "auto", globalAuto],
+		["auto", true, globalAuto],
+		[true, undefined, fallback],
+		[true, false, projectOff],
+		[true, "ask", projectAsk],
+		[true, "auto", fallback],
+		[true, true, fallback],
+	])("global %j, project %j", (global, project, expected) => {
+		expect(resolveSettings(set(global), set(project)).ideServers).toEqual(expected);
+	});
+
+	test.each<[unknown]>([["off"], ["Auto"], [" ask"], [0], [null], [{}], [["auto"]]])("%j is garbage", (value) => {
+		expect(resolveSettings(ide({ ideServers: value }), ide({ ideServers: value })).ideServers).toEqual(fallback);
+	});
+
+	test("a broken section counts as unset", () => {
+		expect(resolveSettings({ "pi-ide": 5 }, { "pi-ide": [] }).ideServers).toEqual(fallback);
+	});
+});

@@ -87,4 +87,60 @@ describe("pickerRows", () => {
 		expect(row?.label).toBe("  vim 9  src/main.ts");
 		expect(row?.description).toBe("a b.ts, active just now");
 	});
+
+	describe("IDE servers", () => {
+		const server = (pid: number, connected: boolean, more: object = {}) => ({
+			key: `pid:${pid}`,
+			pid,
+			state: editorState({ pid, app: "vscode", timestamp: NOW - 185, argv: [], ...more }),
+			ideServer: { connected },
+		});
+		const unconnected = server(500, false, { active_buffer: null });
+
+		test.each<[string, Parameters<typeof pickerRows>[0][number], string | undefined, string]>([
+			[
+				"not connected: no file yet, connects when picked",
+				unconnected,
+				undefined,
+				"file shown once connected, active 3m ago  (IDE server: connects when picked)",
+			],
+			[
+				"connected: its file, marked as an IDE server and connected",
+				server(501, true),
+				"pid:501",
+				"main.ts, active 3m ago  (IDE server)  (connected)",
+			],
+			[
+				"connected but no file shown",
+				server(502, true, { active_buffer: null }),
+				"pid:502",
+				"no file, active 3m ago  (IDE server)  (connected)",
+			],
+			[
+				"hidden and an IDE server: both notes, in that order",
+				{ ...server(503, false), hidden: true },
+				undefined,
+				"main.ts, active 3m ago  (hidden in its window)  (IDE server: connects when picked)",
+			],
+			["not an IDE server: no note", { ...older, byHand: true }, undefined, "main.ts, active 3m ago"],
+		])("%s", (_name, editor, connectedKey, description) => {
+			expect(pickerRows([editor], connectedKey, NOW)[0]?.description).toBe(description);
+		});
+
+		test("the editor pi runs in comes first, then newest first", () => {
+			const enclosing = { ...unconnected, enclosing: true };
+			const rows = pickerRows([newer, older, enclosing, unnamed], undefined, NOW);
+			expect(rows.map((row) => row.value)).toEqual(["pid:500", "pid:300", "pid:200", "pid:100"]);
+			expect(rows[0]).toEqual({
+				value: "pid:500",
+				label: "  vscode 500  /home/dev/proj",
+				description: "file shown once connected, active 3m ago  (IDE server: connects when picked)",
+			});
+		});
+
+		test("enclosing false sorts as unset", () => {
+			const rows = pickerRows([{ ...older, enclosing: false }, newer], undefined, NOW);
+			expect(rows.map((row) => row.value)).toEqual(["pid:200", "pid:100"]);
+		});
+	});
 });

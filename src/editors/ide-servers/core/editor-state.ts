@@ -1,4 +1,5 @@
 import { posix } from "node:path";
+import { fenceLanguageOf } from "../../../shared/core/text-cuts.ts";
 import type { ActiveBuffer, Diagnostic, EditorState, Selection } from "../../core/protocol-state.ts";
 import type { Point0, ServerView } from "./editor-view.ts";
 
@@ -34,7 +35,8 @@ function activeBuffer(view: ServerView, file: string, facts: ServerFacts): Activ
 	return {
 		file,
 		name: posix.basename(file),
-		language: view.languageId ?? null,
+		// JetBrains tells no language: the file's extension names the fence, as for Zed.
+		language: view.languageId ?? fenceLanguageOf(file) ?? null,
 		cursor: view.cursor ? { line: view.cursor.line + 1, column: view.cursor.character + 1 } : null,
 		selection: view.selection ? protocolSelection(view.selection) : null,
 		modified: view.dirty?.includes(file) ?? false,

@@ -1,4 +1,6 @@
 import { clip, formatAgo, sanitizeForDisplay } from "../../../shared/core/display-text.ts";
+import type { EditorReading } from "../../core/editor.ts";
+import { scoreTier } from "../../core/tiers.ts";
 import type { LockDirKind } from "./lock-dirs.ts";
 
 /** `at_mentioned` read: the file and its 1-based lines, when the editor sent lines. */
@@ -33,6 +35,10 @@ export interface LockEntryReport {
 	/** Why the last connection ended, or could not be made (waits for `/ide` or a new port or token). */
 	ended?: string;
 	session?: SessionReport;
+	/** The editor it is listed as, matched to the project by `/ide status` (the tier, or why none). */
+	editor?: EditorReading;
+	/** Another lockfile of the same process is listed (one IDE serving several projects): this one is not. */
+	sameProcessAs?: string;
 	guard: "available" | "not available (the server cannot tell unsaved documents)" | "unknown until connected";
 }
 
@@ -55,6 +61,11 @@ export interface IdeServersReport {
 }
 
 const show = (text: string, max = 120) => clip(sanitizeForDisplay(text), max);
+/** A lockfile's path, cut at its start when long: its name (the port) is what tells one from another. */
+function showPath(path: string, max = 120): string {
+	const chars = Array.from(sanitizeForDisplay(path));
+	return chars.length <= max ? chars.join("") : `...${chars.slice(-(max - 3)).join("")}`;
+}
 
 const MODE_TEXT: Record<IdeServersReport["mode"], string> = {
 	ask: 'connected when picked with /ide ("ideServers": "ask")',
@@ -77,20 +88,32 @@ function sessionLines(session: SessionReport, nowSeconds: number): string[] {
 	];
 }
 
-function lockLines(lock: LockEntryReport, nowSeconds: number): string[] {
-	const head = `  ${show(lock.name, 40)}${lock.ideName ? ` (${show(lock.ideName, 40)})` : ""}`;
+/** How the listed editor matches the project: its tier and the evidence, or `no tier` and why. */
+function tierText(editor: EditorReading | undefined, projectDir: string): string {
+	if (!editor) return "";
+	if (editor.enclosing) return "; tier 0 (pi runs in its terminal)";
+	const verdict = scoreTier(editor.paths, projectDir);
+	return `; ${verdict.tier === undefined ? "no tier" : `tier ${verdict.tier}`} (${show(verdict.evidence)})`;
+}
+
+function lockLines(lock: LockEntryReport, nowSeconds: number, projectDir: string): string[] {
+	const head = `  ${showPath(lock.name)}${lock.ideName ? ` (${show(lock.ideName, 40)})` : ""}`;
 	if (lock.unused !== undefined) return [`${head}: not used: ${show(lock.unused, 200)}`];
+	if (lock.sameProcessAs !== undefined)
+		return [
+			`${head}: not listed: pid ${lock.holderPid} also serves ${showPath(lock.sameProcessAs, 60)}, which matches the project better`,
+		];
 	const state = lock.connection ?? (lock.ended ? `not connected: ${show(lock.ended, 200)}` : "not connected");
 	return [
 		`${head}: pid ${lock.holderPid} holds port ${lock.port}${lock.enclosing ? "; pi runs in its terminal ($CLAUDE_CODE_SSE_PORT)" : ""}`,
-		`    folders: ${lock.folders.length === 0 ? "none" : show(lock.folders.join(", "), 200)}`,
+		`    folders: ${lock.folders.length === 0 ? "none" : show(lock.folders.join(", "), 200)}${tierText(lock.editor, projectDir)}`,
 		`    ${state}; unsaved guard: ${lock.guard}`,
 		...(lock.session ? sessionLines(lock.session, nowSeconds) : []),
 	];
 }
 
 /** The IDE servers section of `/ide status`. */
-export function ideServersStatusLines(report: IdeServersReport, nowSeconds: number): string[] {
+export function ideServersStatusLines(report: IdeServersReport, nowSeconds: number, projectDir: string): string[] {
 	if (report.phase === "off") return [`IDE servers: off ("ideServers": false in ${show(report.source)})`];
 	if (report.phase === "no-proc")
 		return ["IDE servers: not read here (no /proc: a port's owner is proven on Linux only)"];
@@ -102,12 +125,12 @@ export function ideServersStatusLines(report: IdeServersReport, nowSeconds: numb
 		lines.push(
 			`  lock dir ${show(dir.path)} (${dir.why}): ${show(dir.verdict)}${dir.watch ? `; ${show(dir.watch)}` : ""}`,
 		);
-	for (const lock of report.locks) lines.push(...lockLines(lock, nowSeconds));
+	for (const lock of report.locks) lines.push(...lockLines(lock, nowSeconds, projectDir));
 	return lines;
 }
 
 /** The IDE servers line of what `/ide` says when it finds no editor for the project. */
 export function ideServersNoMatchLine(report: IdeServersReport): string {
-	if (report.phase !== "watching") return ideServersStatusLines(report, 0)[0] as string;
+	if (report.phase !== "watching") return ideServersStatusLines(report, 0, "/")[0] as string;
 	return `IDE servers: ${report.locks.length} lockfiles (${report.locks.filter((lock) => lock.unused === undefined).length} usable); none in this project`;
 }

@@ -1,6 +1,10 @@
 import { describe, expect, test } from "vitest";
 import type { ActiveBuffer, Diagnostic, Selection } from "../../../../src/editors/core/protocol-state.ts";
-import { isWholeLineSelection, type ServerFacts, stateOfView } from "../../../../src/editors/ide-servers/core/editor-state.ts";
+import {
+	isWholeLineSelection,
+	type ServerFacts,
+	stateOfView,
+} from "../../../../src/editors/ide-servers/core/editor-state.ts";
 import type { Point0, ServerView } from "../../../../src/editors/ide-servers/core/editor-view.ts";
 
 const FILE = "/home/dev/proj/src/a.ts";
@@ -41,11 +45,12 @@ describe("stateOfView: the protocol state of an IDE server's editor", () => {
 		expect([state.cwd, state.argv]).toEqual([cwd, argv]);
 	});
 
-	test("a file with nothing else known", () => {
+	test("a file with nothing else known: its language from its extension, else none", () => {
+		expect(stateOfView({ file: "/p/Makefile" }, facts()).active_buffer?.language).toBeNull();
 		expect(stateOfView({ file: FILE }, facts()).active_buffer).toEqual({
 			file: FILE,
 			name: "a.ts",
-			language: null,
+			language: "ts",
 			cursor: null,
 			selection: null,
 			modified: false,
@@ -76,10 +81,20 @@ describe("stateOfView: the protocol state of an IDE server's editor", () => {
 	});
 
 	test.each<[string, ServerView, Partial<ServerFacts>, Pick<ActiveBuffer, "modified" | "lines_total">]>([
-		["dirty names another file: not modified", { file: FILE, dirty: ["/x.ts"] }, {}, { modified: false, lines_total: 0 }],
+		[
+			"dirty names another file: not modified",
+			{ file: FILE, dirty: ["/x.ts"] },
+			{},
+			{ modified: false, lines_total: 0 },
+		],
 		["no dirty list: not modified", { file: FILE }, {}, { modified: false, lines_total: 0 }],
 		["dirty names it: modified", { file: FILE, dirty: [FILE] }, {}, { modified: true, lines_total: 0 }],
-		["lines from lineCount over the disk's", { file: FILE, lineCount: 7 }, { linesOnDisk: 9 }, { modified: false, lines_total: 7 }],
+		[
+			"lines from lineCount over the disk's",
+			{ file: FILE, lineCount: 7 },
+			{ linesOnDisk: 9 },
+			{ modified: false, lines_total: 7 },
+		],
 		["lineCount 0 is a count", { file: FILE, lineCount: 0 }, { linesOnDisk: 9 }, { modified: false, lines_total: 0 }],
 		["else lines on disk", { file: FILE }, { linesOnDisk: 9 }, { modified: false, lines_total: 9 }],
 	])("%s", (_name, view, more, expected) => {
@@ -109,9 +124,21 @@ describe("a selection's end becomes inclusive and 1-based", () => {
 		["one line: the last character selected", at(4, 2), at(4, 9), "const x", { line: 5, column: 9 }],
 		["one character at the line's start", at(0, 0), at(0, 1), "a", { line: 1, column: 1 }],
 		["over lines, ending mid-line", at(1, 3), at(3, 4), "bc\nline\nabcd", { line: 4, column: 4 }],
-		["whole lines (shift+down): ends on the line before, at its last character", at(2, 0), at(4, 0), "first\nsecond\n", { line: 4, column: 6 }],
+		[
+			"whole lines (shift+down): ends on the line before, at its last character",
+			at(2, 0),
+			at(4, 0),
+			"first\nsecond\n",
+			{ line: 4, column: 6 },
+		],
 		["CRLF whole lines", at(2, 0), at(4, 0), "first\r\nsecond\r\n", { line: 4, column: 6 }],
-		["from mid-line to the next line's start: the line's last character", at(0, 4), at(1, 0), "abc\n", { line: 1, column: 7 }],
+		[
+			"from mid-line to the next line's start: the line's last character",
+			at(0, 4),
+			at(1, 0),
+			"abc\n",
+			{ line: 1, column: 7 },
+		],
 		["only a line break: column of the line's end", at(0, 4), at(1, 0), "\n", { line: 1, column: 4 }],
 		["ending after an empty line: column 1", at(0, 0), at(2, 0), "a\n\n", { line: 2, column: 1 }],
 		["from column 0 of an empty line to the next: column 1", at(3, 0), at(4, 0), "\n", { line: 4, column: 1 }],

@@ -93,6 +93,13 @@ describe("withSelectionPayload: the shapes the servers send (reference §3–4)"
 			ok({ file: "/home/dev/my proj/a.ts", dirty: undefined, cursor: at(1, 1) }),
 		],
 		[
+			"a relative filePath: the fileUrl's path",
+			{},
+			{ text: "", filePath: "src/a.ts", fileUrl: `file://${FILE}`, selection: range(1, 1, 1, 1, true) },
+			zero,
+			ok({ file: FILE, dirty: undefined, cursor: at(1, 1) }),
+		],
+		[
 			"JetBrains: {selection, text, filePath}, no isEmpty",
 			{},
 			{ selection: range(9, 2, 10, 3), text: "ab\ncde", filePath: FILE },
@@ -188,7 +195,11 @@ describe("withSelectionPayload: the shapes the servers send (reference §3–4)"
 		["null", null, "unexpected selection at /: "],
 		["text a number", { text: 5, filePath: FILE }, "unexpected selection at /text: "],
 		["a negative line", { filePath: FILE, selection: range(-1, 0, 0, 0) }, "unexpected selection at /selection"],
-		["a fractional character", { filePath: FILE, selection: range(0, 0.5, 0, 1) }, "unexpected selection at /selection"],
+		[
+			"a fractional character",
+			{ filePath: FILE, selection: range(0, 0.5, 0, 1) },
+			"unexpected selection at /selection",
+		],
 		["a range without end", { filePath: FILE, selection: { start: at(0, 0) } }, "unexpected selection at /selection"],
 		["a path over 4096 characters", { filePath: `/${"a".repeat(4096)}` }, "unexpected selection at /filePath: "],
 	])("a payload that fails the schema: a reason (%s)", (_name, raw, reason) => {
@@ -207,27 +218,66 @@ describe("withSelectionPayload: the shapes the servers send (reference §3–4)"
 		const first = withSelectionPayload({}, { text: "abc", filePath: FILE, selection: range(1, 0, 1, 3) }, zero);
 		const seen = first.ok ? first.view : {};
 		test.each<[string, unknown, number | null, number | null | undefined]>([
-			["the same selection told again keeps its time", { text: "abc", filePath: FILE, selection: range(1, 0, 1, 3) }, 2000, 1000],
+			[
+				"the same selection told again keeps its time",
+				{ text: "abc", filePath: FILE, selection: range(1, 0, 1, 3) },
+				2000,
+				1000,
+			],
 			["another range gets the new time", { text: "abc", filePath: FILE, selection: range(2, 0, 2, 3) }, 2000, 2000],
-			["the same range with other text gets the new time", { text: "abd", filePath: FILE, selection: range(1, 0, 1, 3) }, 2000, 2000],
-			["the same range in another file gets the new time", { text: "abc", filePath: OTHER, selection: range(1, 0, 1, 3) }, 2000, 2000],
-			["a replay pi did not see made keeps the time it saw", { text: "abc", filePath: FILE, selection: range(1, 0, 1, 3) }, null, 1000],
-			["a new selection pi did not see made: unknown", { text: "xyz", filePath: FILE, selection: range(3, 0, 3, 3) }, null, null],
+			[
+				"the same range with other text gets the new time",
+				{ text: "abd", filePath: FILE, selection: range(1, 0, 1, 3) },
+				2000,
+				2000,
+			],
+			[
+				"the same range in another file gets the new time",
+				{ text: "abc", filePath: OTHER, selection: range(1, 0, 1, 3) },
+				2000,
+				2000,
+			],
+			[
+				"a replay pi did not see made keeps the time it saw",
+				{ text: "abc", filePath: FILE, selection: range(1, 0, 1, 3) },
+				null,
+				1000,
+			],
+			[
+				"a new selection pi did not see made: unknown",
+				{ text: "xyz", filePath: FILE, selection: range(3, 0, 3, 3) },
+				null,
+				null,
+			],
 		])("%s", (_name, raw, atSeconds, expected) => {
 			const update = withSelectionPayload(seen, raw, { oneBased: false, atSeconds });
 			expect(update.ok && update.view.selection?.atSeconds).toBe(expected);
 		});
 
 		test("a cursor move in between drops the selection; the same one again is new", () => {
-			const moved = withSelectionPayload(seen, { text: "", filePath: FILE, selection: range(1, 3, 1, 3) }, { oneBased: false, atSeconds: 1500 });
+			const moved = withSelectionPayload(
+				seen,
+				{ text: "", filePath: FILE, selection: range(1, 3, 1, 3) },
+				{ oneBased: false, atSeconds: 1500 },
+			);
 			expect(moved.ok && moved.view.selection).toBeUndefined();
-			const again = withSelectionPayload(moved.ok ? moved.view : {}, { text: "abc", filePath: FILE, selection: range(1, 0, 1, 3) }, { oneBased: false, atSeconds: 2000 });
+			const again = withSelectionPayload(
+				moved.ok ? moved.view : {},
+				{ text: "abc", filePath: FILE, selection: range(1, 0, 1, 3) },
+				{ oneBased: false, atSeconds: 2000 },
+			);
 			expect(again.ok && again.view.selection?.atSeconds).toBe(2000);
 		});
 	});
 });
 
-const tab = (fields: Record<string, unknown>) => ({ isPinned: false, isPreview: false, label: "x", groupIndex: 0, ...fields });
+const tab = (fields: Record<string, unknown>) => ({
+	isPinned: false,
+	isPreview: false,
+	label: "x",
+	groupIndex: 0,
+	...fields,
+});
 
 describe("withOpenEditors: the active tab and every dirty document (reference §3 getOpenEditors)", () => {
 	test.each<[string, ServerView, unknown, boolean, ViewUpdate]>([
@@ -320,7 +370,11 @@ describe("withOpenEditors: the active tab and every dirty document (reference §
 		["no tabs", {}, "unexpected open editors at /: "],
 		["tabs not a list", { tabs: {} }, "unexpected open editors at /tabs: "],
 		["isDirty a string", { tabs: [{ uri: FILE, isDirty: "yes" }] }, "unexpected open editors at /tabs/0/isDirty: "],
-		["a negative line count", { tabs: [{ uri: FILE, lineCount: -1 }] }, "unexpected open editors at /tabs/0/lineCount: "],
+		[
+			"a negative line count",
+			{ tabs: [{ uri: FILE, lineCount: -1 }] },
+			"unexpected open editors at /tabs/0/lineCount: ",
+		],
 	])("a wrong answer: a reason (%s)", (_name, raw, reason) => {
 		const update = withOpenEditors({}, raw, false);
 		expect(update.ok).toBe(false);

@@ -1,0 +1,52 @@
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, beforeEach, expect, test } from "vitest";
+import { ideServersStatusLines } from "../../../src/editors/ide-servers/core/status.ts";
+import { waitFor } from "../../support/wait-for.ts";
+import { editorOf, lockOf, SourceHarness } from "./source-harness.ts";
+
+/**
+ * One process serving several IDE servers (one JetBrains with a server per open project) is one editor, keyed by
+ * its pid: listed once, by the lockfile that matches pi's project; and `/ide status` says each one's tier.
+ */
+
+let h: SourceHarness;
+beforeEach(() => {
+	h = new SourceHarness();
+});
+afterEach(() => h.close());
+
+test("two servers of one process: the project's is listed, the other named as the same process's", async () => {
+	const elsewhere = join(h.home, "elsewhere");
+	mkdirSync(elsewhere);
+	// The other project's lockfile is the newer one: only the folders make the project's the one listed.
+	const mine = await h.server("jetbrains", { workspaceFolders: [h.project] });
+	await new Promise((done) => setTimeout(done, 20));
+	const other = await h.server("jetbrains", { workspaceFolders: [elsewhere] });
+	const source = await h.source();
+	await waitFor("both read", () => source.report().locks.length === 2);
+	expect(source.editors()).toHaveLength(1);
+	expect(editorOf(source)?.state.cwd).toBe(h.project);
+	expect(lockOf(source, mine.port)?.sameProcessAs).toBeUndefined();
+	expect(lockOf(source, other.port)?.sameProcessAs).toBe(`${mine.port}.lock`);
+	const lines = ideServersStatusLines(source.report(), h.clock.nowSeconds(), h.project);
+	expect(lines).toContain(
+		`  ${lockOf(source, other.port)?.name} (IntelliJ IDEA): not listed: pid ${process.pid} also serves ${mine.port}.lock, which matches the project better`,
+	);
+	expect(lines).toContain(`    folders: ${h.project}; tier 0 (cwd equals the project)`);
+	// The project's server is the one connected to when the editor is picked.
+	await h.connect(source);
+	expect(mine.openClients).toBe(1);
+	expect(other.openClients).toBe(0);
+});
+
+test("a server whose folders are not the project: no tier, and why", async () => {
+	const elsewhere = join(h.home, "elsewhere");
+	mkdirSync(elsewhere);
+	await h.server("vscode", { workspaceFolders: [elsewhere] });
+	const source = await h.source();
+	await waitFor("read", () => editorOf(source));
+	expect(ideServersStatusLines(source.report(), h.clock.nowSeconds(), h.project)).toContain(
+		`    folders: ${elsewhere}; no tier (no cwd, file or launch arg in the project)`,
+	);
+});
