@@ -73,6 +73,14 @@ describe.each(piLines())("IDE servers through the real $name (RPC)", (line) => {
 		return text;
 	}
 
+	/** Until `/ide status` says the connection is open (its handshake and first queries done). */
+	async function connectionOpen(rpc: RpcPi, fake: FakeIdeServer): Promise<string> {
+		return waitFor("the connection open", async () => {
+			const text = await status(rpc, fake);
+			return text.includes(`holds port ${fake.port}\n`) && /\n {4}connected; unsaved guard: /.test(text) && text;
+		});
+	}
+
 	/** `/ide` answered with its only row; returns the rows offered. */
 	async function pickOnly(rpc: RpcPi): Promise<string[]> {
 		const before = rpc.uiRequests("select").length;
@@ -235,7 +243,7 @@ describe.each(piLines())("IDE servers through the real $name (RPC)", (line) => {
 				await handshakeSeen(fake, 1, PI_START_TIMEOUT_MS);
 				cursorPush();
 				await rpc.waitForWidget("in main.ts");
-				const connected = await status(rpc, fake);
+				const connected = await connectionOpen(rpc, fake);
 				expect(connected).toContain(`Connected: ${label}: auto-connected: the only live editor in tier 0 (`);
 				expect(connected).toContain(
 					'IDE servers: 1 of 1 lockfiles usable; auto-connected by the same rules as every editor ("ideServers": "auto")',
@@ -254,6 +262,7 @@ describe.each(piLines())("IDE servers through the real $name (RPC)", (line) => {
 				await handshakeSeen(fake, 2);
 				cursorPush();
 				await rpc.waitForWidget("in main.ts");
+				await connectionOpen(rpc, fake);
 
 				const stoppedAt = Date.now();
 				await fake.stop();

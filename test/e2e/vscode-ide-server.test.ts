@@ -156,3 +156,47 @@ describe.skipIf(skipReason !== undefined)(
 		}, 60_000);
 	},
 );
+
+describe.skipIf(skipReason !== undefined)(
+	"Anthropic's extension beside the package's client in one VS Code: one editor, read from the client's file",
+	() => {
+		let ws: E2eWorkspace;
+		let vscode: VscodeSession;
+		let home: string;
+
+		beforeAll(async () => {
+			ws = await E2eWorkspace.create();
+			home = join(ws.root, "home");
+			mkdirSync(home, { recursive: true });
+			vscode = await VscodeSession.start(ws, pi1, host as Required<Omit<typeof host, "skipReason">>, {
+				vsix: extension.vsix as string,
+				home,
+				withClient: true,
+			});
+		}, 300_000);
+
+		afterAll(async () => {
+			await vscode?.stop();
+			await ws?.cleanup();
+		});
+
+		test("the extension host holds both: its IDE server is the same editor as its state file, never connected to", async () => {
+			const rpc = vscode.rpc;
+			await vscode.open("main.ts");
+			await rpc.waitForWidget("in main.ts", 30_000);
+			const written = vscode.written();
+			const status = await waitFor("the lockfile read", async () => {
+				const lines = (await rpc.ideStatus()).join("\n");
+				return lines.includes("the same editor as its state file") ? lines : undefined;
+			});
+			expect(status).toContain(`Connected: vscode ${written?.pid}: auto-connected`);
+			expect(status).toContain("IDE servers: 0 of 1 lockfiles usable");
+			rpc.send({ type: "prompt", message: "/ide all" });
+			const request = await waitFor("the /ide all picker", () => rpc.uiRequests("select").at(-1));
+			const rows = (request.options as string[]).filter((option) => !option.startsWith("Disconnect"));
+			expect(rows).toHaveLength(1);
+			expect(rows[0]).not.toContain("IDE server");
+			rpc.respond(String(request.id), { cancelled: true });
+		}, 120_000);
+	},
+);

@@ -42,7 +42,7 @@ export class VscodeSession {
 		ws: E2eWorkspace,
 		line: PiLine,
 		host: Required<Omit<VscodeHost, "skipReason">>,
-		anthropic?: { vsix: string; home: string },
+		anthropic?: { vsix: string; home: string; withClient?: boolean },
 	): Promise<VscodeSession> {
 		const dirs: CodeServerDirs = {
 			config: join(ws.root, "vscode", "config"),
@@ -70,13 +70,12 @@ export class VscodeSession {
 		};
 		try {
 			await rpc.command({ type: "get_state" }, 60_000);
-			const report = anthropic ? "" : await installClient(rpc);
-			const server = await CodeServer.start(
-				host,
-				dirs,
-				ws.project,
-				anthropic ? { HOME: anthropic.home } : { PI_IDE_STATE_DIR: ws.stateDir },
-			);
+			const withClient = !anthropic || anthropic.withClient === true;
+			const report = withClient ? await installClient(rpc) : "";
+			const server = await CodeServer.start(host, dirs, ws.project, {
+				...(withClient && { PI_IDE_STATE_DIR: ws.stateDir }),
+				...(anthropic && { HOME: anthropic.home }),
+			});
 			closers.push(() => server.stop());
 			// required, not imported: the benchmark's loader (jiti) cannot link an ES module from outside the repo.
 			const { chromium } = createRequire(import.meta.url)(host.playwright) as {
@@ -91,11 +90,11 @@ export class VscodeSession {
 			const page = await browser.newPage();
 			await page.goto(`http://127.0.0.1:${server.port}/?folder=${ws.project}`);
 			await page.waitForSelector(".monaco-workbench", { timeout: 90_000 });
-			const session = new VscodeSession(ws, rpc, page, report, dirs.extensions, stopAll, anthropic !== undefined);
+			const session = new VscodeSession(ws, rpc, page, report, dirs.extensions, stopAll, !withClient);
 			// The extension host starts and activates the extension (onStartupFinished): the client's first write
 			// names no file; Anthropic's writes its lockfile once its server listens.
 			if (anthropic) await waitFor("Anthropic's lockfile", () => session.lockfile(anthropic.home), 90_000);
-			else await waitFor("the client's first write", () => session.written() !== undefined, 90_000);
+			if (withClient) await waitFor("the client's first write", () => session.written() !== undefined, 90_000);
 			return session;
 		} catch (error) {
 			await stopAll();
