@@ -139,10 +139,11 @@ export class DirWatch {
 function nearestExisting(dir: string): { path: string; identity: string } | undefined {
 	for (let path = dir; ; path = dirname(path)) {
 		try {
-			const stats = statSync(path);
-			if (stats.isDirectory()) return { path, identity: `${stats.dev}:${stats.ino}` };
+			// A missing dir is the common case, every re-check: no error object built (and its stack captured) for it.
+			const stats = statSync(path, { throwIfNoEntry: false });
+			if (stats?.isDirectory()) return { path, identity: `${stats.dev}:${stats.ino}` };
 		} catch {
-			// Not there: its parent then.
+			// Not reachable (ENOTDIR, EACCES): its parent then.
 		}
 		if (dirname(path) === path) return undefined;
 	}

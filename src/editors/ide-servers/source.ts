@@ -118,14 +118,21 @@ export class IdeServerSource implements EditorSource {
 		return this.gone.has(key) ? { origin: "ide-server", listed: false, alive: false } : undefined;
 	}
 
-	/** A listed server's process gone (kill -9 leaves its lockfile): its dir is read again. One stat per server. */
+	/**
+	 * A listed server's process gone (kill -9 leaves its lockfile): its dir is read again. One read of
+	 * `/proc/<pid>/stat` per server pi is not connected to; the one it is connected to is not read every tick: its
+	 * process's exit closes the socket (as a Neovim's does), and once closed it is checked here again.
+	 */
 	checkLiveness(): boolean {
 		let died = false;
-		for (const lock of this.table.all())
+		for (const lock of this.table.all()) {
+			const key = keyOf(lock);
+			if (key !== undefined && this.connections.of(key)?.session.isOpen) continue;
 			if (lock.holder && !holderRunning(lock.holder)) {
 				died = true;
 				void runInBackground("ide server rescan", () => this.rescan(lock.plan.path));
 			}
+		}
 		return died;
 	}
 
