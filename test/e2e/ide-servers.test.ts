@@ -2,94 +2,48 @@
  * IDE servers (the JetBrains plugin's, Anthropic's VS Code extension's) through the real pi, in RPC mode: the
  * fakes of test/support/fake-ide-server.ts write their lockfiles into this test's own lock root, pi finds them,
  * lists them, connects when picked (or with `"ideServers": "auto"` in the global settings) and follows them.
+ * What only the VS Code extension does is in ide-servers-vscode.test.ts; `at_mentioned` in the TUI in
+ * ide-servers-tui.test.ts.
  */
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { WebSocket } from "ws";
 import { useE2eWorkspace } from "../support/e2e-workspace.ts";
 import { writeIdeLockfile } from "../support/fake-ide-lockfile.ts";
-import type { FakeIdeServer } from "../support/fake-ide-server.ts";
-import { type ChatRequest, messageText, type ToolCallReply } from "../support/fake-model-server.ts";
 import {
+	editorBlock as blockOf,
 	claudeLockDir,
+	connectionOpen,
+	DELTA_HEADER,
+	FULL_HEADER,
 	handshakeSeen,
 	handshakes,
-	idePiEnv,
-	otherClient,
+	lockfileListed,
+	MAIN_TEXT,
+	pickFirst,
 	sleep,
+	startIdePi,
 	startIdeServer,
+	statusOf,
 	toolCalls,
 	waitForNotice,
 } from "../support/ide-server-e2e.ts";
 import type { IdeFlavour } from "../support/ide-server-flavours.ts";
 import { piLines, writeAgentDir } from "../support/pi-cli.ts";
-import { RpcPi } from "../support/rpc-pi.ts";
 import { PI_START_TIMEOUT_MS, waitFor } from "../support/wait-for.ts";
 
 const FLAVOURS: { flavour: IdeFlavour; app: string; ideName: string }[] = [
 	{ flavour: "jetbrains", app: "jetbrains", ideName: "IntelliJ IDEA" },
 	{ flavour: "vscode", app: "vscode", ideName: "Visual Studio Code" },
 ];
-const MAIN_TEXT = "line1\nline2\nline3\nline4\nline5\nline6\n";
 /** A selection pi did not see made is stale; one told this long after connecting was seen made (1.5 s + margin). */
 const AFTER_REPLAY_WINDOW_MS = 1800;
-const FULL_HEADER = `The user's editor state as of this prompt ("this file", "here" and "the selection" refer to it).`;
-const DELTA_HEADER =
-	"The user's editor changed since the previous editor context; only these lines differ, the rest is as it was:";
-
-/** The model writes `path` when the prompt asks it to, then answers with text once the tool result is back. */
-function writer(path: string, content: string) {
-	return (request: ChatRequest): string | ToolCallReply => {
-		if (request.messages.at(-1)?.role === "tool") return "done";
-		const asked = request.messages.some((message) => messageText(message) === `write ${path}`);
-		return asked ? { toolCall: { name: "write", arguments: { path, content } } } : "ok";
-	};
-}
 
 describe.each(piLines())("IDE servers through the real $name (RPC)", (line) => {
 	const ws = useE2eWorkspace();
 	const main = () => join(ws.project, "src", "main.ts");
-
-	function startPi(): RpcPi {
-		return ws.stopLater(
-			RpcPi.start(line, { cwd: ws.project, agentDir: ws.agentDir, stateDir: ws.stateDir, env: idePiEnv(ws) }),
-		);
-	}
-
-	/** The lines of the editor block the last prompt carried, between its tags. */
-	function editorBlock(): string[] {
-		const context = ws.lastContext();
-		const open = context.lastIndexOf("<editor-context>\n");
-		const close = context.lastIndexOf("\n</editor-context>");
-		if (open < 0 || close < open) throw new Error(`no editor block in: ${context.slice(-2000)}`);
-		return context.slice(open + "<editor-context>\n".length, close).split("\n");
-	}
-
-	/** `/ide status`, checked never to hold the server's token. */
-	async function status(rpc: RpcPi, fake: FakeIdeServer): Promise<string> {
-		const text = (await rpc.ideStatus()).join("\n");
-		expect(text).not.toContain(fake.token);
-		return text;
-	}
-
-	/** Until `/ide status` says the connection is open (its handshake and first queries done). */
-	async function connectionOpen(rpc: RpcPi, fake: FakeIdeServer): Promise<string> {
-		return waitFor("the connection open", async () => {
-			const text = await status(rpc, fake);
-			return text.includes(`holds port ${fake.port}\n`) && /\n {4}connected; unsaved guard: /.test(text) && text;
-		});
-	}
-
-	/** `/ide` answered with its only row; returns the rows offered. */
-	async function pickOnly(rpc: RpcPi): Promise<string[]> {
-		const before = rpc.uiRequests("select").length;
-		rpc.send({ type: "prompt", message: "/ide" });
-		const request = await waitFor("the /ide picker", () => rpc.uiRequests("select")[before], 10_000);
-		const options = request.options as string[];
-		rpc.respond(String(request.id), { value: options[0] });
-		return options;
-	}
+	const startPi = () => startIdePi(ws, line);
+	const editorBlock = () => blockOf(ws);
 
 	describe.each(FLAVOURS)("the $flavour-like fake", ({ flavour, app, ideName }) => {
 		test.skipIf(!line.node)(
@@ -111,14 +65,7 @@ describe.each(piLines())("IDE servers through the real $name (RPC)", (line) => {
 				const rpc = startPi();
 				const pid = process.pid;
 				const label = `${app} ${pid}`;
-				const listed = await waitFor(
-					"the lockfile read",
-					async () => {
-						const text = await status(rpc, fake);
-						return text.includes(`holds port ${fake.port}`) && text;
-					},
-					PI_START_TIMEOUT_MS,
-				);
+				const listed = await lockfileListed(rpc, fake, PI_START_TIMEOUT_MS);
 				expect(listed).toContain("Connected: no\n");
 				expect(listed).toContain(
 					'IDE servers: 1 of 1 lockfiles usable; connected when picked with /ide ("ideServers": "ask")',
@@ -132,7 +79,7 @@ describe.each(piLines())("IDE servers through the real $name (RPC)", (line) => {
 				expect(fake.upgrades).toHaveLength(0);
 				expect(rpc.lastWidget() ?? "(cleared)").toBe("(cleared)");
 
-				const rows = await pickOnly(rpc);
+				const rows = await pickFirst(rpc);
 				expect(rows).toEqual([
 					expect.stringMatching(
 						new RegExp(
@@ -140,13 +87,13 @@ describe.each(piLines())("IDE servers through the real $name (RPC)", (line) => {
 						),
 					),
 				]);
-				const connectedAt = await handshakeSeen(fake);
+				const connectedAt = await handshakeSeen(fake, 1, 10_000, rpc);
 				await waitForNotice(rpc, `pi-ide: connected to ${label}  ${ws.project}`);
 				const diagnostic = ["Diagnostics: 1 error, 0 warnings", "- line 2: error: Undefined variable 'x' [ts]"];
 				if (flavour === "vscode") {
 					// Read at connect and replayed 500 ms later: the file and cursor, not a fresh selection.
 					await rpc.waitForWidget("in main.ts");
-					await waitFor("the replay seen", async () => (await status(rpc, fake)).includes("pushes seen: 1"));
+					await waitFor("the replay seen", async () => (await statusOf(rpc, fake)).includes("pushes seen: 1"));
 					await rpc.prompt("what is here?");
 					expect(editorBlock()).toEqual([
 						FULL_HEADER,
@@ -174,11 +121,12 @@ describe.each(piLines())("IDE servers through the real $name (RPC)", (line) => {
 								FULL_HEADER,
 								"App: jetbrains",
 								`File: ${main()}`,
+								"Language: ts",
 								"Cursor: line 5, column 6",
 								// JetBrains tells no line count and no unsaved state: the lines are counted on disk.
 								expect.stringMatching(/^Buffer: 6 lines, unsaved changes unknown/),
 								fresh[0],
-								"```",
+								"```ts",
 								"line4",
 								"line5",
 								"```",
@@ -203,7 +151,7 @@ describe.each(piLines())("IDE servers through the real $name (RPC)", (line) => {
 					"- line 6: warning: Unused import [ts]",
 				]);
 
-				const connected = await status(rpc, fake);
+				const connected = await statusOf(rpc, fake);
 				expect(connected).toContain(`Connected: ${label}: picked with /ide`);
 				expect(connected).toContain(
 					flavour === "vscode"
@@ -240,7 +188,7 @@ describe.each(piLines())("IDE servers through the real $name (RPC)", (line) => {
 						{ selection: { start: { line: 2, character: 0 }, end: { line: 2, character: 0 } } },
 						{ push: true },
 					);
-				await handshakeSeen(fake, 1, PI_START_TIMEOUT_MS);
+				await handshakeSeen(fake, 1, PI_START_TIMEOUT_MS, rpc);
 				cursorPush();
 				await rpc.waitForWidget("in main.ts");
 				const connected = await connectionOpen(rpc, fake);
@@ -259,7 +207,7 @@ describe.each(piLines())("IDE servers through the real $name (RPC)", (line) => {
 				await waitFor("pi's socket closed", () => fake.openClients === 0);
 
 				writeLockfile();
-				await handshakeSeen(fake, 2);
+				await handshakeSeen(fake, 2, 10_000, rpc);
 				cursorPush();
 				await rpc.waitForWidget("in main.ts");
 				await connectionOpen(rpc, fake);
@@ -269,7 +217,7 @@ describe.each(piLines())("IDE servers through the real $name (RPC)", (line) => {
 				await rpc.waitForWidget("(cleared)", 1000);
 				expect((rpc.widgetEvents().at(-1)?.epochMs ?? Number.POSITIVE_INFINITY) - stoppedAt).toBeLessThan(1000);
 				await waitForNotice(rpc, `pi-ide: ${label} is gone; disconnected`, 2);
-				const stopped = await status(rpc, fake);
+				const stopped = await statusOf(rpc, fake);
 				expect(stopped).toContain("Connected: no\n");
 				expect(stopped).toContain(
 					`\n  ${lockfile} (${ideName}): not used: nothing listens on port ${fake.port} (a stale lockfile)\n`,
@@ -281,89 +229,5 @@ describe.each(piLines())("IDE servers through the real $name (RPC)", (line) => {
 				expect(handshakes(fake)).toBe(2);
 			},
 		);
-	});
-
-	describe.skipIf(!line.node)("the vscode-like fake only", () => {
-		test("a file switch it does not push is read before the prompt; a dirty document blocks the model's write; another client takes it: pi says why and does not fight; /ide takes it back", async () => {
-			const fake = await startIdeServer(ws, "vscode");
-			fake.setEditor({ file: main(), text: MAIN_TEXT });
-			const rpc = startPi();
-			const label = `vscode ${process.pid}`;
-			await waitFor(
-				"the lockfile read",
-				async () => (await status(rpc, fake)).includes(`holds port ${fake.port}`),
-				PI_START_TIMEOUT_MS,
-			);
-			await pickOnly(rpc);
-			await rpc.waitForWidget("in main.ts");
-
-			// RPC mode: an at_mentioned is not put in the input (set_editor_text would replace all of it).
-			fake.mention(main(), { start: 1, end: 2 });
-			await sleep(300);
-			expect(rpc.uiRequests("set_editor_text")).toEqual([]);
-
-			// Quick open of another file: VS Code pushes nothing; the prompt asks before it is sent.
-			const other = join(ws.project, "src", "other.ts");
-			writeFileSync(other, "export const other = 1;\n");
-			fake.setEditor(
-				{
-					file: other,
-					text: "export const other = 1;\n",
-					selection: { start: { line: 0, character: 7 }, end: { line: 0, character: 7 } },
-				},
-				{ push: false },
-			);
-			await sleep(300);
-			expect(rpc.lastWidget()).toBe("in main.ts");
-			const asked = toolCalls(fake, "getOpenEditors");
-			await rpc.prompt("which file?");
-			expect(toolCalls(fake, "getOpenEditors")).toBeGreaterThan(asked);
-			expect(editorBlock()).toEqual([
-				FULL_HEADER,
-				"App: vscode",
-				`File: ${other}`,
-				"Language: typescript",
-				"Cursor: line 1, column 8",
-				"Buffer: 2 lines, no unsaved changes",
-			]);
-			await rpc.waitForWidget("in other.ts");
-
-			// main.ts typed in and not saved, while other.ts is the active file: the model's write of it is blocked.
-			fake.setEditor({ dirty: [main()] });
-			ws.server.reply = writer("src/main.ts", "from the model\n");
-			await rpc.prompt("write src/main.ts");
-			expect(readFileSync(main(), "utf8")).toBe(MAIN_TEXT);
-			expect(rpc.notices()).toContain(
-				"pi-ide: blocked the model's write of main.ts: your editor has unsaved changes to it (save or discard them, then let it retry)",
-			);
-			const toolResult = ws.server.requests.at(-1)?.messages.find((message) => message.role === "tool");
-			expect(messageText(toolResult ?? { content: "" })).toContain(
-				`Blocked: the user's editor has unsaved changes to ${main()}.`,
-			);
-			ws.server.reply = () => "ok";
-
-			// Another agent connects: the one-client server closes pi's socket without a code.
-			const upgradesBefore = fake.upgrades.length;
-			const intruder = await otherClient(fake);
-			ws.defer(() => intruder.terminate());
-			const why = "the editor closed pi's connection; another client may have taken it; /ide reconnects";
-			await waitForNotice(rpc, `pi-ide: disconnected from ${label}: ${why}`);
-			await rpc.waitForWidget("(cleared)");
-			await sleep(2500);
-			// Only the intruder's upgrade: pi did not reconnect and take the server back.
-			expect(fake.upgrades.length).toBe(upgradesBefore + 1);
-			expect(handshakes(fake)).toBe(1);
-			expect(intruder.readyState).toBe(WebSocket.OPEN);
-			const evicted = await status(rpc, fake);
-			expect(evicted).toContain(`    not connected: ${why}; unsaved guard: unknown until connected`);
-
-			// Picked again by hand: pi connects (and the server drops the other client, as the user asked for).
-			const rows = await pickOnly(rpc);
-			expect(rows[0]).toMatch(/\(IDE server: connects when picked\)$/);
-			await handshakeSeen(fake, 2);
-			await rpc.waitForWidget("in other.ts");
-			await waitFor("the intruder closed", () => intruder.readyState === WebSocket.CLOSED);
-			expect((await status(rpc, fake)).split("\n")).toContain(`Connected: ${label}: picked with /ide`);
-		});
 	});
 });
