@@ -1,5 +1,11 @@
 import { absoluteFile } from "../../editors/core/active-buffer.ts";
-import type { EditorFacts, EditorOrigin, EditorReading, GoneReason } from "../../editors/core/editor.ts";
+import type {
+	EditorFacts,
+	EditorOrigin,
+	EditorReading,
+	GoneReason,
+	UnsavedUnknown,
+} from "../../editors/core/editor.ts";
 import type { EditorState } from "../../editors/core/protocol-state.ts";
 import { scoreTier, type Tier, type TierVerdict } from "../../editors/core/tiers.ts";
 import type { SecretFileMatch } from "../../safety/core/secret-files.ts";
@@ -116,7 +122,7 @@ export type ConnectedView =
 			/** Other files with unsaved changes in the editor, beside the active one. */
 			unsavedFiles?: readonly string[];
 			/** The editor cannot tell unsaved changes (see `EditorReading.unsavedUnknown`). */
-			unsavedUnknown?: boolean;
+			unsavedUnknown?: UnsavedUnknown;
 			/** Whether the selection is whole lines (see `EditorReading.wholeLineSelection`). */
 			wholeLineSelection?: boolean;
 	  }
@@ -136,7 +142,7 @@ export function connectedView(
 		...(reading.paths.activeFile !== undefined && { realFile: reading.paths.activeFile }),
 		...(secret && { secret }),
 		...(reading.unsavedFiles && { unsavedFiles: reading.unsavedFiles }),
-		...(reading.unsavedUnknown && { unsavedUnknown: true }),
+		...(reading.unsavedUnknown && { unsavedUnknown: reading.unsavedUnknown }),
 		...(reading.wholeLineSelection !== undefined && { wholeLineSelection: reading.wholeLineSelection }),
 	};
 }

@@ -8,6 +8,9 @@ import type { EditorPaths, TierVerdict } from "./tiers.ts";
  */
 export type EditorOrigin = "state-file" | "zed" | "neovim" | "ide-server";
 
+/** Why a source cannot tell unsaved changes (see `EditorReading.unsavedUnknown`). */
+export type UnsavedUnknown = "no-unsaved-text" | "not-told";
+
 /** One valid state of an editor as pi read it. */
 export interface EditorReading {
 	origin: EditorOrigin;
@@ -29,10 +32,11 @@ export interface EditorReading {
 	 */
 	hidden?: boolean;
 	/**
-	 * The source cannot know about unsaved changes (Zed with `restore_unsaved_buffers: false` stores no unsaved
-	 * text): a dirty buffer looks saved, and positions count the file on disk.
+	 * The source cannot know about unsaved changes, and why: Zed with `restore_unsaved_buffers: false` stores no
+	 * unsaved text (a dirty buffer looks saved, positions count the file on disk); an IDE server that offers no
+	 * way to ask (JetBrains): positions are the editor's own, whether its buffer is saved is not told.
 	 */
-	unsavedUnknown?: boolean;
+	unsavedUnknown?: UnsavedUnknown;
 	/**
 	 * Neovim waits for the user (a prompt) or does not answer: what it pushed last still stands, but a state
 	 * file of the same editor, if any, is newer news.

@@ -64,7 +64,7 @@ export async function listedEditor(
 		selectionFirstSeenSeconds: selection?.atSeconds ?? facts.nowSeconds,
 		writtenAtSeconds: lock.writtenAtSeconds ?? facts.nowSeconds,
 		...(told.view.dirty && { unsavedFiles: told.view.dirty }),
-		...(session && !session.knowsDirty && { unsavedUnknown: true }),
+		...(session && !session.knowsDirty && { unsavedUnknown: "not-told" as const }),
 		...(selection && { wholeLineSelection: isWholeLineSelection(selection) }),
 		...(lock.port === facts.ssePort && { enclosing: true }),
 		ideServer: { connected: session !== undefined },

@@ -178,7 +178,7 @@ export class ZedWorkspaces {
 					...(unsaved.length > 0 && { unsavedFiles: unsaved }),
 					...(buffer?.selection && { wholeLineSelection: shown.wholeLines === true }),
 					...(hidden && { hidden }),
-					...(!restoresUnsaved && { unsavedUnknown: true }),
+					...(!restoresUnsaved && { unsavedUnknown: "no-unsaved-text" as const }),
 				};
 				this.entries.set(key, {
 					reading,

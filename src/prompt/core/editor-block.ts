@@ -1,5 +1,5 @@
 import { absoluteFile } from "../../editors/core/active-buffer.ts";
-import type { GoneReason } from "../../editors/core/editor.ts";
+import type { GoneReason, UnsavedUnknown } from "../../editors/core/editor.ts";
 import type { EditorState, Selection } from "../../editors/core/protocol-state.ts";
 import { escapeForPrompt } from "../../shared/core/display-text.ts";
 import { lineSpan } from "../../shared/core/text-cuts.ts";
@@ -20,9 +20,12 @@ const GONE_TEXT: Record<GoneReason, string> = {
 	rejected: `The editor's state is unknown (the latest state it reported was rejected): ${GONE_TAIL}`,
 };
 
-/** The editor cannot tell unsaved changes (Zed with `restore_unsaved_buffers: false`): said, not guessed. */
-const UNSAVED_UNKNOWN =
-	"unsaved changes unknown (the editor keeps no unsaved text here: positions are against the file on disk)";
+/** The editor cannot tell unsaved changes: said, not guessed, with what the positions count. */
+const UNSAVED_UNKNOWN: Record<UnsavedUnknown, string> = {
+	"no-unsaved-text":
+		"unsaved changes unknown (the editor keeps no unsaved text here: positions are against the file on disk)",
+	"not-told": "unsaved changes unknown (the editor does not tell them)",
+};
 
 /**
  * The block's lines in order; each value is the whole line the model reads (`Cursor: line 4, column 1`).
@@ -36,7 +39,10 @@ export type EditorFields = Partial<Record<FieldName, string>>;
  * What the block says about the buffer, without the selection: undefined for an unnamed buffer or no buffer
  * at all (there is nothing to point the model at).
  */
-export function bufferFields(state: EditorState, options: { unsavedUnknown?: boolean } = {}): EditorFields | undefined {
+export function bufferFields(
+	state: EditorState,
+	options: { unsavedUnknown?: UnsavedUnknown } = {},
+): EditorFields | undefined {
 	const buffer = state.active_buffer;
 	const file = absoluteFile(state);
 	if (!buffer || file === undefined) return undefined;
@@ -48,7 +54,11 @@ export function bufferFields(state: EditorState, options: { unsavedUnknown?: boo
 		fields.Cursor = `Cursor: line ${cursorLine}${typeof cursorColumn === "number" ? `, column ${cursorColumn}` : ""}`;
 	}
 	fields.Buffer = `Buffer: ${buffer.lines_total} lines, ${
-		buffer.modified ? "unsaved changes" : options.unsavedUnknown ? UNSAVED_UNKNOWN : "no unsaved changes"
+		buffer.modified
+			? "unsaved changes"
+			: options.unsavedUnknown
+				? UNSAVED_UNKNOWN[options.unsavedUnknown]
+				: "no unsaved changes"
 	}`;
 	return fields;
 }

@@ -1,5 +1,5 @@
 import { absoluteFile, freshSelection } from "../../editors/core/active-buffer.ts";
-import type { GoneReason } from "../../editors/core/editor.ts";
+import type { GoneReason, UnsavedUnknown } from "../../editors/core/editor.ts";
 import type { EditorState } from "../../editors/core/protocol-state.ts";
 import { clip, sanitizeForDisplay } from "../../shared/core/display-text.ts";
 import { shownPath } from "../../shared/core/paths.ts";
@@ -42,7 +42,7 @@ export function editorForPrompt(
 	state: EditorState,
 	projectDir: string,
 	selection: SelectionPayload | undefined,
-	options: { unsavedUnknown?: boolean; diagnostics?: string } = {},
+	options: { unsavedUnknown?: UnsavedUnknown; diagnostics?: string } = {},
 ): EditorForPrompt {
 	const buffer = bufferFields(state, options);
 	const fields = buffer && options.diagnostics !== undefined ? { ...buffer, Diagnostics: options.diagnostics } : buffer;

@@ -151,7 +151,7 @@ describe.each(ALL)("%s's unsaved documents", (flavour) => {
 			await h.connect(source);
 			const deadline = () => h.clock.nowMs() + 150;
 			if (!dirtyTools) {
-				expect(editorOf(source)).toMatchObject({ unsavedUnknown: true });
+				expect(editorOf(source)).toMatchObject({ unsavedUnknown: "not-told" });
 				expect(editorOf(source)?.unsavedFiles).toBeUndefined();
 				expect(await source.unsavedNow(KEY, deadline(), a)).toBeUndefined();
 				return;

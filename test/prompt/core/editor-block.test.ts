@@ -109,11 +109,15 @@ describe("the first block of a prompt (bufferFields, fullBlock, the selection pa
 });
 
 describe("an editor that cannot know about unsaved changes says so", () => {
-	test("the Buffer line names it, and the positions' reference", () => {
-		expect(bufferFields(editorState({ buffer: { modified: false } }), { unsavedUnknown: true })?.Buffer).toBe(
+	test.each([
+		[
+			"no-unsaved-text",
 			"Buffer: 200 lines, unsaved changes unknown (the editor keeps no unsaved text here: positions are against the file on disk)",
-		);
-		expect(bufferFields(editorState({ buffer: { modified: true } }), { unsavedUnknown: true })?.Buffer).toBe(
+		],
+		["not-told", "Buffer: 200 lines, unsaved changes unknown (the editor does not tell them)"],
+	] as const)("the Buffer line names it (%s), and what the positions count", (why, line) => {
+		expect(bufferFields(editorState({ buffer: { modified: false } }), { unsavedUnknown: why })?.Buffer).toBe(line);
+		expect(bufferFields(editorState({ buffer: { modified: true } }), { unsavedUnknown: why })?.Buffer).toBe(
 			"Buffer: 200 lines, unsaved changes",
 		);
 	});
