@@ -100,7 +100,7 @@ describe.each(ALL)("the %s IDE server", (flavour) => {
 		);
 		expect(JSON.stringify(source.report())).not.toContain(server.token ?? "no token at all");
 		await waitFor("listed as connected", () => editorOf(source)?.ideServer?.connected);
-		expect(editorOf(source)?.unsavedUnknown).toBe(capabilities.dirtyTools ? undefined : true);
+		expect(editorOf(source)?.unsavedUnknown).toBe(capabilities.dirtyTools ? undefined : "not-told");
 		expect(h.events).toContainEqual({
 			kind: "app-found",
 			label: `IDE server ${server.port}`,

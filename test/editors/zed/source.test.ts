@@ -227,7 +227,7 @@ describe.skipIf(!node)("the Zed source on a real database (no pi)", () => {
 		zed.start();
 		const runner = await source(zed);
 		const [editor] = await waitFor("the workspace", () => runner.editors().length > 0 && runner.editors());
-		expect(editor?.unsavedUnknown).toBe(true);
+		expect(editor?.unsavedUnknown).toBe("no-unsaved-text");
 		const { report } = await runner.report();
 		expect(report.settings).toEqual({
 			file: join(zed.configDir, "settings.json"),
