@@ -95,6 +95,7 @@ export function lockReport(
 		...(lock.holder && { holderPid: lock.holder.pid }),
 		...(unused !== undefined && { unused }),
 		enclosing: lock.port === facts.ssePort,
+		// Connecting until the handshake, the first queries and the port's re-check are done.
 		...(facts.connection && { connection: facts.connection.opening ? "connecting" : "connected" }),
 		...(facts.ended !== undefined && { ended: facts.ended }),
 		...(session && { session: session.report() }),

@@ -1,5 +1,6 @@
 import { runInBackground } from "../../shared/background.ts";
 import type { Clock } from "../../shared/core/clock.ts";
+import { IDE_CLOSE_SETTLE_MS } from "../../shared/core/timing.ts";
 import type { SourceEvent } from "../core/editor.ts";
 import { authHeaders } from "./core/lock-dirs.ts";
 import type { Mention } from "./core/status.ts";
@@ -135,7 +136,16 @@ export class ServerConnections {
 	private async onClosed(key: string, connection: Connection, code: number): Promise<void> {
 		if (this.connections.get(key) !== connection || this.closed) return;
 		this.connections.delete(key);
-		if (await this.deps.stillThere(key, connection.lock)) {
+		// What it showed is not known any more: listed without it at once, while pi looks at why it closed.
+		await this.deps.changed();
+		// An IDE that quits closes its clients first, then its listener and its lockfile: still there at once, it
+		// is looked at again a moment later, so that a quit reads as gone, not as pi closed out.
+		let still = await this.deps.stillThere(key, connection.lock);
+		if (still && code !== FRAME_TOO_BIG.code) {
+			await new Promise<void>((done) => this.deps.clock.after(IDE_CLOSE_SETTLE_MS, done));
+			still = !this.closed && (await this.deps.stillThere(key, connection.lock));
+		}
+		if (still) {
 			// pi closed it: the server sent more than pi reads in one message (a select-all of a huge file).
 			if (code === FRAME_TOO_BIG.code)
 				this.end(key, connection.lock, "connect-failed", `the server sent ${FRAME_TOO_BIG.reason}; /ide reconnects`);

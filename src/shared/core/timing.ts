@@ -71,3 +71,9 @@ export const IDE_REQUEST_TIMEOUT_MS = 2000;
  * the last one after 500 ms, monet on `ide_connected`): pi did not see it made, so it has no time (stale).
  */
 export const IDE_SELECTION_REPLAY_MS = 1500;
+/**
+ * After an IDE server closes pi's connection, pi looks this long later whether its lockfile and process are still
+ * there: an IDE that quits closes its clients before its listener and lockfile, and that is "gone", not "closed
+ * out by another client". Well inside the second in which a gone editor is disconnected.
+ */
+export const IDE_CLOSE_SETTLE_MS = 250;

@@ -5,7 +5,11 @@ import type { LockEntryReport, Mention } from "../../../src/editors/ide-servers/
 import { IdeServerSource, type IdeServerSourceOptions } from "../../../src/editors/ide-servers/source.ts";
 import type { IdeServersMode } from "../../../src/settings/core/settings.ts";
 import type { Clock } from "../../../src/shared/core/clock.ts";
-import { IDE_REQUEST_TIMEOUT_MS, IDE_SELECTION_REPLAY_MS } from "../../../src/shared/core/timing.ts";
+import {
+	IDE_CLOSE_SETTLE_MS,
+	IDE_REQUEST_TIMEOUT_MS,
+	IDE_SELECTION_REPLAY_MS,
+} from "../../../src/shared/core/timing.ts";
 import { CleanupScope } from "../../support/cleanup-scope.ts";
 import { ManualClock } from "../../support/clocks.ts";
 import { FakeIdeServer, type FakeIdeServerOptions } from "../../support/fake-ide-server.ts";
@@ -102,6 +106,19 @@ export class SourceHarness {
 		source.follow();
 		await waitFor("connected", () => lockOf(source)?.connection === "connected");
 		if (options.pastReplay ?? true) this.clock.advance((IDE_SELECTION_REPLAY_MS + IDE_REQUEST_TIMEOUT_MS) / 2);
+	}
+
+	/**
+	 * Waits for the server to close pi's connection, then moves the clock past the moment pi gives it to show
+	 * whether it quit (IDE_CLOSE_SETTLE_MS), and waits for pi's verdict: the `ended` facts, or none when it went.
+	 */
+	async afterClose(source: IdeServerSource): Promise<void> {
+		await waitFor("pi's connection closed", () => lockOf(source)?.connection === undefined);
+		// The settle timer is set once pi has read the dir again: moved past on each look until the verdict.
+		await waitFor("pi closed out", () => {
+			this.clock.advance(IDE_CLOSE_SETTLE_MS);
+			return source.facts(SourceHarness.KEY)?.ended;
+		});
 	}
 
 	close(): Promise<void> {

@@ -3,6 +3,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { WebSocket } from "ws";
+import { IDE_CLOSE_SETTLE_MS } from "../../../src/shared/core/timing.ts";
 import { writeIdeLockfile } from "../../support/fake-ide-lockfile.ts";
 import { PACKAGE_ROOT } from "../../support/pi-cli.ts";
 import { waitFor } from "../../support/wait-for.ts";
@@ -113,7 +114,7 @@ describe("never fought for", () => {
 			headers: { "x-claude-code-ide-authorization": server.token ?? "" },
 		});
 		h.scope.defer(() => other.terminate());
-		await waitFor("pi closed out", () => source.facts(KEY)?.ended);
+		await h.afterClose(source);
 		expect(source.facts(KEY)).toEqual({
 			origin: "ide-server",
 			listed: true,
@@ -148,7 +149,7 @@ describe("never fought for", () => {
 			headers: { "x-claude-code-ide-authorization": server.token ?? "" },
 		});
 		h.scope.defer(() => other.terminate());
-		await waitFor("pi closed out", () => source.facts(KEY)?.ended);
+		await h.afterClose(source);
 		const folder = join(h.home, "added");
 		mkdirSync(folder);
 		server.rewriteLockfile({ workspaceFolders: [h.project, folder] });
@@ -211,7 +212,8 @@ describe("gone", () => {
 		const source = await h.source();
 		await h.connect(source);
 		server.closeClients();
-		await waitFor("pi closed out", () => source.facts(KEY)?.ended === "closed-by-editor");
+		await h.afterClose(source);
+		expect(source.facts(KEY)?.ended).toBe("closed-by-editor");
 		server.removeLockfile();
 		await waitFor("unlisted", () => source.facts(KEY)?.listed === false, 1000);
 		expect(source.facts(KEY)).toEqual({ origin: "ide-server", listed: false, alive: false });
@@ -227,6 +229,23 @@ describe("gone", () => {
 		expect(Date.now() - before).toBeLessThan(1000);
 		expect(source.facts(KEY)?.ended).toBeUndefined();
 		expect(h.events).toContainEqual({ kind: "app-gone", label: `IDE server ${server.port}` });
+	});
+
+	test("an IDE that quits, its clients closed before its lockfile: gone, not pi closed out", async () => {
+		const server = await h.server("vscode");
+		const source = await h.source({ mode: "auto" });
+		await h.connect(source);
+		server.closeClients();
+		await waitFor("pi's connection closed", () => lockOf(source)?.connection === undefined);
+		// Still there when pi first looks; the lockfile goes a moment later, inside the settle time: no verdict yet.
+		await sleep(50);
+		expect(source.facts(KEY)?.ended).toBeUndefined();
+		await server.stop();
+		await waitFor("unlisted", () => source.facts(KEY)?.listed === false, 1000);
+		h.clock.advance(IDE_CLOSE_SETTLE_MS);
+		await sleep(50);
+		expect(source.facts(KEY)).toEqual({ origin: "ide-server", listed: false, alive: false });
+		expect(lockOf(source)).toBeUndefined();
 	});
 
 	test("kill -9 of its process (the lockfile left behind): unlisted, its lockfile a dead pid", async () => {
