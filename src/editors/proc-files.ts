@@ -1,7 +1,13 @@
 import { closeSync, openSync, readdirSync, readFileSync, readSync } from "node:fs";
 import { lstat, readdir, readFile, readlink } from "node:fs/promises";
 import { bootTimeFromProcStat } from "./core/pid-reuse.ts";
-import { listeningTcp, listeningUnixSockets, socketInode, type TcpListener } from "./core/proc-net.ts";
+import {
+	connectionServerUid,
+	listeningTcp,
+	listeningUnixSockets,
+	socketInode,
+	type TcpListener,
+} from "./core/proc-net.ts";
 import { descendants, type ProcStat, parseProcStat } from "./core/proc-stat.ts";
 
 /**
@@ -131,6 +137,18 @@ export async function listeningTcpTable(): Promise<TcpListener[]> {
 		["/proc/net/tcp", "/proc/net/tcp6"].map((path) => readFile(path, "utf8").catch(() => "")),
 	);
 	return tables.flatMap(listeningTcp);
+}
+
+/** Whose socket took a loopback connection from `clientPort` to `serverPort` (core/proc-net.ts `connectionServerUid`). */
+export async function connectionServerUidNow(serverPort: number, clientPort: number): Promise<number | undefined> {
+	const tables = await Promise.all(
+		["/proc/net/tcp", "/proc/net/tcp6"].map((path) => readFile(path, "utf8").catch(() => "")),
+	);
+	for (const table of tables) {
+		const uid = connectionServerUid(table, serverPort, clientPort);
+		if (uid !== undefined) return uid;
+	}
+	return undefined;
 }
 
 /** Its parent, its parent's parent, ... up to the first process: pi's own ancestors, say. */

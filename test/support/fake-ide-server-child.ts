@@ -25,6 +25,8 @@ export interface FakeIdeServerProcess {
 	lockfilePath: string | undefined;
 	/** Removes the lockfile, then stops the child and waits for it to exit. */
 	stop(): Promise<void>;
+	/** How many WebSocket upgrades the child's server has seen (asked over its stdin). */
+	upgradesSeen(): Promise<number>;
 }
 
 const RUNNER = join(PACKAGE_ROOT, "test", "support", "fake-ide-server-runner.ts");
@@ -69,6 +71,21 @@ export async function startFakeIdeServerAs(
 		stop: async () => {
 			lockfile.remove();
 			await stopChild(child);
+		},
+		upgradesSeen: () => {
+			const answer = new Promise<number>((done) => {
+				let text = "";
+				const read = (chunk: Buffer) => {
+					text += chunk.toString();
+					const end = text.indexOf("\n");
+					if (end < 0) return;
+					child.stdout?.off("data", read);
+					done((JSON.parse(text.slice(0, end)) as { upgrades: number }).upgrades);
+				};
+				child.stdout?.on("data", read);
+			});
+			child.stdin?.write("upgrades\n");
+			return answer;
 		},
 	};
 }

@@ -84,3 +84,27 @@ function isLoopbackHex(hex: string): boolean | undefined {
 	const mapped = zeros(0, 10) && bytes[10] === 0xff && bytes[11] === 0xff;
 	return mapped && bytes[12] === 127;
 }
+
+/** `st` of an established connection (also a connection still in its listener's accept queue). */
+const TCP_ESTABLISHED = "01";
+
+/**
+ * The owner of the server's end of a loopback connection pi made from `clientPort` to `serverPort`: the entry whose
+ * local port is the server's and remote port pi's, on loopback. The kernel gives a connection not yet accepted the
+ * listener's uid, so this says whose listener took pi's connection, before pi sends it a byte. Undefined when the
+ * tables hold no such entry.
+ */
+export function connectionServerUid(table: string, serverPort: number, clientPort: number): number | undefined {
+	for (const line of table.split("\n").slice(1)) {
+		const fields = line.trim().split(/\s+/);
+		if (fields.length < 10 || fields[3] !== TCP_ESTABLISHED) continue;
+		const [localAddress, localPort] = (fields[1] ?? "").split(":");
+		const [remoteAddress, remotePort] = (fields[2] ?? "").split(":");
+		if (Number.parseInt(localPort ?? "", 16) !== serverPort || Number.parseInt(remotePort ?? "", 16) !== clientPort)
+			continue;
+		if (!isLoopbackHex(localAddress ?? "") || !isLoopbackHex(remoteAddress ?? "")) continue;
+		const uid = Number(fields[7]);
+		if (Number.isSafeInteger(uid)) return uid;
+	}
+	return undefined;
+}

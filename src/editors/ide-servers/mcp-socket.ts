@@ -1,6 +1,7 @@
-import { connect } from "node:net";
+import { connect, type Socket } from "node:net";
 import WebSocket from "ws";
 import type { Clock } from "../../shared/core/clock.ts";
+import { connectionServerUidNow } from "../proc-files.ts";
 import { methodNotFoundText, notificationText, readServerMessage, requestText, resultText } from "./core/json-rpc.ts";
 
 /** What a request gave: the server's result, or why there is none (its error, a timeout, a closed socket). */
@@ -27,6 +28,8 @@ export interface McpSocketOptions {
 	/** Offer the `mcp` subprotocol (JetBrains requires it; a server that does not echo it is retried without). */
 	subprotocol: boolean;
 	timeoutMs: number;
+	/** The user the listener must belong to: checked on the connection itself before anything is sent. */
+	uid: number;
 	clock: Clock;
 	onNotification: (method: string, params: unknown) => void;
 }
@@ -61,16 +64,41 @@ export class McpSocket {
 		});
 	}
 
-	static open(options: McpSocketOptions): Promise<OpenResult> {
+	/**
+	 * Connects: first the TCP connection alone, whose server end the kernel lists with the uid of the listener
+	 * that took it; only when that is this user's are the upgrade and its token sent over it.
+	 */
+	static async open(options: McpSocketOptions): Promise<OpenResult> {
+		const tcp = await connectedTcp(options.port, options.timeoutMs, options.clock);
+		if (typeof tcp === "string") return { ok: false, reason: tcp };
+		const owner = tcp.localPort === undefined ? undefined : await connectionServerUidNow(options.port, tcp.localPort);
+		if (owner !== options.uid) {
+			tcp.destroy();
+			return {
+				ok: false,
+				reason:
+					owner === undefined
+						? "whose socket took pi's connection could not be read: nothing sent"
+						: `port ${options.port} was listened on by uid ${owner} when pi connected: nothing sent`,
+			};
+		}
 		return new Promise((resolve) => {
-			const ws = new WebSocket(`ws://127.0.0.1:${options.port}`, options.subprotocol ? ["mcp"] : [], {
-				headers: options.headers,
-				handshakeTimeout: options.timeoutMs,
-				maxPayload: MAX_FRAME_BYTES,
-				perMessageDeflate: false,
-				followRedirects: false,
-				createConnection: () => connect({ host: "127.0.0.1", port: options.port }),
-			});
+			let ws: WebSocket;
+			try {
+				ws = new WebSocket(`ws://127.0.0.1:${options.port}`, options.subprotocol ? ["mcp"] : [], {
+					headers: options.headers,
+					handshakeTimeout: options.timeoutMs,
+					maxPayload: MAX_FRAME_BYTES,
+					perMessageDeflate: false,
+					followRedirects: false,
+					// The connection just proven: no other is made, and no proxy of the environment is asked.
+					createConnection: () => tcp,
+				});
+			} catch (error) {
+				tcp.destroy();
+				resolve({ ok: false, reason: `cannot connect: ${String((error as Error).message).slice(0, 120)}` });
+				return;
+			}
 			let settled = false;
 			const settle = (result: OpenResult) => {
 				if (settled) return;
@@ -79,7 +107,8 @@ export class McpSocket {
 			};
 			ws.once("open", () => settle({ ok: true, socket: new McpSocket(ws, options) }));
 			ws.once("unexpected-response", (_request, response) => {
-				settle({ ok: false, reason: `the server refused the connection (HTTP ${response.statusCode})` });
+				const refused = response.statusCode === 401 || response.statusCode === 403 ? " (the token was refused)" : "";
+				settle({ ok: false, reason: `the server refused the connection (HTTP ${response.statusCode})${refused}` });
 				ws.terminate();
 			});
 			ws.once("error", (error) => {
@@ -177,6 +206,25 @@ export class McpSocket {
 		}
 		this.markClosed(this.closedWith);
 	}
+}
+
+/** A TCP connection to 127.0.0.1:`port`, made directly, or why there is none within `timeoutMs`. */
+function connectedTcp(port: number, timeoutMs: number, clock: Clock): Promise<Socket | string> {
+	return new Promise((resolve) => {
+		const tcp = connect({ host: "127.0.0.1", port });
+		const cancel = clock.after(timeoutMs, () => {
+			tcp.destroy();
+			resolve(`no connection within ${timeoutMs} ms`);
+		});
+		tcp.once("connect", () => {
+			cancel();
+			resolve(tcp);
+		});
+		tcp.once("error", (error) => {
+			cancel();
+			resolve(connectFailure(error));
+		});
+	});
 }
 
 function connectFailure(error: Error): string {

@@ -95,12 +95,14 @@ export class ServerConnections {
 		const { lockfile, holder } = lock;
 		if (!lockfile || !holder) return;
 		const session = new IdeServerSession(
-			{ port: lock.port, headers: authHeaders(lock.plan.kind, lockfile.authToken) },
+			{ port: lock.port, headers: authHeaders(lock.plan.kind, lockfile.authToken), uid: this.deps.uid },
 			{
 				clock: this.deps.clock,
 				changed: () => void runInBackground("ide server state", () => this.deps.changed()),
 				mentioned: (mention) => {
-					if (this.deps.connectedKey() === key) this.deps.mentioned(key, mention);
+					// Only the connected editor's, once its connection is proven (the port's owner checked again).
+					if (this.deps.connectedKey() === key && this.connections.get(key)?.opening === undefined)
+						this.deps.mentioned(key, mention);
 				},
 			},
 		);

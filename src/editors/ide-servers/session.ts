@@ -15,6 +15,8 @@ import { FRAME_TOO_BIG, type McpAnswer, McpSocket, PI_CLOSED } from "./mcp-socke
 export interface SessionTarget {
 	port: number;
 	headers: Record<string, string>;
+	/** The user whose listener alone may take pi's connection (and its token). */
+	uid: number;
 }
 
 export interface SessionHooks {
@@ -167,6 +169,7 @@ export class IdeServerSession {
 		return {
 			port: this.target.port,
 			headers: this.target.headers,
+			uid: this.target.uid,
 			subprotocol,
 			timeoutMs: IDE_REQUEST_TIMEOUT_MS,
 			clock: this.hooks.clock,

@@ -243,8 +243,10 @@ export class IdeServerSource implements EditorSource {
 		const locks = this.usableLocks();
 		for (const lock of locks) {
 			const key = keyOf(lock) as string;
+			const connection = this.connections.of(key);
 			const listed = await listedEditor(lock, {
-				session: this.connections.of(key)?.session,
+				// Nothing the server said counts before its port is proven again and its starting state read.
+				session: connection?.opening === undefined ? connection?.session : undefined,
 				nowSeconds: this.hooks.clock.nowSeconds(),
 				ssePort: this.ssePort,
 				byHand: this.options.mode.mode !== "auto" || this.connections.endedOf(key) !== undefined,

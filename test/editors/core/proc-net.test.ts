@@ -1,5 +1,10 @@
 import { describe, expect, test } from "vitest";
-import { listeningTcp, listeningUnixSockets, socketInode } from "../../../src/editors/core/proc-net.ts";
+import {
+	connectionServerUid,
+	listeningTcp,
+	listeningUnixSockets,
+	socketInode,
+} from "../../../src/editors/core/proc-net.ts";
 
 /** `/proc/net/unix` as Linux writes it, with a 0.7 server, a 0.9+ server, a client end and others. */
 const TABLE = [
@@ -78,4 +83,28 @@ describe("listening TCP sockets from /proc/net/tcp and tcp6", () => {
 		]);
 	});
 	test("an empty or unreadable table lists nothing", () => expect(listeningTcp("")).toEqual([]));
+});
+
+describe("whose listener took a loopback connection (/proc/net/tcp, ESTABLISHED)", () => {
+	// pi's end 127.0.0.1:51000 -> 127.0.0.1:40123 (uid 0), the server's end (uid 65534), a listener, an outside peer.
+	const TABLE = [
+		"  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode",
+		"   0: 0100007F:9CBB 00000000:0000 0A 00000000:00000000 00:00000000 00000000 65534        0 111 1",
+		"   1: 0100007F:C738 0100007F:9CBB 01 00000000:00000000 00:00000000 00000000     0        0 222 1",
+		"   2: 0100007F:9CBB 0100007F:C738 01 00000000:00000000 00:00000000 00000000 65534        0 333 1",
+		"   3: 0A000001:9CBB 0A000002:C738 01 00000000:00000000 00:00000000 00000000  1000        0 444 1",
+	].join("\n");
+	const V6 = [
+		"  sl  local_address                         remote_address                        st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode",
+		"   0: 00000000000000000000000001000000:9CBB 00000000000000000000000001000000:C739 01 00000000:00000000 00:00000000 00000000  1000        0 555 1",
+	].join("\n");
+	test.each([
+		["the server's end of pi's connection", TABLE, 40123, 51000, 65534],
+		["no such connection", TABLE, 40123, 51001, undefined],
+		["the other way round: pi's end, its uid", TABLE, 51000, 40123, 0],
+		["IPv6 loopback", V6, 40123, 51001, 1000],
+		["an empty table", "", 40123, 51000, undefined],
+	] as const)("%s", (_name, table, serverPort, clientPort, uid) => {
+		expect(connectionServerUid(table, serverPort, clientPort)).toBe(uid);
+	});
 });

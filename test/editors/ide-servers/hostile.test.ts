@@ -13,7 +13,9 @@ import {
 import { connect, createServer } from "node:net";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import { McpSocket } from "../../../src/editors/ide-servers/mcp-socket.ts";
 import type { IdeServerSource } from "../../../src/editors/ide-servers/source.ts";
+import { systemClock } from "../../../src/shared/clock.ts";
 import { writeIdeLockfile } from "../../support/fake-ide-lockfile.ts";
 import type { FakeIdeServer } from "../../support/fake-ide-server.ts";
 import { canRunAsNobody, startFakeIdeServerAs } from "../../support/fake-ide-server-child.ts";
@@ -242,5 +244,30 @@ describe.skipIf(!canRunAsNobody())("a port held by another user", () => {
 		h.scope.defer(() => probe.destroy());
 		await new Promise((done) => probe.once("connect", done));
 		expect(connectionsTo(child.port)).toBeGreaterThan(0);
+	});
+
+	test("a port taken by another user after pi proved it: the connection's own owner is checked, nothing sent", async () => {
+		const child = await startFakeIdeServerAs("nobody", {
+			flavour: "vscode",
+			lockDir: h.lockDir("claude"),
+			workspaceFolders: [h.project],
+			writeLockfile: false,
+		});
+		h.scope.defer(() => child.stop());
+		// As if the lock dir had been read while this user's IDE still held the port: pi dials it now.
+		const opened = await McpSocket.open({
+			port: child.port,
+			headers: { "x-claude-code-ide-authorization": "the-users-token-0123456789" },
+			subprotocol: true,
+			timeoutMs: 2000,
+			uid: process.getuid?.() ?? 0,
+			clock: systemClock,
+			onNotification: () => {},
+		});
+		expect(opened).toEqual({
+			ok: false,
+			reason: `port ${child.port} was listened on by uid ${NOBODY} when pi connected: nothing sent`,
+		});
+		expect(await child.upgradesSeen()).toBe(0);
 	});
 });
