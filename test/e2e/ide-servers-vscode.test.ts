@@ -39,7 +39,7 @@ describe.each(piLines())("the VS Code-like IDE server through the real $name (RP
 			const fake = await startIdeServer(ws, "vscode");
 			fake.setEditor({ file: main(), text: MAIN_TEXT });
 			const rpc = startIdePi(ws, line);
-			const label = `vscode ${process.pid}`;
+			const label = `Visual Studio Code ${process.pid}`;
 			await lockfileListed(rpc, fake, PI_START_TIMEOUT_MS);
 			await pickFirst(rpc);
 			await rpc.waitForWidget("in main.ts");

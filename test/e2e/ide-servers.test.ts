@@ -64,7 +64,7 @@ describe.each(piLines())("IDE servers through the real $name (RPC)", (line) => {
 				});
 				const rpc = startPi();
 				const pid = process.pid;
-				const label = `${app} ${pid}`;
+				const label = `${ideName} ${pid}`;
 				const listed = await lockfileListed(rpc, fake, PI_START_TIMEOUT_MS);
 				expect(listed).toContain("Connected: no\n");
 				expect(listed).toContain(
@@ -119,7 +119,7 @@ describe.each(piLines())("IDE servers through the real $name (RPC)", (line) => {
 						? [DELTA_HEADER, "Cursor: line 5, column 6", fresh[0], "```typescript", "line4", "line5", "```"]
 						: [
 								FULL_HEADER,
-								"App: jetbrains",
+								`App: ${app}`,
 								`File: ${main()}`,
 								"Language: ts",
 								"Cursor: line 5, column 6",
@@ -181,7 +181,7 @@ describe.each(piLines())("IDE servers through the real $name (RPC)", (line) => {
 					});
 				const lockfile = writeLockfile();
 				fake.setEditor({ file: main(), text: MAIN_TEXT });
-				const label = `${app} ${process.pid}`;
+				const label = `${ideName} ${process.pid}`;
 				const rpc = startPi();
 				const cursorPush = () =>
 					fake.setEditor(

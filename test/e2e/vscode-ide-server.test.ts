@@ -74,7 +74,8 @@ describe.skipIf(skipReason !== undefined)(
 			const request = await waitFor("the /ide picker", () => rpc.uiRequests("select")[0]);
 			const options = request.options as string[];
 			const row = options.find((option) => option.includes("IDE server: connects when picked"));
-			expect(row).toMatch(/^vscode \d+ {2}/);
+			// Named as the editor names itself (`ideName`), its app from the table.
+			expect(row).toMatch(/^code-server \d+ {2}/);
 			rpc.respond(String(request.id), { value: row });
 			const status = await waitFor(
 				"connected",

@@ -55,6 +55,8 @@ export interface EditorReading {
 	 * session, and pi does not cut another agent off unasked (`"ideServers": "auto"` lifts it, an eviction sets it).
 	 */
 	byHand?: boolean;
+	/** The name the editor gives itself (an IDE server's `ideName`): shown instead of its `app`. */
+	name?: string;
 	/** Read over an IDE server: `/ide` marks it, and whether pi holds a connection to it now. */
 	ideServer?: { connected: boolean };
 }

@@ -67,6 +67,7 @@ export async function listedEditor(
 		...(session && !session.knowsDirty && { unsavedUnknown: "not-told" as const }),
 		...(selection && { wholeLineSelection: isWholeLineSelection(selection) }),
 		...(lock.port === facts.ssePort && { enclosing: true }),
+		...(lockfile.ideName !== undefined && { name: lockfile.ideName }),
 		ideServer: { connected: session !== undefined },
 		...(facts.byHand && { byHand: true }),
 	};

@@ -1,5 +1,6 @@
 import { connect, type Socket } from "node:net";
 import WebSocket from "ws";
+import { guarded } from "../../shared/background.ts";
 import type { Clock } from "../../shared/core/clock.ts";
 import { connectionServerUidNow } from "../proc-files.ts";
 import { methodNotFoundText, notificationText, readServerMessage, requestText, resultText } from "./core/json-rpc.ts";
@@ -55,7 +56,11 @@ export class McpSocket {
 		this.closedPromise = new Promise((resolve) => {
 			this.markClosed = resolve;
 		});
-		ws.on("message", (data, isBinary) => this.onMessage(data, isBinary));
+		// A throw while a message is taken in (a hook of pi's) is recorded, never an uncaught exception in pi.
+		ws.on(
+			"message",
+			guarded("ide server message", (data: WebSocket.RawData, isBinary: boolean) => this.onMessage(data, isBinary)),
+		);
 		ws.on("close", (code, reason) => this.finish(code, reason.toString("utf8").slice(0, 200)));
 		ws.on("error", (error) => {
 			if ((error as NodeJS.ErrnoException).code === "WS_ERR_UNSUPPORTED_MESSAGE_LENGTH")
@@ -151,7 +156,8 @@ export class McpSocket {
 	close(): void {
 		if (!this.closedWith) this.ws.close(1000);
 		// A server that never answers the close frame: the socket goes anyway.
-		this.options.clock.after(this.options.timeoutMs, () => this.ws.terminate());
+		const cancel = this.options.clock.after(this.options.timeoutMs, () => this.ws.terminate());
+		this.ws.once("close", cancel);
 		this.finish(1000, PI_CLOSED);
 	}
 

@@ -58,16 +58,21 @@ export class ServerConnections {
 		return this.ended.get(key);
 	}
 
-	/** Connects to `lock`'s server as `key` (the connected key) and closes every other connection of pi's. */
-	follow(key: string | undefined, lock: ReadLock | undefined): void {
+	/**
+	 * Connects to `lock`'s server as `key` (the connected key; no lock: the key is not a usable IDE server, say
+	 * another source reads that editor now) and closes every other connection of pi's. `picked`: the connection
+	 * was just made (by the user or the rules), which overrides what ended before; else (a new session of pi, a
+	 * re-check) a server that closed pi out or refused it is left alone.
+	 */
+	follow(key: string | undefined, lock: ReadLock | undefined, picked: boolean): void {
 		for (const [known, connection] of this.connections)
-			if (known !== key) {
+			if (known !== key || !lock) {
 				this.connections.delete(known);
 				connection.session.close();
 			}
 		if (key === undefined || !lock || this.connections.has(key)) return;
-		// Picked again: what ended before is the user's to override.
-		this.ended.delete(key);
+		if (picked) this.ended.delete(key);
+		else if (this.ended.has(key)) return;
 		void runInBackground("ide server connect", () => this.connect(key, lock));
 	}
 
@@ -76,12 +81,13 @@ export class ServerConnections {
 		for (const [key, ended] of this.ended) if (ended.end === "connect-failed") this.ended.delete(key);
 	}
 
-	/** A new port, pid or token is a new server: what ended with the old one is forgotten. */
+	/**
+	 * A new port, pid or token is a new server: what ended with the old one is forgotten once no lockfile of that
+	 * key describes the old one any more (a process may hold several: one JetBrains, a server per project).
+	 */
 	forgetEndedOf(locks: readonly ReadLock[], keyOf: (lock: ReadLock) => string | undefined): void {
-		for (const [key, ended] of this.ended) {
-			const lock = locks.find((candidate) => keyOf(candidate) === key);
-			if (lock && serverOf(lock) !== ended.identity) this.ended.delete(key);
-		}
+		for (const [key, ended] of this.ended)
+			if (!locks.some((lock) => keyOf(lock) === key && serverOf(lock) === ended.identity)) this.ended.delete(key);
 	}
 
 	async close(): Promise<void> {
@@ -107,16 +113,24 @@ export class ServerConnections {
 			},
 		);
 		const connection: Connection = { session, lock };
-		connection.opening = session.open().then(async (open) => {
-			// The port is checked again once connected: a listener swapped in between is never kept.
-			const swapped = open ? await stillHeldBy(lock.port, holder.pid, this.deps.uid) : undefined;
-			if (swapped !== undefined) session.close();
-			if (open && swapped === undefined) return true;
-			// pi moved on while it opened (follow): that is no refusal of the server's to remember.
-			if (this.connections.get(key) === connection)
-				this.end(key, lock, "connect-failed", `could not connect: ${swapped ?? session.report().problem ?? "unknown"}`);
-			return false;
-		});
+		connection.opening = session
+			.open()
+			.catch(() => false)
+			.then(async (open) => {
+				// The port is checked again once connected: a listener swapped in between is never kept.
+				const swapped = open ? await stillHeldBy(lock.port, holder.pid, this.deps.uid) : undefined;
+				if (swapped !== undefined) session.close();
+				if (open && swapped === undefined) return true;
+				// pi moved on while it opened (follow): that is no refusal of the server's to remember.
+				if (this.connections.get(key) === connection)
+					this.end(
+						key,
+						lock,
+						"connect-failed",
+						`could not connect: ${swapped ?? session.report().problem ?? "unknown"}`,
+					);
+				return false;
+			});
 		this.connections.set(key, connection);
 		await this.deps.changed();
 		const open = await connection.opening;

@@ -25,6 +25,8 @@ export interface SessionHooks {
 	mentioned: (mention: Mention) => void;
 }
 
+const PI_MOVED_ON = "pi closed the connection while it opened";
+
 /** A file counted on disk for its lines when the server does not say (JetBrains): up to this size. */
 const MAX_COUNTED_BYTES = 8 * 1024 * 1024;
 
@@ -45,6 +47,8 @@ export class IdeServerSession {
 	private pushes = 0;
 	private lastRequest?: SessionReport["lastRequest"];
 	private problem?: string;
+	/** pi closed it: an open under way stops at its next step. */
+	private closing = false;
 	private diagnosticsAsked?: { file: string; done: Promise<void> };
 
 	constructor(
@@ -64,10 +68,13 @@ export class IdeServerSession {
 		if (!opened.ok) return this.fail(opened.reason);
 		const socket = opened.socket;
 		this.socket = socket;
+		// Closed by pi while it connected (moved on, shut down): nothing more is said to the server.
+		if (this.closing) return this.fail(PI_MOVED_ON);
 		const initialized = await this.ask("initialize", initializeParams());
 		const info = initialized.ok ? serverInfoOf(initialized.result) : undefined;
 		if (!info)
 			return this.fail(initialized.ok ? "the server's initialize answer is not MCP" : failure(initialized, socket));
+		if (this.closing) return this.fail(PI_MOVED_ON);
 		this.info = info;
 		this.quirks = quirksOfServer(info.name);
 		socket.notify("notifications/initialized");
@@ -75,6 +82,7 @@ export class IdeServerSession {
 		const tools = listed.ok ? toolNamesOf(listed.result) : undefined;
 		if (!tools) return this.fail(listed.ok ? "the server's tools/list answer is no list" : failure(listed, socket));
 		this.tools = tools;
+		if (this.closing) return this.fail(PI_MOVED_ON);
 		socket.notify("ide_connected", { pid: process.pid });
 		this.connectedAtMs = this.hooks.clock.nowMs();
 		await this.refresh(IDE_REQUEST_TIMEOUT_MS);
@@ -117,7 +125,7 @@ export class IdeServerSession {
 		if (this.offers("getOpenEditors"))
 			asks.push(
 				this.tool("getOpenEditors", {}, timeoutMs).then((json) => {
-					if (json !== undefined) this.take(withOpenEditors(this.view, json, false));
+					if (json !== undefined) this.take(withOpenEditors(this.view, json, this.quirks.oneBasedPositions));
 				}),
 			);
 		if (this.offers("getCurrentSelection"))
@@ -135,7 +143,7 @@ export class IdeServerSession {
 		if (left === 0 || !this.isOpen) return undefined;
 		if (this.offers("getOpenEditors")) {
 			const json = await this.tool("getOpenEditors", {}, left);
-			const update = json === undefined ? undefined : withOpenEditors(this.view, json, false);
+			const update = json === undefined ? undefined : withOpenEditors(this.view, json, this.quirks.oneBasedPositions);
 			if (update?.ok) return update.view.dirty;
 		}
 		if (target === undefined || !this.offers("checkDocumentDirty")) return undefined;
@@ -151,6 +159,7 @@ export class IdeServerSession {
 	}
 
 	close(): void {
+		this.closing = true;
 		this.socket?.close();
 	}
 

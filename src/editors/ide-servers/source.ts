@@ -91,6 +91,8 @@ export class IdeServerSource implements EditorSource {
 		await this.table.readAll();
 		this.phase = "watching";
 		await this.rebuild();
+		// A session of pi before this one (`/new`, `/resume`, `/reload`) left the connection to an IDE server.
+		this.follow(false);
 	}
 
 	async close(): Promise<void> {
@@ -136,8 +138,13 @@ export class IdeServerSource implements EditorSource {
 		return died;
 	}
 
+	/** Also drops the connection when another source now reads that editor (the shipped client's file appeared). */
 	async recheck(): Promise<void> {
 		this.watchers.recheck();
+		const usable = this.usableLocks().map((lock) => keyOf(lock));
+		if (usable.length !== this.listing.size || usable.some((key) => !this.listing.has(key as string)))
+			await this.rebuild();
+		this.follow(false);
 	}
 
 	async lookAgain(): Promise<void> {
@@ -168,14 +175,15 @@ export class IdeServerSource implements EditorSource {
 		return connection?.opening === undefined ? connection?.session.unsavedNow(deadlineMs, target) : undefined;
 	}
 
-	/** The connected key changed: its server is connected to, every other connection of pi's is closed. */
-	follow(): void {
+	/**
+	 * The connected key changed (`picked`), or pi looks whether its connection is the one it should hold (a new
+	 * session of pi connected to it already, a re-check): its server is connected to, every other one closed.
+	 */
+	follow(picked = true): void {
 		if (this.phase !== "watching") return;
 		const key = this.options.connectedKey();
-		this.connections.follow(
-			key,
-			key === undefined ? undefined : this.usableLocks().find((lock) => keyOf(lock) === key),
-		);
+		const lock = key === undefined ? undefined : this.usableLocks().find((candidate) => keyOf(candidate) === key);
+		this.connections.follow(key, lock, picked);
 	}
 
 	report(): IdeServersReport {
@@ -257,7 +265,7 @@ export class IdeServerSource implements EditorSource {
 		}
 		for (const key of this.listing.keys()) if (!built.has(key)) this.gone.add(key);
 		for (const key of built.keys()) this.gone.delete(key);
-		if (this.gone.size > MAX_REMEMBERED_GONE) this.gone.delete(this.gone.values().next().value as string);
+		while (this.gone.size > MAX_REMEMBERED_GONE) this.gone.delete(this.gone.values().next().value as string);
 		this.listing.clear();
 		for (const [key, listed] of built) this.listing.set(key, listed);
 		this.listedLocks.clear();

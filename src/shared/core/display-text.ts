@@ -51,7 +51,11 @@ export function formatAgo(ageSeconds: number): string {
 	return `${Math.floor(age / 86_400)}d ago`;
 }
 
-/** `nvim 1234`: how notices, the picker and `/ide status` name an editor. */
-export function editorLabel(editor: { pid: number; state: { app: string } }): string {
-	return `${clip(sanitizeForDisplay(editor.state.app), 16) || "editor"} ${editor.pid}`;
+/**
+ * `nvim 1234`, `IntelliJ IDEA 4242`: how notices, the picker and `/ide status` name an editor; by the name it
+ * gives itself where it gives one (an IDE server's `ideName`), else by its `app`.
+ */
+export function editorLabel(editor: { pid: number; state: { app: string }; name?: string }): string {
+	const name = editor.name === undefined ? "" : clip(sanitizeForDisplay(editor.name).trim(), 32);
+	return `${name || clip(sanitizeForDisplay(editor.state.app), 16) || "editor"} ${editor.pid}`;
 }

@@ -13,7 +13,7 @@ export interface PickerRow {
 }
 
 /** What a picker row shows of an editor. */
-type PickerEditor = Pick<Editor, "key" | "pid" | "state" | "hidden" | "ideServer" | "byHand" | "enclosing">;
+type PickerEditor = Pick<Editor, "key" | "pid" | "state" | "hidden" | "ideServer" | "byHand" | "enclosing" | "name">;
 
 /** How a row says it is an IDE server: pi connects to it when it is picked, not before. */
 function serverNote(editor: PickerEditor): string {

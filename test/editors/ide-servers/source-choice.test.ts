@@ -1,9 +1,10 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, expect, test } from "vitest";
+import { WebSocket } from "ws";
 import { ideServersStatusLines } from "../../../src/editors/ide-servers/core/status.ts";
 import { waitFor } from "../../support/wait-for.ts";
-import { editorOf, lockOf, SourceHarness } from "./source-harness.ts";
+import { editorOf, lockOf, methodsSeen, SourceHarness } from "./source-harness.ts";
 
 /**
  * One process serving several IDE servers (one JetBrains with a server per open project) is one editor, keyed by
@@ -49,4 +50,52 @@ test("a server whose folders are not the project: no tier, and why", async () =>
 	expect(ideServersStatusLines(source.report(), h.clock.nowSeconds(), h.project)).toContain(
 		`    folders: ${elsewhere}; no tier (no cwd, file or launch arg in the project)`,
 	);
+});
+
+test("a new session of pi still connected to the server (/new, /resume): connected again without a pick", async () => {
+	const server = await h.server("jetbrains");
+	h.connected = SourceHarness.KEY;
+	const source = await h.source();
+	await waitFor("connected again", () => lockOf(source)?.connection === "connected");
+	expect(server.openClients).toBe(1);
+});
+
+test("closed out in the session before: a new session does not take it back", async () => {
+	const server = await h.server("vscode");
+	const first = await h.source({ mode: "auto" });
+	await h.connect(first);
+	const other = new WebSocket(`ws://127.0.0.1:${server.port}`, ["mcp"], {
+		headers: { "x-claude-code-ide-authorization": server.token ?? "" },
+	});
+	h.scope.defer(() => other.terminate());
+	await h.afterClose(first);
+	// What ended lives in the source of that session: a new one starts without it, and connects (the rules' pick).
+	await first.close();
+	const second = await h.source({ mode: "auto" });
+	await waitFor("connected by the new session", () => lockOf(second)?.connection === "connected");
+	expect(server.upgrades).toHaveLength(3);
+});
+
+test("the same editor read another way later (the shipped client's file appears): pi's connection is dropped", async () => {
+	const server = await h.server("vscode");
+	const source = await h.source();
+	await h.connect(source);
+	h.claimed.set(SourceHarness.KEY, "its state file");
+	await source.recheck();
+	await waitFor("dropped", () => server.openClients === 0);
+	expect(lockOf(source)).toMatchObject({ unused: "the same editor as its state file" });
+	expect(source.editors()).toEqual([]);
+});
+
+test("closed while it connects to a silent server: the close is quick, and nothing more is said to the server", async () => {
+	const server = await h.server("vscode", { misbehave: "silent" });
+	const source = await h.source();
+	h.connected = SourceHarness.KEY;
+	source.follow();
+	await waitFor("the upgrade made", () => server.upgrades.length === 1);
+	const started = Date.now();
+	await source.close();
+	expect(Date.now() - started).toBeLessThan(500);
+	await new Promise((done) => setTimeout(done, 50));
+	expect(methodsSeen(server)).toEqual(["initialize"]);
 });

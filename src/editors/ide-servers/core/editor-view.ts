@@ -107,13 +107,10 @@ export function withSelectionPayload(
 	next.cursor = end;
 	if (!empty && text !== "") {
 		const same = view.selection && sameRange(view.selection, start, end) && view.selection.text === text;
-		// The same selection told again (a replay, an answer to a query) keeps the time pi saw it made.
-		next.selection = {
-			start,
-			end,
-			text,
-			atSeconds: same && sameFile ? (view.selection?.atSeconds ?? null) : facts.atSeconds,
-		};
+		// The same selection told again (a replay, an answer to a query) keeps the time pi saw it made; one first
+		// read by a query (no time) takes the time of the push that says it was just made.
+		const known = same && sameFile ? view.selection?.atSeconds : undefined;
+		next.selection = { start, end, text, atSeconds: known ?? facts.atSeconds };
 	}
 	return { ok: true, view: next };
 }

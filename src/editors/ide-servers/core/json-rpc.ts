@@ -1,3 +1,5 @@
+import { sanitizeForDisplay } from "../../../shared/core/display-text.ts";
+
 /** The MCP version pi asks for; every known server answers it or negotiates (§2). */
 export const MCP_PROTOCOL_VERSION = "2024-11-05";
 
@@ -101,7 +103,9 @@ export function mentionOf(
 	oneBased: boolean,
 ): { file: string; lines?: { start: number; end: number } } | undefined {
 	if (!isFields(params) || typeof params.filePath !== "string" || !params.filePath.startsWith("/")) return undefined;
-	if (params.filePath.length > 4096) return undefined;
+	// It goes into pi's input as a paste: a control character (an ESC that ends the paste early) or a bidi control
+	// makes it no path to send.
+	if (params.filePath.length > 4096 || sanitizeForDisplay(params.filePath) !== params.filePath) return undefined;
 	const line = (value: unknown) =>
 		typeof value === "number" && Number.isInteger(value) && value >= 0 && value < 2_147_483_647
 			? value + (oneBased ? 0 : 1)

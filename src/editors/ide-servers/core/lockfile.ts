@@ -18,7 +18,8 @@ export const LockfileSchema = Type.Object({
 	ideName: Type.Optional(Type.String({ maxLength: 200 })),
 	transport: Type.Optional(Type.String({ maxLength: 20 })),
 	runningInWindows: Type.Optional(Type.Boolean()),
-	authToken: Type.Optional(Type.String({ maxLength: 1000 })),
+	/** Sent as an HTTP header: printable ASCII only (anything else is no token any editor writes). */
+	authToken: Type.Optional(Type.String({ maxLength: 1000, pattern: "^[\\x21-\\x7e]*$" })),
 });
 export type LockfileJson = Static<typeof LockfileSchema>;
 

@@ -381,3 +381,17 @@ describe("withOpenEditors: the active tab and every dirty document (reference §
 		if (!update.ok) expect(update.reason.startsWith(reason)).toBe(true);
 	});
 });
+
+describe("a selection first read by a query (no time) and then pushed", () => {
+	test("the push that says it was just made times it: fresh from then", () => {
+		const payload = { text: "abc", filePath: FILE, selection: range(0, 0, 0, 3) };
+		const queried = withSelectionPayload({}, payload, { oneBased: false, atSeconds: null });
+		const view = queried.ok ? queried.view : {};
+		expect(view.selection?.atSeconds).toBeNull();
+		const pushed = withSelectionPayload(view, payload, zero);
+		expect(pushed.ok && pushed.view.selection?.atSeconds).toBe(1000);
+		// A replay of it (no time either) keeps it as it is.
+		const replayed = withSelectionPayload(view, payload, { oneBased: false, atSeconds: null });
+		expect(replayed.ok && replayed.view.selection?.atSeconds).toBeNull();
+	});
+});

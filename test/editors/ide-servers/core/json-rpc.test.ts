@@ -325,3 +325,14 @@ describe("mentionOf: at_mentioned's file and 1-based lines", () => {
 		expect(mentionOf(params, oneBased)).toEqual(mention);
 	});
 });
+
+describe("at_mentioned goes into pi's input as a paste", () => {
+	test.each([
+		["an ESC (it would end the paste early)", "/p/a\u001b[201~b.ts"],
+		["a newline", "/p/a\nb.ts"],
+		["a C1 control", "/p/a\u009bb.ts"],
+		["DEL", "/p/a\u007fb.ts"],
+	])("a path with %s is no mention", (_name, filePath) => {
+		expect(mentionOf({ filePath, lineStart: 0, lineEnd: 1 }, false)).toBeUndefined();
+	});
+});

@@ -189,3 +189,19 @@ describe("parseLockfile: what is not a usable lockfile gives a reason", () => {
 		expect(parsed.reason.startsWith(`not a lockfile at ${at}: `)).toBe(true);
 	});
 });
+
+describe("a token is an HTTP header's value: printable ASCII only", () => {
+	test.each([
+		["a newline", "a\nb"],
+		["a non-ASCII letter", "tok€n"],
+		["a space", "two words"],
+	])("%s: no lockfile pi uses (a reason, not a throw at connect)", (_name, authToken) => {
+		const parsed = parseLockfile(40123, JSON.stringify({ workspaceFolders: ["/p"], authToken }));
+		expect(parsed.ok).toBe(false);
+		expect(parsed.ok ? "" : parsed.reason).toMatch(/^not a lockfile at \/authToken: /);
+	});
+	test("every real token shape passes", () => {
+		for (const authToken of [UUID, HEX32, "base64url_-Token0123456789"])
+			expect(parseLockfile(40123, JSON.stringify({ workspaceFolders: ["/p"], authToken })).ok).toBe(true);
+	});
+});
