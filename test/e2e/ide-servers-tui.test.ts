@@ -44,7 +44,7 @@ describe.skipIf(!tmux)("IDE servers in the interactive TUI (tmux)", () => {
 				await tui.submit("/ide");
 				const picker = await tui.waitForScreen("the picker", (screen) => screen.includes("Connect pi to an editor"));
 				// The label's column is cut by the list; the pid and the note are what matter.
-				expect(picker).toContain(`→   Visual Studio Code ${process.pid}  ${ws.project.slice(0, 10)}`);
+				expect(picker).toContain(`→   Visual Studio Code ${process.pid}  /t`);
 				expect(picker).toMatch(
 					/file shown once connected, active (just now|\d+s ago) {2}\(IDE server: connects when picked\)/,
 				);
