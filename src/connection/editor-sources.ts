@@ -76,11 +76,12 @@ export class EditorSources {
 		const zed = this.zed?.report();
 		const neovim = this.neovim?.report();
 		const zedLine = zed && zedNoMatchLine(zed);
-		const ideServers = this.ideServers?.report();
+		const ideServersReport = this.ideServers?.report();
+		const ideServers = ideServersReport && ideServersNoMatchLine(ideServersReport);
 		return [
 			...(zedLine ? [zedLine] : []),
 			...(neovim ? [neovimNoMatchLine(neovim)] : []),
-			...(ideServers ? [ideServersNoMatchLine(ideServers)] : []),
+			...(ideServers ? [ideServers] : []),
 		];
 	}
 

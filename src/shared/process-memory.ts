@@ -18,6 +18,8 @@ export interface ResourceCount {
 	timers: number;
 	/** Raw `fs.watch`es of the dirs where a Neovim's server appears (`$TMPDIR`, `$XDG_RUNTIME_DIR`). */
 	runtimeWatches: number;
+	/** Raw `fs.watch`es of the IDE servers' lock dirs (or their nearest parents while missing). */
+	lockWatches: number;
 }
 
 const MEMORY_KEY = Symbol.for("pi-ide-context.connection-memory");
@@ -50,8 +52,9 @@ export function connectionMemory(sourcesId: string, projectDir: string): Connect
 
 export function resourceCount(): ResourceCount {
 	const store = holder();
-	store[COUNT_KEY] ??= { watchers: 0, timers: 0, runtimeWatches: 0 };
+	store[COUNT_KEY] ??= { watchers: 0, timers: 0, runtimeWatches: 0, lockWatches: 0 };
 	store[COUNT_KEY].runtimeWatches ??= 0;
+	store[COUNT_KEY].lockWatches ??= 0;
 	return store[COUNT_KEY];
 }
 

@@ -231,9 +231,12 @@ describe.each(piLines())("RPC mode through the real $name CLI", (line) => {
 			const request = await waitFor("select request", () => rpc.uiRequests("select")[0], 30_000);
 			rpc.respond(String(request.id), { value: (request.options as string[])[1] });
 			await waitFor("picked a", () => rpc.lastWidget() === "in a.ts");
-			// The state dir's watcher, and Neovim's runtime-dir watches ($TMPDIR, $XDG_RUNTIME_DIR when set).
+			// The state dir's watcher, Neovim's runtime-dir watches ($TMPDIR, $XDG_RUNTIME_DIR when set) and the two
+			// IDE lock dirs' (~/.claude/ide, ~/.pi/ide, or their nearest parents).
 			const opened = (await rpc.ideStatus()).find((line) => line.startsWith("Open in this process:"));
-			expect(opened).toMatch(/^Open in this process: 1 watcher\(s\), 1 liveness timer\(s\), [12] Neovim runtime-dir/);
+			expect(opened).toMatch(
+				/^Open in this process: 1 watcher\(s\), 1 liveness timer\(s\), [12] Neovim runtime-dir watch\(es\), 2 IDE lock-dir watch\(es\)$/,
+			);
 			const fdsBefore = readdirSync(`/proc/${rpc.pid}/fd`).length;
 			for (let cycle = 0; cycle < 100; cycle++) await rpc.command({ type: "new_session" });
 			await waitFor("widget after the last new session", () => rpc.lastWidget() === "in a.ts");

@@ -17,7 +17,7 @@ export class LockDirWatchers {
 			const watch = new DirWatch(dir, (name) => portOfLockName(name) !== undefined, {
 				changed: () => void runInBackground("ide server lock dir", () => this.changed(dir)),
 				counted: (delta) => {
-					resourceCount().runtimeWatches += delta;
+					resourceCount().lockWatches += delta;
 				},
 			});
 			this.watches.push(watch);

@@ -129,8 +129,9 @@ export function ideServersStatusLines(report: IdeServersReport, nowSeconds: numb
 	return lines;
 }
 
-/** The IDE servers line of what `/ide` says when it finds no editor for the project. */
-export function ideServersNoMatchLine(report: IdeServersReport): string {
-	if (report.phase !== "watching") return ideServersStatusLines(report, 0, "/")[0] as string;
+/** The IDE servers line of what `/ide` says when it finds no editor for the project; none when no lockfile is there. */
+export function ideServersNoMatchLine(report: IdeServersReport): string | undefined {
+	if (report.phase === "off") return ideServersStatusLines(report, 0, "/")[0];
+	if (report.phase !== "watching" || report.locks.length === 0) return undefined;
 	return `IDE servers: ${report.locks.length} lockfiles (${report.locks.filter((lock) => lock.unused === undefined).length} usable); none in this project`;
 }

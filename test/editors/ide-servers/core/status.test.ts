@@ -191,14 +191,15 @@ describe("ideServersStatusLines: the IDE servers section of /ide status", () => 
 });
 
 describe("ideServersNoMatchLine: what /ide says of IDE servers when no editor is in the project", () => {
-	test.each<[string, IdeServersReport, string]>([
+	test.each<[string, IdeServersReport, string | undefined]>([
 		[
 			"off",
 			{ ...base, phase: "off", mode: "off", source: "the project's .pi/settings.json" },
 			'IDE servers: off ("ideServers": false in the project\'s .pi/settings.json)',
 		],
-		["starting", { ...base, phase: "starting" }, "IDE servers: looking"],
+		["starting: nothing to say yet", { ...base, phase: "starting" }, undefined],
 		["watching", { ...base, locks: [usable, unused] }, "IDE servers: 2 lockfiles (1 usable); none in this project"],
+		["no lockfile at all: not a line of its own", { ...base, locks: [] }, undefined],
 	])("%s", (_name, report, line) => {
 		expect(ideServersNoMatchLine(report)).toBe(line);
 	});
