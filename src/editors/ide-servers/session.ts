@@ -1,4 +1,3 @@
-import { open as openFile } from "node:fs/promises";
 import { pathToFileURL } from "node:url";
 import { runInBackground } from "../../shared/background.ts";
 import type { Clock } from "../../shared/core/clock.ts";
@@ -9,6 +8,7 @@ import { type ServerView, type ViewUpdate, withOpenEditors, withSelectionPayload
 import { quirksOfServer, type ServerQuirks } from "./core/ide-apps.ts";
 import { dirtyOf, initializeParams, mentionOf, serverInfoOf, toolAnswerOf, toolNamesOf } from "./core/json-rpc.ts";
 import type { Mention, SessionReport } from "./core/status.ts";
+import { countLinesOnDisk } from "./lines-on-disk.ts";
 import { FRAME_TOO_BIG, type McpAnswer, McpSocket, PI_CLOSED } from "./mcp-socket.ts";
 
 /** Where and how to connect: from a lockfile that passed every check. */
@@ -26,9 +26,6 @@ export interface SessionHooks {
 }
 
 const PI_MOVED_ON = "pi closed the connection while it opened";
-
-/** A file counted on disk for its lines when the server does not say (JetBrains): up to this size. */
-const MAX_COUNTED_BYTES = 8 * 1024 * 1024;
 
 /**
  * One connection to an IDE server: the handshake (`initialize` 2024-11-05, `notifications/initialized`,
@@ -244,7 +241,7 @@ export class IdeServerSession {
 	private async countLines(): Promise<void> {
 		const file = this.view.file;
 		if (file === undefined || this.view.lineCount !== undefined) return;
-		const lines = await linesOf(file);
+		const lines = await countLinesOnDisk(file);
 		if (lines !== undefined && this.view.file === file) {
 			this.linesOnDisk = { file, lines };
 			this.hooks.changed();
@@ -300,20 +297,4 @@ function failure(answer: { reason: string }, socket: McpSocket): string {
 	if (!closed || closed.reason === PI_CLOSED) return answer.reason;
 	if (closed.code === FRAME_TOO_BIG.code) return `pi closed the connection: ${closed.reason}`;
 	return `the server closed the connection: ${closeText(socket)}${closed.code === 1008 ? " (the token was refused)" : ""}`;
-}
-
-/** The lines of a file on disk (a last line without a newline counts), read only when small enough. */
-async function linesOf(file: string): Promise<number | undefined> {
-	const handle = await openFile(file, "r").catch(() => undefined);
-	if (!handle) return undefined;
-	try {
-		const facts = await handle.stat();
-		if (!facts.isFile() || facts.size > MAX_COUNTED_BYTES) return undefined;
-		const text = await handle.readFile();
-		let lines = 0;
-		for (let at = text.indexOf(10); at !== -1; at = text.indexOf(10, at + 1)) lines++;
-		return text.length > 0 && text[text.length - 1] !== 10 ? lines + 1 : lines;
-	} finally {
-		await handle.close();
-	}
 }

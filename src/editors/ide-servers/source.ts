@@ -48,7 +48,8 @@ export class IdeServerSource implements EditorSource {
 	private readonly listing = new Map<string, ListedEditor>();
 	/** The lockfile each listed editor was read from. */
 	private readonly listedLocks = new Map<string, ReadLock>();
-	private readonly paths = new EditorPathsCache();
+	/** One per listed editor: a push of one server resolves no path of another's again. */
+	private readonly paths = new Map<string, EditorPathsCache>();
 	private sequence = 0;
 	readonly lost = false;
 
@@ -244,6 +245,15 @@ export class IdeServerSource implements EditorSource {
 		await this.rebuild();
 	}
 
+	private pathsCacheOf(key: string): EditorPathsCache {
+		let cache = this.paths.get(key);
+		if (!cache) {
+			cache = new EditorPathsCache();
+			this.paths.set(key, cache);
+		}
+		return cache;
+	}
+
 	/** Every usable lockfile as an editor, its state from its connection when there is one. */
 	private async rebuild(): Promise<void> {
 		const sequence = ++this.sequence;
@@ -258,7 +268,7 @@ export class IdeServerSource implements EditorSource {
 				nowSeconds: this.hooks.clock.nowSeconds(),
 				ssePort: this.ssePort,
 				byHand: this.options.mode.mode !== "auto" || this.connections.endedOf(key) !== undefined,
-				pathsOf: (state) => this.paths.pathsOf(state),
+				pathsOf: (state) => this.pathsCacheOf(key).pathsOf(state),
 			});
 			if (sequence !== this.sequence) return;
 			built.set(key, listed);
@@ -270,6 +280,7 @@ export class IdeServerSource implements EditorSource {
 		for (const [key, listed] of built) this.listing.set(key, listed);
 		this.listedLocks.clear();
 		for (const lock of locks) this.listedLocks.set(keyOf(lock) as string, lock);
+		for (const key of this.paths.keys()) if (!built.has(key)) this.paths.delete(key);
 		this.hooks.changed();
 	}
 }
