@@ -46,6 +46,8 @@ const CLOSED_OUT = "the editor closed pi's connection; another client may have t
 export class ServerConnections {
 	private readonly connections = new Map<string, Connection>();
 	private readonly ended = new Map<string, Ended>();
+	/** Servers that just closed pi's connection, while pi looks why: not connected to again on pi's own meanwhile. */
+	private readonly settling = new Set<string>();
 	private closed = false;
 
 	constructor(private readonly deps: ConnectionsDeps) {}
@@ -72,7 +74,7 @@ export class ServerConnections {
 			}
 		if (key === undefined || !lock || this.connections.has(key)) return;
 		if (picked) this.ended.delete(key);
-		else if (this.ended.has(key)) return;
+		else if (this.ended.has(key) || this.settling.has(key)) return;
 		void runInBackground("ide server connect", () => this.connect(key, lock));
 	}
 
@@ -152,6 +154,18 @@ export class ServerConnections {
 	private async onClosed(key: string, connection: Connection, code: number): Promise<void> {
 		if (this.connections.get(key) !== connection || this.closed) return;
 		this.connections.delete(key);
+		this.settling.add(key);
+		try {
+			await this.judgeClose(key, connection, code);
+		} finally {
+			this.settling.delete(key);
+		}
+		this.deps.event({ kind: "app-gone", label: `IDE server ${connection.lock.port}` });
+		await this.deps.changed();
+	}
+
+	/** Why the server closed pi's connection: it went (its lockfile, its process), or it closed pi out. */
+	private async judgeClose(key: string, connection: Connection, code: number): Promise<void> {
 		// What it showed is not known any more: listed without it at once, while pi looks at why it closed.
 		await this.deps.changed();
 		// An IDE that quits closes its clients first, then its listener and its lockfile: still there at once, it
@@ -167,8 +181,6 @@ export class ServerConnections {
 				this.end(key, connection.lock, "connect-failed", `the server sent ${FRAME_TOO_BIG.reason}; /ide reconnects`);
 			else this.end(key, connection.lock, "closed-by-editor", CLOSED_OUT);
 		}
-		this.deps.event({ kind: "app-gone", label: `IDE server ${connection.lock.port}` });
-		await this.deps.changed();
 	}
 
 	private end(key: string, lock: ReadLock, end: Ended["end"], reason: string): void {

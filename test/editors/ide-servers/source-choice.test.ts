@@ -99,3 +99,21 @@ test("closed while it connects to a silent server: the close is quick, and nothi
 	await new Promise((done) => setTimeout(done, 50));
 	expect(methodsSeen(server)).toEqual(["initialize"]);
 });
+
+test("closed out: while pi looks why (the settle time), a re-check does not connect again", async () => {
+	const server = await h.server("vscode");
+	const source = await h.source({ mode: "auto" });
+	await h.connect(source);
+	const other = new WebSocket(`ws://127.0.0.1:${server.port}`, ["mcp"], {
+		headers: { "x-claude-code-ide-authorization": server.token ?? "" },
+	});
+	h.scope.defer(() => other.terminate());
+	await waitFor("pi's connection closed", () => lockOf(source)?.connection === undefined);
+	await source.recheck();
+	await new Promise((done) => setTimeout(done, 100));
+	expect(server.upgrades).toHaveLength(2);
+	await h.afterClose(source);
+	await source.recheck();
+	await new Promise((done) => setTimeout(done, 50));
+	expect(server.upgrades).toHaveLength(2);
+});
