@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { WebSocket } from "ws";
 import { useE2eWorkspace } from "../support/e2e-workspace.ts";
-import { messageText } from "../support/fake-model-server.ts";
+import { messageText, writerModel } from "../support/fake-model-server.ts";
 import {
 	editorBlock,
 	FULL_HEADER,
@@ -24,7 +24,6 @@ import {
 	statusOf,
 	toolCalls,
 	waitForNotice,
-	writer,
 } from "../support/ide-server-e2e.ts";
 import { piLines } from "../support/pi-cli.ts";
 import { PI_START_TIMEOUT_MS, waitFor } from "../support/wait-for.ts";
@@ -77,7 +76,7 @@ describe.each(piLines())("the VS Code-like IDE server through the real $name (RP
 
 			// main.ts typed in and not saved, while other.ts is the active file: the model's write of it is blocked.
 			fake.setEditor({ dirty: [main()] });
-			ws.server.reply = writer("src/main.ts", "from the model\n");
+			ws.server.reply = writerModel("src/main.ts");
 			await rpc.prompt("write src/main.ts");
 			expect(readFileSync(main(), "utf8")).toBe(MAIN_TEXT);
 			// Not the active file: named by its path.

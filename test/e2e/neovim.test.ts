@@ -8,22 +8,13 @@ import { createServer } from "node:net";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { useE2eWorkspace } from "../support/e2e-workspace.ts";
-import { type ChatRequest, messageText, type ToolCallReply } from "../support/fake-model-server.ts";
+import { messageText, writerModel } from "../support/fake-model-server.ts";
 import { piLines } from "../support/pi-cli.ts";
 import { RealNeovim, requireNeovim } from "../support/real-neovim.ts";
 import { RpcPi } from "../support/rpc-pi.ts";
 import { PI_START_TIMEOUT_MS, waitFor } from "../support/wait-for.ts";
 
 const available = requireNeovim("the Neovim end-to-end tests");
-
-/** The model writes `path` when the prompt asks it to, then answers with text once the tool result is back. */
-function writer(path: string, content: string) {
-	return (request: ChatRequest): string | ToolCallReply => {
-		if (request.messages.at(-1)?.role === "tool") return "done";
-		const asked = request.messages.some((message) => messageText(message) === `write ${path}`);
-		return asked ? { toolCall: { name: "write", arguments: { path, content } } } : "ok";
-	};
-}
 
 describe.skipIf(!available).each(piLines())("Neovim's own server through the real $name (RPC)", (line) => {
 	const ws = useE2eWorkspace();
@@ -120,12 +111,12 @@ describe.skipIf(!available).each(piLines())("Neovim's own server through the rea
 			await nvim.command("edit src/clean.ts | edit src/main.ts");
 			await nvim.keys("iY<Esc>", "n");
 			for (const file of ["src/main.ts", "src/other.ts"]) {
-				ws.server.reply = writer(file, "from the model\n");
+				ws.server.reply = writerModel(file, "from the model\n");
 				await rpc.prompt(`write ${file}`);
 				expect(readFileSync(join(ws.project, file), "utf8")).not.toBe("from the model\n");
 				expect(rpc.notices().at(-1)).toContain(`blocked the model's write of`);
 			}
-			ws.server.reply = writer("src/clean.ts", "clean\nwritten by the model\n");
+			ws.server.reply = writerModel("src/clean.ts", "clean\nwritten by the model\n");
 			await rpc.prompt("write src/clean.ts");
 			expect(readFileSync(join(ws.project, "src", "clean.ts"), "utf8")).toBe("clean\nwritten by the model\n");
 			const cleanLines = `return vim.api.nvim_buf_line_count(vim.fn.bufnr("${join(ws.project, "src", "clean.ts")}"))`;
@@ -252,7 +243,7 @@ describe.skipIf(!available).each(piLines())("Neovim's own server through the rea
 			10_000,
 		);
 		started = Date.now();
-		ws.server.reply = writer("src/main.ts", "from the model\n");
+		ws.server.reply = writerModel("src/main.ts", "from the model\n");
 		await rpc.prompt("write src/main.ts");
 		expect(Date.now() - started).toBeLessThan(2500);
 		// The guard could not ask (Neovim busy): the last pushed list said main.ts was saved, so the write went through.

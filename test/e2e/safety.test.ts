@@ -2,7 +2,7 @@ import { readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { useE2eWorkspace } from "../support/e2e-workspace.ts";
-import { type ChatRequest, messageText, type ToolCallReply } from "../support/fake-model-server.ts";
+import { type ChatRequest, messageText, writerModel } from "../support/fake-model-server.ts";
 import { projectState, type StateOverrides, selection } from "../support/fixtures.ts";
 import { piLines, spawnPi } from "../support/pi-cli.ts";
 import { RpcPi } from "../support/rpc-pi.ts";
@@ -11,16 +11,6 @@ import { waitFor } from "../support/wait-for.ts";
 const now = () => Math.floor(Date.now() / 1000);
 const GITHUB_TOKEN = "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";
 const STRIPE_KEY = "sk_live_51H8xYzAbCdEfGhIjKlMnOpQrStUvWx";
-
-/** The model writes `main.ts` when asked to, then answers with text once the tool result is back. */
-function writer(path: string, content: string) {
-	return (request: ChatRequest): string | ToolCallReply => {
-		const last = request.messages.at(-1);
-		if (last?.role === "tool") return "done";
-		const asked = request.messages.some((message) => messageText(message) === "overwrite it");
-		return asked ? { toolCall: { name: "write", arguments: { path, content } } } : "ok";
-	};
-}
 
 describe.each(piLines())("editor safety through the real $name CLI (print mode)", (line) => {
 	const ws = useE2eWorkspace();
@@ -96,7 +86,7 @@ describe.each(piLines())("editor safety through the real $name CLI (print mode)"
 	test.skipIf(!line.node)(
 		"the model's write to the file with unsaved changes is blocked; the file is unchanged",
 		async () => {
-			ws.server.reply = writer("src/main.ts", "overwritten by the model\n");
+			ws.server.reply = writerModel("src/main.ts", "overwritten by the model\n", "overwrite it");
 			const file = join(ws.project, "src", "main.ts");
 			const before = readFileSync(file, "utf8");
 			editorWith({ buffer: { modified: true } });
@@ -115,7 +105,7 @@ describe.each(piLines())("editor safety through the real $name CLI (print mode)"
 	test.skipIf(!line.node)(
 		"RPC: blocked with a notice naming the file; after the editor saves, the same call goes through",
 		async () => {
-			ws.server.reply = writer("src/main.ts", "after the save\n");
+			ws.server.reply = writerModel("src/main.ts", "after the save\n", "overwrite it");
 			const file = join(ws.project, "src", "main.ts");
 			const nvim = editorWith({ buffer: { modified: true } });
 			const rpc = RpcPi.start(line, { cwd: ws.project, agentDir: ws.agentDir, stateDir: ws.stateDir });
@@ -138,7 +128,7 @@ describe.each(piLines())("editor safety through the real $name CLI (print mode)"
 	test.skipIf(!line.node)("a file the client lists in unsaved_files (not the active one) is guarded too", async () => {
 		const other = join(ws.project, "src", "other.ts");
 		writeFileSync(other, "other\n");
-		ws.server.reply = writer("src/other.ts", "overwritten by the model\n");
+		ws.server.reply = writerModel("src/other.ts", "overwritten by the model\n", "overwrite it");
 		const nvim = ws.editor();
 		nvim.write({ ...projectState(ws.project), pid: nvim.pid, unsaved_files: [other] });
 		const requests = await ask("overwrite it");
@@ -150,7 +140,7 @@ describe.each(piLines())("editor safety through the real $name CLI (print mode)"
 	});
 
 	test.skipIf(!line.node)("once the editor reports the file saved, the same write goes through", async () => {
-		ws.server.reply = writer("@src/main.ts", "written by the model\n");
+		ws.server.reply = writerModel("@src/main.ts", "written by the model\n", "overwrite it");
 		editorWith({ buffer: { modified: false } });
 		await ask("overwrite it");
 		expect(readFileSync(join(ws.project, "src", "main.ts"), "utf8")).toBe("written by the model\n");

@@ -9,29 +9,21 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import WebSocket from "ws";
 import { anthropicExtension } from "../support/anthropic-vscode.ts";
 import { E2eWorkspace } from "../support/e2e-workspace.ts";
-import { type ChatRequest, messageText, type ToolCallReply } from "../support/fake-model-server.ts";
+import { writerModel } from "../support/fake-model-server.ts";
 import { type PiLine, piLines } from "../support/pi-cli.ts";
 import type { RpcPi } from "../support/rpc-pi.ts";
-import { vscodeHost } from "../support/vscode-host.ts";
+import { vscodeHost, vscodeSuiteSkipReason } from "../support/vscode-host.ts";
 import { VscodeSession } from "../support/vscode-session.ts";
 import { waitFor } from "../support/wait-for.ts";
 
 const pi1 = piLines()[1] as PiLine;
 const host = vscodeHost();
 const extension = anthropicExtension();
-const skipReason = host.skipReason ?? extension.skipReason ?? (pi1.node ? undefined : pi1.skipReason);
-if (skipReason && process.env.CI === "true")
-	throw new Error(`CI=true and the IDE server tests in VS Code cannot run: ${skipReason}`);
-if (skipReason) process.stderr.write(`VS Code IDE server tests skipped: ${skipReason}\n`);
-
-/** The model writes `path` when the prompt asks it to, then answers with text once the tool result is back. */
-function writer(path: string) {
-	return (request: ChatRequest): string | ToolCallReply => {
-		if (request.messages.at(-1)?.role === "tool") return "done";
-		const asked = request.messages.some((message) => messageText(message) === `write ${path}`);
-		return asked ? { toolCall: { name: "write", arguments: { path, content: "from the model\n" } } } : "ok";
-	};
-}
+const skipReason = vscodeSuiteSkipReason(
+	"the IDE server tests in VS Code",
+	extension.skipReason,
+	pi1.node ? undefined : pi1.skipReason,
+);
 
 describe.skipIf(skipReason !== undefined)(
 	"Anthropic's VS Code extension in a real VS Code, read by the real pi 1.x as an IDE server",
@@ -128,7 +120,7 @@ describe.skipIf(skipReason !== undefined)(
 			await vscode.page.keyboard.press("Control+End");
 			await vscode.page.keyboard.type("// typed, not saved\n");
 			const before = readFileSync(join(ws.project, "src", "other.ts"), "utf8");
-			ws.server.reply = writer("src/other.ts");
+			ws.server.reply = writerModel("src/other.ts");
 			await rpc.prompt("write src/other.ts");
 			expect(readFileSync(join(ws.project, "src", "other.ts"), "utf8")).toBe(before);
 			expect(rpc.notices().at(-1)).toContain("blocked the model's write of");

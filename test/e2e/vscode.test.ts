@@ -7,29 +7,18 @@ import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { E2eWorkspace } from "../support/e2e-workspace.ts";
-import { type ChatRequest, messageText, type ToolCallReply } from "../support/fake-model-server.ts";
+import { writerModel } from "../support/fake-model-server.ts";
 import { type PiLine, piLines } from "../support/pi-cli.ts";
 import type { RpcPi } from "../support/rpc-pi.ts";
-import { vscodeHost } from "../support/vscode-host.ts";
+import { vscodeHost, vscodeSuiteSkipReason } from "../support/vscode-host.ts";
 import { VscodeSession } from "../support/vscode-session.ts";
 import { waitFor } from "../support/wait-for.ts";
 
 const pi1 = piLines()[1] as PiLine;
 const host = vscodeHost();
-const skipReason = host.skipReason ?? (pi1.node ? undefined : pi1.skipReason);
-if (skipReason && process.env.CI === "true") throw new Error(`CI=true and the VS Code tests cannot run: ${skipReason}`);
-if (skipReason) process.stderr.write(`VS Code tests skipped: ${skipReason}\n`);
+const skipReason = vscodeSuiteSkipReason("the VS Code tests", pi1.node ? undefined : pi1.skipReason);
 
 const GREETING = 'export const a = 1;\nconst grüß = "héllo 🌍";\nexport {};\n';
-
-/** The model writes `path` when the prompt asks it to, then answers with text once the tool result is back. */
-function writer(path: string) {
-	return (request: ChatRequest): string | ToolCallReply => {
-		if (request.messages.at(-1)?.role === "tool") return "done";
-		const asked = request.messages.some((message) => messageText(message) === `write ${path}`);
-		return asked ? { toolCall: { name: "write", arguments: { path, content: "from the model\n" } } } : "ok";
-	};
-}
 
 describe.skipIf(skipReason !== undefined)(
 	"VS Code: the shipped client in a real VS Code, read by the real pi 1.x",
@@ -106,7 +95,7 @@ describe.skipIf(skipReason !== undefined)(
 			await waitFor("both unsaved, as written", () => written()?.unsaved_files?.length === 2, 10_000);
 			for (const name of ["src/other.ts", "src/main.ts"]) {
 				const before = readFileSync(join(ws.project, name), "utf8");
-				ws.server.reply = writer(name);
+				ws.server.reply = writerModel(name);
 				await rpc.prompt(`write ${name}`);
 				expect(readFileSync(join(ws.project, name), "utf8")).toBe(before);
 				expect(rpc.notices().at(-1)).toContain("blocked the model's write of");

@@ -43,6 +43,18 @@ export interface ToolCallReply {
 	toolCall: { name: string; arguments: Record<string, unknown> };
 }
 
+/**
+ * A model that writes `path` with `content` when the last prompt asks it to (`write <path>`, or `asked`), then
+ * answers with text once the tool result is back; "ok" to anything else.
+ */
+export function writerModel(path: string, content = "from the model\n", asked = `write ${path}`): Reply {
+	return (request) => {
+		if (request.messages.at(-1)?.role === "tool") return "done";
+		const wanted = request.messages.some((message) => messageText(message) === asked);
+		return wanted ? { toolCall: { name: "write", arguments: { path, content } } } : "ok";
+	};
+}
+
 export async function startFakeModelServer(reply: Reply = () => "ok"): Promise<FakeModelServer> {
 	const requests: ChatRequest[] = [];
 	let fake: FakeModelServer | undefined;

@@ -4,7 +4,6 @@ import { expect } from "vitest";
 import { WebSocket } from "ws";
 import type { E2eWorkspace } from "./e2e-workspace.ts";
 import { FakeIdeServer, type FakeIdeServerOptions } from "./fake-ide-server.ts";
-import { type ChatRequest, messageText, type ToolCallReply } from "./fake-model-server.ts";
 import type { IdeFlavour } from "./ide-server-flavours.ts";
 import type { PiLine } from "./pi-cli.ts";
 import { RpcPi } from "./rpc-pi.ts";
@@ -159,13 +158,4 @@ export async function pickFirst(rpc: RpcPi): Promise<string[]> {
 	const options = request.options as string[];
 	rpc.respond(String(request.id), { value: options[0] });
 	return options;
-}
-
-/** The model writes `path` when the prompt asks it to, then answers with text once the tool result is back. */
-export function writer(path: string, content: string) {
-	return (request: ChatRequest): string | ToolCallReply => {
-		if (request.messages.at(-1)?.role === "tool") return "done";
-		const asked = request.messages.some((message) => messageText(message) === `write ${path}`);
-		return asked ? { toolCall: { name: "write", arguments: { path, content } } } : "ok";
-	};
 }

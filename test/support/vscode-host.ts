@@ -44,6 +44,17 @@ export function vscodeHost(): VscodeHost {
 	};
 }
 
+/**
+ * Why a suite that needs this host (and whatever else it names) cannot run, said on stderr; under `CI=true` a
+ * reason fails the run instead of skipping.
+ */
+export function vscodeSuiteSkipReason(suite: string, ...others: (string | undefined)[]): string | undefined {
+	const reason = [vscodeHost().skipReason, ...others].find((why) => why !== undefined);
+	if (reason && process.env.CI === "true") throw new Error(`CI=true and ${suite} cannot run: ${reason}`);
+	if (reason) process.stderr.write(`${suite} skipped: ${reason}\n`);
+	return reason;
+}
+
 /** Installs the host into the cache unless it is there: staged, renamed into place only when complete. */
 export function installVscodeHost(log: (message: string) => void = () => {}): VscodeHost {
 	const root = cacheRoot();

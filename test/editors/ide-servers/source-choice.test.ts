@@ -1,7 +1,6 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, expect, test } from "vitest";
-import { WebSocket } from "ws";
 import { ideServersStatusLines } from "../../../src/editors/ide-servers/core/status.ts";
 import { waitFor } from "../../support/wait-for.ts";
 import { editorOf, lockOf, methodsSeen, SourceHarness } from "./source-harness.ts";
@@ -64,10 +63,7 @@ test("closed out in the session before: a new session does not take it back", as
 	const server = await h.server("vscode");
 	const first = await h.source({ mode: "auto" });
 	await h.connect(first);
-	const other = new WebSocket(`ws://127.0.0.1:${server.port}`, ["mcp"], {
-		headers: { "x-claude-code-ide-authorization": server.token ?? "" },
-	});
-	h.scope.defer(() => other.terminate());
+	h.anotherClient(server);
 	await h.afterClose(first);
 	// What ended lives in the source of that session: a new one starts without it, and connects (the rules' pick).
 	await first.close();
@@ -104,10 +100,7 @@ test("closed out: while pi looks why (the settle time), a re-check does not conn
 	const server = await h.server("vscode");
 	const source = await h.source({ mode: "auto" });
 	await h.connect(source);
-	const other = new WebSocket(`ws://127.0.0.1:${server.port}`, ["mcp"], {
-		headers: { "x-claude-code-ide-authorization": server.token ?? "" },
-	});
-	h.scope.defer(() => other.terminate());
+	h.anotherClient(server);
 	await waitFor("pi's connection closed", () => lockOf(source)?.connection === undefined);
 	await source.recheck();
 	await new Promise((done) => setTimeout(done, 100));

@@ -1,5 +1,6 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { WebSocket } from "ws";
 import type { ListedEditor, SourceEvent } from "../../../src/editors/core/editor.ts";
 import type { LockEntryReport, Mention } from "../../../src/editors/ide-servers/core/status.ts";
 import { IdeServerSource, type IdeServerSourceOptions } from "../../../src/editors/ide-servers/source.ts";
@@ -106,6 +107,15 @@ export class SourceHarness {
 		source.follow();
 		await waitFor("connected", () => lockOf(source)?.connection === "connected");
 		if (options.pastReplay ?? true) this.clock.advance((IDE_SELECTION_REPLAY_MS + IDE_REQUEST_TIMEOUT_MS) / 2);
+	}
+
+	/** Another client (a Claude CLI) connects to the server with its token: a one-client server closes pi out. */
+	anotherClient(server: FakeIdeServer): WebSocket {
+		const other = new WebSocket(`ws://127.0.0.1:${server.port}`, ["mcp"], {
+			headers: { "x-claude-code-ide-authorization": server.token ?? "" },
+		});
+		this.scope.defer(() => other.terminate());
+		return other;
 	}
 
 	/**

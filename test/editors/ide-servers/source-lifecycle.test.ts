@@ -2,7 +2,6 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import { WebSocket } from "ws";
 import { IDE_CLOSE_SETTLE_MS } from "../../../src/shared/core/timing.ts";
 import { writeIdeLockfile } from "../../support/fake-ide-lockfile.ts";
 import { PACKAGE_ROOT } from "../../support/pi-cli.ts";
@@ -110,10 +109,7 @@ describe("never fought for", () => {
 		const source = await h.source({ mode: "auto" });
 		expect(editorOf(source)?.byHand).toBeUndefined();
 		await h.connect(source);
-		const other = new WebSocket(`ws://127.0.0.1:${server.port}`, ["mcp"], {
-			headers: { "x-claude-code-ide-authorization": server.token ?? "" },
-		});
-		h.scope.defer(() => other.terminate());
+		h.anotherClient(server);
 		await h.afterClose(source);
 		expect(source.facts(KEY)).toEqual({
 			origin: "ide-server",
@@ -145,10 +141,7 @@ describe("never fought for", () => {
 		const server = await h.server("vscode");
 		const source = await h.source({ mode: "auto" });
 		await h.connect(source);
-		const other = new WebSocket(`ws://127.0.0.1:${server.port}`, ["mcp"], {
-			headers: { "x-claude-code-ide-authorization": server.token ?? "" },
-		});
-		h.scope.defer(() => other.terminate());
+		h.anotherClient(server);
 		await h.afterClose(source);
 		const folder = join(h.home, "added");
 		mkdirSync(folder);
