@@ -238,14 +238,24 @@ export class IdeServerSession {
 		return done;
 	}
 
-	private async countLines(): Promise<void> {
+	/** The active file's lines being counted on disk (a prompt waits for it, capped): undefined when none is. */
+	counting?: Promise<void>;
+
+	private countLines(): Promise<void> {
 		const file = this.view.file;
-		if (file === undefined || this.view.lineCount !== undefined) return;
-		const lines = await countLinesOnDisk(file);
-		if (lines !== undefined && this.view.file === file) {
-			this.linesOnDisk = { file, lines };
-			this.hooks.changed();
-		}
+		if (file === undefined || this.view.lineCount !== undefined) return Promise.resolve();
+		const counting: Promise<void> = countLinesOnDisk(file)
+			.then((lines) => {
+				if (lines !== undefined && this.view.file === file) {
+					this.linesOnDisk = { file, lines };
+					this.hooks.changed();
+				}
+			})
+			.finally(() => {
+				if (this.counting === counting) this.counting = undefined;
+			});
+		this.counting = counting;
+		return counting;
 	}
 
 	/** A tool's structured answer, or undefined (its failure kept as the last request's). */

@@ -159,15 +159,21 @@ export class IdeServerSource implements EditorSource {
 
 	isPending(key: string): boolean {
 		const connection = this.connections.of(key);
-		return connection !== undefined && (connection.opening !== undefined || connection.session.asksBeforePrompt);
+		if (!connection) return false;
+		const { opening, session } = connection;
+		return opening !== undefined || session.asksBeforePrompt || session.counting !== undefined;
 	}
 
-	/** A server that pushes nothing on a file switch is asked what it shows (the caller caps the wait). */
+	/**
+	 * A server that pushes nothing on a file switch is asked what it shows, a file just switched to is counted
+	 * on disk (the caller caps the wait).
+	 */
 	async flush(key: string): Promise<void> {
 		const connection = this.connections.of(key);
 		if (!connection) return;
 		if (connection.opening) await connection.opening;
 		else if (connection.session.asksBeforePrompt) await connection.session.refresh(PROMPT_FLUSH_TIMEOUT_MS);
+		await connection.session.counting;
 		await this.rebuild();
 	}
 
