@@ -9,7 +9,8 @@ const octal = (mode: number) => `0${(mode & 0o777).toString(8).padStart(3, "0")}
 /**
  * A lock dir is read when nobody else can put a lockfile in it. Unlike the state dir (0700: its files are
  * prompt text), group and others may read it: Anthropic's extension makes `~/.claude/ide` 0755 and pi never
- * writes here. What a lockfile says is trusted only as far as the port's owner proves it (`checkPortListeners` below, the holder found by lockfiles.ts).
+ * writes here. What a lockfile says is trusted only as far as the port's owner proves it (`checkPortListeners`
+ * below, the holder found by lockfiles.ts).
  */
 export function checkLockDirTrust(path: string, facts: FsFacts, uid: number): LockTrust {
 	if (facts.kind === "missing") return { ok: false, reason: "not there (yet)" };
