@@ -2,6 +2,7 @@ import { connect, type Socket } from "node:net";
 import WebSocket from "ws";
 import { guarded } from "../../shared/background.ts";
 import type { Clock } from "../../shared/core/clock.ts";
+import { PendingRequests } from "../pending-requests.ts";
 import { connectionServerUidNow } from "../proc-files.ts";
 import { methodNotFoundText, notificationText, readServerMessage, requestText, resultText } from "./core/json-rpc.ts";
 
@@ -41,8 +42,7 @@ export interface McpSocketOptions {
  * made to 127.0.0.1 directly, so no proxy of the environment ever sees the token.
  */
 export class McpSocket {
-	private nextId = 1;
-	private readonly waiting = new Map<number, { done: (answer: McpAnswer) => void; cancel: () => void }>();
+	private readonly pending: PendingRequests<McpAnswer>;
 	private closedWith?: { code: number; reason: string };
 	private readonly closedPromise: Promise<{ code: number; reason: string }>;
 	private markClosed!: (closed: { code: number; reason: string }) => void;
@@ -53,6 +53,7 @@ export class McpSocket {
 		private readonly ws: WebSocket,
 		private readonly options: McpSocketOptions,
 	) {
+		this.pending = new PendingRequests(options.clock);
 		this.closedPromise = new Promise((resolve) => {
 			this.markClosed = resolve;
 		});
@@ -138,15 +139,12 @@ export class McpSocket {
 
 	request(method: string, params: unknown, timeoutMs = this.options.timeoutMs): Promise<McpAnswer> {
 		if (this.closedWith) return Promise.resolve({ ok: false, reason: "not connected" });
-		const id = this.nextId++;
-		return new Promise((resolve) => {
-			const cancel = this.options.clock.after(timeoutMs, () => {
-				this.waiting.delete(id);
-				resolve({ ok: false, reason: `no answer to ${method} within ${timeoutMs} ms` });
-			});
-			this.waiting.set(id, { done: resolve, cancel });
-			this.send(requestText(id, method, params));
+		const { id, answer } = this.pending.open(timeoutMs, {
+			ok: false,
+			reason: `no answer to ${method} within ${timeoutMs} ms`,
 		});
+		this.send(requestText(id, method, params));
+		return answer;
 	}
 
 	notify(method: string, params?: unknown): void {
@@ -173,18 +171,14 @@ export class McpSocket {
 		const message = readServerMessage(data.toString());
 		switch (message.kind) {
 			case "result":
-			case "error": {
-				const waiter = this.waiting.get(message.id);
-				if (!waiter) return;
-				this.waiting.delete(message.id);
-				waiter.cancel();
-				waiter.done(
+			case "error":
+				this.pending.settle(
+					message.id,
 					message.kind === "result"
 						? { ok: true, result: message.result }
 						: { ok: false, reason: `the server answered with an error: ${message.message}` },
 				);
 				return;
-			}
 			case "request":
 				this.send(
 					message.method === "ping" ? resultText(message.id, {}) : methodNotFoundText(message.id, message.method),
@@ -205,11 +199,7 @@ export class McpSocket {
 	private finish(code: number, reason: string): void {
 		if (this.closedWith) return;
 		this.closedWith = { code, reason };
-		for (const [id, waiter] of this.waiting) {
-			this.waiting.delete(id);
-			waiter.cancel();
-			waiter.done({ ok: false, reason: "the connection closed" });
-		}
+		this.pending.settleAll({ ok: false, reason: "the connection closed" });
 		this.markClosed(this.closedWith);
 	}
 }

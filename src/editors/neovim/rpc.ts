@@ -1,6 +1,7 @@
 import { connect, type Socket } from "node:net";
 import { decodeMultiStream, encode } from "@msgpack/msgpack";
 import type { Clock } from "../../shared/core/clock.ts";
+import { PendingRequests } from "../pending-requests.ts";
 
 /** What a request gave: Neovim's result, or why there is none (its error, a timeout, a closed socket). */
 export type RpcAnswer = { ok: true; value: unknown } | { ok: false; reason: string };
@@ -18,17 +19,17 @@ const MAX_MSGID = 0xffff_ffff;
  * request pi sends must be harmless whenever it runs. Closing the socket is the only death signal.
  */
 export class RpcConnection {
-	private nextId = 1;
-	private readonly waiting = new Map<number, { done: (answer: RpcAnswer) => void; cancel: () => void }>();
+	private readonly pending: PendingRequests<RpcAnswer>;
 	private closedReason?: string;
 	private readonly closedPromise: Promise<string>;
 	private markClosed!: (reason: string) => void;
 
 	private constructor(
 		private readonly socket: Socket,
-		private readonly clock: Clock,
+		clock: Clock,
 		private readonly onNotification: (method: string, params: unknown) => void,
 	) {
+		this.pending = new PendingRequests(clock, MAX_MSGID);
 		this.closedPromise = new Promise((resolve) => {
 			this.markClosed = resolve;
 		});
@@ -71,16 +72,9 @@ export class RpcConnection {
 
 	request(method: string, params: readonly unknown[], timeoutMs: number): Promise<RpcAnswer> {
 		if (this.closedReason) return Promise.resolve({ ok: false, reason: this.closedReason });
-		const id = this.nextId;
-		this.nextId = this.nextId >= MAX_MSGID ? 1 : this.nextId + 1;
-		return new Promise((resolve) => {
-			const cancel = this.clock.after(timeoutMs, () => {
-				this.waiting.delete(id);
-				resolve({ ok: false, reason: `no answer within ${timeoutMs} ms` });
-			});
-			this.waiting.set(id, { done: resolve, cancel });
-			this.socket.write(encode([REQUEST, id, method, params]));
-		});
+		const { id, answer } = this.pending.open(timeoutMs, { ok: false, reason: `no answer within ${timeoutMs} ms` });
+		this.socket.write(encode([REQUEST, id, method, params]));
+		return answer;
 	}
 
 	/** Idempotent; every request still waiting resolves with the reason. */
@@ -88,11 +82,7 @@ export class RpcConnection {
 		if (this.closedReason) return;
 		this.closedReason = reason;
 		this.socket.destroy();
-		for (const { done, cancel } of this.waiting.values()) {
-			cancel();
-			done({ ok: false, reason });
-		}
-		this.waiting.clear();
+		this.pending.settleAll({ ok: false, reason });
 		this.markClosed(reason);
 	}
 
@@ -107,11 +97,10 @@ export class RpcConnection {
 	private dispatch(message: unknown): void {
 		if (!Array.isArray(message)) return;
 		if (message[0] === RESPONSE && typeof message[1] === "number") {
-			const waiting = this.waiting.get(message[1]);
-			if (!waiting) return;
-			this.waiting.delete(message[1]);
-			waiting.cancel();
-			waiting.done(message[2] == null ? { ok: true, value: message[3] } : { ok: false, reason: errorText(message[2]) });
+			this.pending.settle(
+				message[1],
+				message[2] == null ? { ok: true, value: message[3] } : { ok: false, reason: errorText(message[2]) },
+			);
 		} else if (message[0] === NOTIFICATION && typeof message[1] === "string") {
 			this.onNotification(message[1], message[2]);
 		} else if (message[0] === REQUEST && typeof message[1] === "number") {
