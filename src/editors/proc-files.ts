@@ -131,20 +131,19 @@ export async function listeningUnixSocketTable(): Promise<Map<number, string>> {
 	return listeningUnixSockets(await readFile("/proc/net/unix", "utf8").catch(() => ""));
 }
 
-/** The listening TCP sockets of IPv4 and IPv6 (`/proc/net/tcp`, `/proc/net/tcp6`). */
+/** `/proc/net/tcp` and `/proc/net/tcp6` as they are now (IPv4 and IPv6); an unreadable one is empty. */
+function tcpTables(): Promise<string[]> {
+	return Promise.all(["/proc/net/tcp", "/proc/net/tcp6"].map((path) => readFile(path, "utf8").catch(() => "")));
+}
+
+/** The listening TCP sockets of IPv4 and IPv6. */
 export async function listeningTcpTable(): Promise<TcpListener[]> {
-	const tables = await Promise.all(
-		["/proc/net/tcp", "/proc/net/tcp6"].map((path) => readFile(path, "utf8").catch(() => "")),
-	);
-	return tables.flatMap(listeningTcp);
+	return (await tcpTables()).flatMap(listeningTcp);
 }
 
 /** Whose socket took a loopback connection from `clientPort` to `serverPort` (core/proc-net.ts `connectionServerUid`). */
 export async function connectionServerUidNow(serverPort: number, clientPort: number): Promise<number | undefined> {
-	const tables = await Promise.all(
-		["/proc/net/tcp", "/proc/net/tcp6"].map((path) => readFile(path, "utf8").catch(() => "")),
-	);
-	for (const table of tables) {
+	for (const table of await tcpTables()) {
 		const uid = connectionServerUid(table, serverPort, clientPort);
 		if (uid !== undefined) return uid;
 	}

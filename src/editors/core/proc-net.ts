@@ -43,27 +43,50 @@ export interface TcpListener {
 /** `st` of a listening socket. */
 const TCP_LISTEN = "0A";
 
+/** `st` of an established connection (also a connection still in its listener's accept queue). */
+const TCP_ESTABLISHED = "01";
+
+/** One socket of `/proc/net/tcp` or `tcp6`: both ends (loopback or not), its state, owner and inode. */
+interface TcpRow {
+	local: { port: number; loopback: boolean };
+	remote: { port: number; loopback: boolean };
+	state: string;
+	uid: number;
+	inode: number;
+}
+
+/** `0100007F:9CBB` → port 40123 on loopback; undefined when it is no address and port. */
+function endOf(field: string | undefined): TcpRow["local"] | undefined {
+	const [address, portHex] = (field ?? "").split(":");
+	if (address === undefined || !/^[0-9A-F]{4}$/i.test(portHex ?? "")) return undefined;
+	const loopback = isLoopbackHex(address);
+	return loopback === undefined ? undefined : { port: Number.parseInt(portHex as string, 16), loopback };
+}
+
 /**
- * Listening sockets of `/proc/net/tcp` or `/proc/net/tcp6`
- * (`sl local_address rem_address st tx:rx tr:when retrnsmt uid timeout inode ...`). The address is hex in the
- * kernel's byte order: each 32-bit word little-endian, so `0100007F` is 127.0.0.1.
+ * The rows of `/proc/net/tcp` or `/proc/net/tcp6`
+ * (`sl local_address rem_address st tx:rx tr:when retrnsmt uid timeout inode ...`); a malformed row is skipped.
+ * The address is hex in the kernel's byte order: each 32-bit word little-endian, so `0100007F` is 127.0.0.1.
  */
-export function listeningTcp(table: string): TcpListener[] {
-	const listeners: TcpListener[] = [];
+function tcpRows(table: string): TcpRow[] {
+	const rows: TcpRow[] = [];
 	for (const line of table.split("\n").slice(1)) {
 		const fields = line.trim().split(/\s+/);
-		if (fields.length < 10 || fields[3] !== TCP_LISTEN) continue;
-		const [address, portHex] = (fields[1] ?? "").split(":");
-		const port = Number.parseInt(portHex ?? "", 16);
+		if (fields.length < 10) continue;
+		const [local, remote] = [endOf(fields[1]), endOf(fields[2])];
 		const uid = Number(fields[7]);
 		const inode = Number(fields[9]);
-		if (address === undefined || !/^[0-9A-F]{4}$/i.test(portHex ?? "") || !Number.isSafeInteger(uid)) continue;
-		if (!Number.isSafeInteger(inode) || inode <= 0) continue;
-		const loopback = isLoopbackHex(address);
-		if (loopback === undefined) continue;
-		listeners.push({ port, loopback, uid, inode });
+		if (!local || !remote || !Number.isSafeInteger(uid) || !Number.isSafeInteger(inode)) continue;
+		rows.push({ local, remote, state: fields[3] as string, uid, inode });
 	}
-	return listeners;
+	return rows;
+}
+
+/** Listening sockets of `/proc/net/tcp` or `/proc/net/tcp6`. */
+export function listeningTcp(table: string): TcpListener[] {
+	return tcpRows(table)
+		.filter((row) => row.state === TCP_LISTEN && row.inode > 0)
+		.map((row) => ({ port: row.local.port, loopback: row.local.loopback, uid: row.uid, inode: row.inode }));
 }
 
 /** The 32-bit words of a hex address, each turned from the kernel's little-endian order into bytes. */
@@ -85,9 +108,6 @@ function isLoopbackHex(hex: string): boolean | undefined {
 	return mapped && bytes[12] === 127;
 }
 
-/** `st` of an established connection (also a connection still in its listener's accept queue). */
-const TCP_ESTABLISHED = "01";
-
 /**
  * The owner of the server's end of a loopback connection pi made from `clientPort` to `serverPort`: the entry whose
  * local port is the server's and remote port pi's, on loopback. The kernel gives a connection not yet accepted the
@@ -95,16 +115,12 @@ const TCP_ESTABLISHED = "01";
  * tables hold no such entry.
  */
 export function connectionServerUid(table: string, serverPort: number, clientPort: number): number | undefined {
-	for (const line of table.split("\n").slice(1)) {
-		const fields = line.trim().split(/\s+/);
-		if (fields.length < 10 || fields[3] !== TCP_ESTABLISHED) continue;
-		const [localAddress, localPort] = (fields[1] ?? "").split(":");
-		const [remoteAddress, remotePort] = (fields[2] ?? "").split(":");
-		if (Number.parseInt(localPort ?? "", 16) !== serverPort || Number.parseInt(remotePort ?? "", 16) !== clientPort)
-			continue;
-		if (!isLoopbackHex(localAddress ?? "") || !isLoopbackHex(remoteAddress ?? "")) continue;
-		const uid = Number(fields[7]);
-		if (Number.isSafeInteger(uid)) return uid;
-	}
-	return undefined;
+	return tcpRows(table).find(
+		(row) =>
+			row.state === TCP_ESTABLISHED &&
+			row.local.port === serverPort &&
+			row.remote.port === clientPort &&
+			row.local.loopback &&
+			row.remote.loopback,
+	)?.uid;
 }
