@@ -4,7 +4,7 @@ import { IDE_CLOSE_SETTLE_MS } from "../../shared/core/timing.ts";
 import type { SourceEvent } from "../core/editor.ts";
 import { authHeaders } from "./core/lock-dirs.ts";
 import type { Mention } from "./core/status.ts";
-import { serverOf } from "./listing.ts";
+import { keyOf, serverOf } from "./listing.ts";
 import { type ReadLock, stillHeldBy } from "./lockfiles.ts";
 import { FRAME_TOO_BIG } from "./mcp-socket.ts";
 import { IdeServerSession } from "./session.ts";
@@ -87,7 +87,7 @@ export class ServerConnections {
 	 * A new port, pid or token is a new server: what ended with the old one is forgotten once no lockfile of that
 	 * key describes the old one any more (a process may hold several: one JetBrains, a server per project).
 	 */
-	forgetEndedOf(locks: readonly ReadLock[], keyOf: (lock: ReadLock) => string | undefined): void {
+	forgetEndedOf(locks: readonly ReadLock[]): void {
 		for (const [key, ended] of this.ended)
 			if (!locks.some((lock) => keyOf(lock) === key && serverOf(lock) === ended.identity)) this.ended.delete(key);
 	}

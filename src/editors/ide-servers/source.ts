@@ -45,9 +45,8 @@ export class IdeServerSource implements EditorSource {
 	private readonly watchers: LockDirWatchers;
 	private readonly connections: ServerConnections;
 	private readonly gone = new Set<string>();
-	private readonly listing = new Map<string, ListedEditor>();
-	/** The lockfile each listed editor was read from. */
-	private readonly listedLocks = new Map<string, ReadLock>();
+	/** Each listed editor with the lockfile it was read from. */
+	private readonly listing = new Map<string, { editor: ListedEditor; lock: ReadLock }>();
 	/** One per listed editor: a push of one server resolves no path of another's again. */
 	private readonly paths = new Map<string, EditorPathsCache>();
 	private sequence = 0;
@@ -102,14 +101,14 @@ export class IdeServerSource implements EditorSource {
 	}
 
 	editors(): ListedEditor[] {
-		return [...this.listing.values()];
+		return [...this.listing.values()].map(({ editor }) => editor);
 	}
 
 	facts(key: string): EditorFacts | undefined {
 		const ended = this.listing.has(key) ? this.connections.endedOf(key) : undefined;
 		if (ended && this.options.connectedKey() === key)
 			return { origin: "ide-server", listed: true, alive: true, ended: ended.end, rejection: ended.reason };
-		const listed = this.listing.get(key);
+		const listed = this.listing.get(key)?.editor;
 		if (listed)
 			return {
 				origin: "ide-server",
@@ -153,7 +152,7 @@ export class IdeServerSource implements EditorSource {
 		// Asked by hand: a server that refused pi, or closed pi's connection, may be tried again when picked.
 		this.connections.forgetRefusals();
 		await this.table.readAll();
-		this.connections.forgetEndedOf(this.table.all(), keyOf);
+		this.connections.forgetEndedOf(this.table.all());
 		await this.rebuild();
 	}
 
@@ -212,11 +211,8 @@ export class IdeServerSource implements EditorSource {
 					elsewhere: key === undefined ? undefined : this.options.claimedElsewhere(key),
 					ended: key === undefined ? undefined : this.connections.endedOf(key)?.reason,
 					ssePort: this.ssePort,
-					...(listed && this.listedLocks.get(key as string) === lock && { editor: listed }),
-					...(listed &&
-						this.listedLocks.get(key as string) !== lock && {
-							sameProcessAs: this.listedLocks.get(key as string)?.name,
-						}),
+					...(listed?.lock === lock && { editor: listed.editor }),
+					...(listed && listed.lock !== lock && { sameProcessAs: listed.lock.name }),
 				});
 			}),
 		};
@@ -247,7 +243,7 @@ export class IdeServerSource implements EditorSource {
 
 	private async rescan(dir: string): Promise<void> {
 		await this.table.read(dir);
-		this.connections.forgetEndedOf(this.table.all(), keyOf);
+		this.connections.forgetEndedOf(this.table.all());
 		await this.rebuild();
 	}
 
@@ -263,9 +259,8 @@ export class IdeServerSource implements EditorSource {
 	/** Every usable lockfile as an editor, its state from its connection when there is one. */
 	private async rebuild(): Promise<void> {
 		const sequence = ++this.sequence;
-		const built = new Map<string, ListedEditor>();
-		const locks = this.usableLocks();
-		for (const lock of locks) {
+		const built = new Map<string, { editor: ListedEditor; lock: ReadLock }>();
+		for (const lock of this.usableLocks()) {
 			const key = keyOf(lock) as string;
 			const connection = this.connections.of(key);
 			const listed = await listedEditor(lock, {
@@ -277,15 +272,13 @@ export class IdeServerSource implements EditorSource {
 				pathsOf: (state) => this.pathsCacheOf(key).pathsOf(state),
 			});
 			if (sequence !== this.sequence) return;
-			built.set(key, listed);
+			built.set(key, { editor: listed, lock });
 		}
 		for (const key of this.listing.keys()) if (!built.has(key)) this.gone.add(key);
 		for (const key of built.keys()) this.gone.delete(key);
 		while (this.gone.size > MAX_REMEMBERED_GONE) this.gone.delete(this.gone.values().next().value as string);
 		this.listing.clear();
 		for (const [key, listed] of built) this.listing.set(key, listed);
-		this.listedLocks.clear();
-		for (const lock of locks) this.listedLocks.set(keyOf(lock) as string, lock);
 		for (const key of this.paths.keys()) if (!built.has(key)) this.paths.delete(key);
 		this.hooks.changed();
 	}
