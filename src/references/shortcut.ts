@@ -56,7 +56,7 @@ function referenceTarget(
 			? { startLine: line, endLine: line }
 			: undefined;
 	if (!lines) return "the editor reports no selection and no cursor";
-	return { file, cwd: isInside(file, cwd) ? cwd : connected.projectDir, ...lines };
+	return { file, cwd: referenceBase(file, { cwd, projectDir: connected.projectDir }), ...lines };
 }
 
 /**
@@ -69,14 +69,16 @@ export function mentionText(
 	mention: { file: string; lines?: { start: number; end: number } },
 	place: { cwd: string; projectDir: string; inputBefore: string },
 ): string {
-	const cwd = isInside(mention.file, place.cwd) ? place.cwd : place.projectDir;
-	if (mention.lines)
-		return insertedReference({
-			file: mention.file,
-			cwd,
-			startLine: mention.lines.start,
-			endLine: mention.lines.end,
-			inputBefore: place.inputBefore,
-		});
-	return insertedReference({ file: mention.file, cwd, inputBefore: place.inputBefore });
+	return insertedReference({
+		file: mention.file,
+		cwd: referenceBase(mention.file, place),
+		startLine: mention.lines?.start,
+		endLine: mention.lines?.end,
+		inputBefore: place.inputBefore,
+	});
+}
+
+/** What a reference's path is relative to: pi's cwd when the file is inside it, else the project. */
+function referenceBase(file: string, place: { cwd: string; projectDir: string }): string {
+	return isInside(file, place.cwd) ? place.cwd : place.projectDir;
 }
