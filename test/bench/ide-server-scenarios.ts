@@ -15,7 +15,7 @@ import { startSdkSession } from "../support/sdk-session.ts";
 import { tempDir } from "../support/temp-dir.ts";
 import { waitFor } from "../support/wait-for.ts";
 import { fixture, timedPrompts } from "./in-process-scenarios.ts";
-import { cpuWindows, type Implementation, seededRandom } from "./rpc-scenarios.ts";
+import { cpuWindows, type Implementation, seededRandom, widgetLatency } from "./rpc-scenarios.ts";
 
 const PI073 = piLines()[0] as PiLine;
 const SCOPE = `pi-ide-bench-ide-servers-${process.pid}`;
@@ -58,6 +58,11 @@ interface IdeWorkspace {
 }
 
 /** One workspace: a project, an empty state dir, a lock root with nothing in it yet; every pi stopped at the end. */
+/** A JetBrains-like fake serving `project`, its lockfile in the bench's own lock root. */
+function jetbrainsServer(lockRoot: string, project: string): Promise<FakeIdeServer> {
+	return FakeIdeServer.start({ flavour: "jetbrains", lockDir: claudeLockDir(lockRoot), workspaceFolders: [project] });
+}
+
 async function withIdeWorkspace<T>(work: (bench: IdeWorkspace) => Promise<T>): Promise<T> {
 	const ws = await E2eWorkspace.create();
 	const lockRoot = join(ws.root, "lock-root");
@@ -123,11 +128,7 @@ function linesSelection(last: number) {
  */
 export async function selectionToWidget(pushes: number): Promise<number[]> {
 	return withIdeWorkspace(async ({ ws, lockRoot, file, start }) => {
-		const server = await FakeIdeServer.start({
-			flavour: "jetbrains",
-			lockDir: claudeLockDir(lockRoot),
-			workspaceFolders: [ws.project],
-		});
+		const server = await jetbrainsServer(lockRoot, ws.project);
 		try {
 			const pi = start("auto");
 			await untilShown(server, pi, file);
@@ -136,21 +137,8 @@ export async function selectionToWidget(pushes: number): Promise<number[]> {
 			const latencies: number[] = [];
 			for (let lines = 2; latencies.length < pushes; lines = lines >= 60 ? 2 : lines + 1) {
 				await sleep(100 + random() * 150);
-				const seen = pi.widgetEvents().length;
 				const expected = `${lines} lines selected in main.ts`;
-				const started = performance.now();
-				server.setEditor(linesSelection(lines - 1));
-				const event = await waitFor(
-					`the widget "${expected}"`,
-					() =>
-						pi
-							.widgetEvents()
-							.slice(seen)
-							.find((update) => update.text === expected),
-					5000,
-					1,
-				);
-				latencies.push(event.at - started);
+				latencies.push(await widgetLatency(pi, expected, () => server.setEditor(linesSelection(lines - 1))));
 			}
 			return latencies;
 		} finally {
@@ -269,11 +257,7 @@ export async function ideServerIdleCpu(
 	windows: number,
 ): Promise<{ connected: number[]; off: number[]; offAgain: number[] }> {
 	return withIdeWorkspace(async ({ ws, lockRoot, file, start }) => {
-		const server = await FakeIdeServer.start({
-			flavour: "jetbrains",
-			lockDir: claudeLockDir(lockRoot),
-			workspaceFolders: [ws.project],
-		});
+		const server = await jetbrainsServer(lockRoot, ws.project);
 		try {
 			const [connected, off, offAgain] = [start("auto"), start(false), start(false)] as [RpcPi, RpcPi, RpcPi];
 			await Promise.all([off, offAgain].map((pi) => pi.command({ type: "get_state" }, 40_000)));

@@ -13,7 +13,7 @@ import { RpcPi } from "../support/rpc-pi.ts";
 import { startSdkSession } from "../support/sdk-session.ts";
 import { waitFor } from "../support/wait-for.ts";
 import { fixture, timedPrompts } from "./in-process-scenarios.ts";
-import { cpuWindows, type Implementation, seededRandom } from "./rpc-scenarios.ts";
+import { cpuWindows, type Implementation, seededRandom, widgetLatency } from "./rpc-scenarios.ts";
 
 const PI073 = piLines()[0] as PiLine;
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
@@ -84,21 +84,8 @@ export async function neovimKeyToWidget(keys: number): Promise<number[]> {
 			await waitFor("one line selected", () => pi.lastWidget() === "1 line selected in main.ts", 5000);
 			for (let lines = 2; lines <= 60 && latencies.length < keys; lines++) {
 				await sleep(100 + random() * 150);
-				const seen = pi.widgetEvents().length;
-				const started = performance.now();
-				void nvim?.rpc.request("nvim_input", ["j"], 5000);
 				const expected = `${lines} lines selected in main.ts`;
-				const event = await waitFor(
-					`the widget "${expected}"`,
-					() =>
-						pi
-							.widgetEvents()
-							.slice(seen)
-							.find((update) => update.text === expected),
-					5000,
-					1,
-				);
-				latencies.push(event.at - started);
+				latencies.push(await widgetLatency(pi, expected, () => void nvim?.rpc.request("nvim_input", ["j"], 5000)));
 			}
 		}
 		return latencies;

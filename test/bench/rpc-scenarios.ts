@@ -374,3 +374,24 @@ export async function memoryGrowth(
 		{ gc: true },
 	);
 }
+
+/**
+ * How long from `act` (a key in an editor, a push of its server) until pi's widget shows `expected`: timed from
+ * just before `act` to the setWidget record's arrival, given up after 5 s.
+ */
+export async function widgetLatency(pi: RpcPi, expected: string, act: () => void): Promise<number> {
+	const seen = pi.widgetEvents().length;
+	const started = performance.now();
+	act();
+	const event = await waitFor(
+		`the widget "${expected}"`,
+		() =>
+			pi
+				.widgetEvents()
+				.slice(seen)
+				.find((update) => update.text === expected),
+		5000,
+		1,
+	);
+	return event.at - started;
+}
