@@ -33,6 +33,8 @@ const PI_MOVED_ON = "pi closed the connection while it opened";
  * has a timeout; what arrives is checked by core/ before it is kept.
  */
 export class IdeServerSession {
+	/** The active file's lines being counted on disk (a prompt waits for it, capped): undefined when none is. */
+	counting?: Promise<void>;
 	private socket?: McpSocket;
 	private view: ServerView = {};
 	private diagnostics: Diagnostic[] = [];
@@ -237,9 +239,6 @@ export class IdeServerSession {
 		this.diagnosticsAsked = { file, done };
 		return done;
 	}
-
-	/** The active file's lines being counted on disk (a prompt waits for it, capped): undefined when none is. */
-	counting?: Promise<void>;
 
 	private countLines(): Promise<void> {
 		const file = this.view.file;
