@@ -16,6 +16,8 @@ export interface EditorEvent {
 	file: string | undefined;
 	/** The editor's own `timestamp` of its latest state (unix seconds). */
 	timestamp: number;
-	/** The widget line pi shows for it, or undefined when none is shown. */
+	/** The widget line pi shows for it (without the review's end), or undefined when none is shown. */
 	widget: string | undefined;
+	/** The model's `write` and `edit` are shown for review before they land (`/ide review`, `"review": true`). */
+	review: boolean;
 }

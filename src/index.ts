@@ -8,19 +8,22 @@
  * | `session_shutdown`      | the same, closed and awaited                                                |
  * | `input`                 | text queued while the agent works: its references go with the next prompt    |
  * | `before_agent_start`    | prompt/message-builder.ts: the editor block and references, one message     |
- * | `tool_call`             | safety/unsaved-guard.ts blocks a write of a file with unsaved changes       |
- * | `tool_result`           | connection/model-writes.ts: the model's write shown in Neovim               |
+ * | `tool_call`             | safety/unsaved-guard.ts blocks a write of a file with unsaved changes, then |
+ * |                         | review/review-gate.ts shows the change in the editor and asks (review on)   |
+ * | `tool_result`           | connection/model-writes.ts: the model's write shown in Neovim; a reviewed   |
+ * |                         | change the user edited tells the model so (review/review-gate.ts)           |
+ * | `turn_end`              | the review forgets what the message's accepted calls left pending            |
  * | an IDE's "send to agent" | references/shortcut.ts `mentionText`, put in pi's input by ui/widget-surface.ts |
- * | `/ide`                  | ui/ide-command.ts: picker, `all`, `off`, `status`                           |
+ * | `/ide`                  | ui/ide-command.ts: picker, `all`, `off`, `status`, `review on|off`          |
  * | ctrl+alt+k, `@` completion | references/shortcut.ts, references/completion.ts                         |
  * | message renderer        | ui/transcript-line.ts: the dim line under each prompt                       |
  *
  * Features depend in this order, each with its pure rules in its own `core/` (docs/development.md):
- * events → shared → settings → editors → safety → connection → references → prompt → ui → index.
+ * events → shared → settings → editors → safety → connection → review → references → prompt → ui → index.
  */
 import { homedir } from "node:os";
 import { join } from "node:path";
-import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
+import type { ExtensionAPI, ExtensionContext, ToolCallEvent } from "@mariozechner/pi-coding-agent";
 import { IdeController } from "./connection/controller.ts";
 import { showModelWrite } from "./connection/model-writes.ts";
 import { plannedStateDirs } from "./editors/state-dir/state-dir.ts";
@@ -37,10 +40,12 @@ import {
 	REFERENCE_SHORTCUT,
 	selectionReference,
 } from "./references/shortcut.ts";
+import { SessionReview } from "./review/session-review.ts";
 import { secretFileMatcher, secretFilePatterns } from "./safety/core/secret-files.ts";
 import { guardUnsavedWrite } from "./safety/unsaved-guard.ts";
 import type { IdeSettings } from "./settings/core/settings.ts";
 import { readSettings, settingsFiles, settingsWarnings } from "./settings/settings-files.ts";
+import { editorLabel } from "./shared/core/display-text.ts";
 import { connectionMemory } from "./shared/process-memory.ts";
 import { installVscodeClient } from "./ui/client-install.ts";
 import { IDE_SUBCOMMANDS, type IdeCommandConnection, runIdeCommand } from "./ui/ide-command.ts";
@@ -60,6 +65,7 @@ export default function piIdeContext(pi: ExtensionAPI): void {
 	let widget: WidgetSurface | undefined;
 	let messages: MessageBuilder | undefined;
 	let references: ReturnType<typeof referenceOptions> | undefined;
+	let review: SessionReview | undefined;
 	const knowledgeCache = new KnowledgeCache(CONTEXT_MESSAGE_TYPE);
 	const queuedTexts: string[] = [];
 
@@ -86,6 +92,7 @@ export default function piIdeContext(pi: ExtensionAPI): void {
 				},
 				memory: connectionMemory(stateDirs.map((dir) => dir.path).join("\u0000"), ctx.cwd),
 				settings,
+				reviewOn: () => review?.standing().on ?? false,
 				settingsFiles: files,
 				zed: {
 					enabled: { on: settings.zed.on, source: settings.zed.source === "project" ? files.project : files.global },
@@ -136,6 +143,18 @@ export default function piIdeContext(pi: ExtensionAPI): void {
 			},
 		);
 		const started = controller;
+		review = new SessionReview({
+			setting: settings.review,
+			printMode: !ctx.hasUI,
+			connected: () => {
+				const editor = started.connectedEditor();
+				return { channel: started.connectedChannel(), editorName: editor ? editorLabel(editor) : "no editor" };
+			},
+			guard: (event, toolCtx) => guardIfOn(started, event, toolCtx),
+			rpc: () => surface.isRpc,
+			nowSeconds: () => started.nowSeconds(),
+			changed: () => started.refreshWidget(),
+		});
 		references = referenceOptions(ctx.cwd, settings);
 		messages = new MessageBuilder(
 			() => started.project,
@@ -150,6 +169,7 @@ export default function piIdeContext(pi: ExtensionAPI): void {
 		controller = undefined;
 		messages = undefined;
 		references = undefined;
+		review = undefined;
 		widget?.dispose();
 		widget = undefined;
 		await closing?.stop();
@@ -203,27 +223,34 @@ export default function piIdeContext(pi: ExtensionAPI): void {
 	});
 
 	pi.on("tool_call", async (event, ctx) => {
-		const guarding = controller;
-		if (!guarding?.settings.guardUnsaved.on) return;
-		return guardUnsavedWrite(event, ctx, (target) => guarding.unsavedAfterPendingRead(target));
+		const [guarding, reviewing] = [controller, review];
+		if (!guarding) return;
+		const blocked = await guardIfOn(guarding, event, ctx);
+		return blocked ?? reviewing?.gate.toolCall(event, ctx);
 	});
 
 	pi.on("tool_result", (event, ctx) => {
 		const writing = controller;
 		if (writing) showModelWrite(event, ctx.cwd, (path) => writing.afterModelWrite(path));
+		return review?.gate.toolResult(event);
+	});
+
+	pi.on("turn_end", () => {
+		review?.gate.turnEnded();
 	});
 
 	registerTranscriptLine(pi);
 
 	pi.registerCommand("ide", {
-		description: "Connect pi to an editor: /ide, /ide all, /ide off, /ide status, /ide install vscode",
+		description:
+			"Connect pi to an editor: /ide, /ide all, /ide off, /ide status, /ide review on|off, /ide install vscode",
 		getArgumentCompletions: (prefix) => {
 			const matches = IDE_SUBCOMMANDS.filter((item) => item.value.startsWith(prefix.trim()));
 			return matches.length > 0 ? matches.map((item) => ({ ...item })) : null;
 		},
 		handler: async (args, ctx) => {
 			if (!controller) await start(ctx);
-			if (controller) await runIdeCommand(args, ctx, ideCommandConnection(controller));
+			if (controller && review) await runIdeCommand(args, ctx, ideCommandConnection(controller, review));
 		},
 	});
 }
@@ -242,10 +269,17 @@ function lockDirEnv(env: NodeJS.ProcessEnv): { CLAUDE_CONFIG_DIR?: string; PI_ID
 	return { CLAUDE_CONFIG_DIR: allowed(env.CLAUDE_CONFIG_DIR), PI_IDE_LOCK_DIR: allowed(env.PI_IDE_LOCK_DIR) };
 }
 
-/** The controller's methods `/ide` calls, each bound. */
-function ideCommandConnection(controller: IdeController): IdeCommandConnection {
+/** The unsaved guard when it is on (safety/unsaved-guard.ts), on the connected editor's latest word. */
+function guardIfOn(controller: IdeController, event: ToolCallEvent, ctx: ExtensionContext) {
+	if (!controller.settings.guardUnsaved.on) return Promise.resolve(undefined);
+	return guardUnsavedWrite(event, ctx, (target) => controller.unsavedAfterPendingRead(target));
+}
+
+/** The controller's and the review's methods `/ide` calls, each bound. */
+function ideCommandConnection(controller: IdeController, review: SessionReview): IdeCommandConnection {
 	return {
-		statusText: () => controller.statusText(),
+		statusText: () => [controller.statusText(), ...review.statusLines()].join("\n"),
+		setReview: (on) => review.set(on),
 		pickable: (all) => controller.pickable(all),
 		liveEditors: () => controller.liveEditors(),
 		connectedKey: () => controller.connectedEditor()?.key,

@@ -1,23 +1,21 @@
 import type { Editor, ListedEditor } from "../editors/core/editor.ts";
 import type { NoticeLevel, SourceHooks } from "../editors/editor-source.ts";
-import type { Mention } from "../editors/ide-servers/core/status.ts";
 import type { MergedSources } from "../editors/merged-sources.ts";
 import type { ReloadResult } from "../editors/neovim/session.ts";
 import { realFile, realOrNormal } from "../editors/real-paths.ts";
-import type { EditorEvent } from "../events.ts";
 import { secretFilePatterns } from "../safety/core/secret-files.ts";
 import type { UnsavedBuffer } from "../safety/core/unsaved-buffers.ts";
 import { SecretVerdicts } from "../safety/secret-verdicts.ts";
 import { type UnsavedListSources, unsavedOfEditor } from "../safety/unsaved-list.ts";
 import type { IdeSettings } from "../settings/core/settings.ts";
-import type { SettingsFiles } from "../settings/settings-files.ts";
 import { guarded, runInBackground } from "../shared/background.ts";
 import { systemClock } from "../shared/clock.ts";
 import type { Clock } from "../shared/core/clock.ts";
 import { editorLabel } from "../shared/core/display-text.ts";
 import { noticeText } from "../shared/core/notice-texts.ts";
 import { LIVENESS_CHECK_MS } from "../shared/core/timing.ts";
-import { type ConnectionMemory, resourceCount } from "../shared/process-memory.ts";
+import { resourceCount } from "../shared/process-memory.ts";
+import type { ControllerConfig, ControllerOutputs } from "./controller-config.ts";
 import type { IdeEvent } from "./core/event-log.ts";
 import {
 	autoConnectTarget,
@@ -28,37 +26,15 @@ import {
 	connectReason,
 	editorMatch,
 } from "./core/rules.ts";
-import { type DirReport, formatNoMatch, type StatusEnvironment } from "./core/status-report.ts";
+import { type DirReport, formatNoMatch } from "./core/status-report.ts";
 import { controllerStatusText, dirReports } from "./doctor.ts";
-import { EditorSources, type SourcesConfig } from "./editor-sources.ts";
+import { type EditorChannel, EditorSources } from "./editor-sources.ts";
 import { recordEvent } from "./event-journal.ts";
 import { EditorPresenter } from "./presenter.ts";
 import { type PromptViewInputs, promptViewOf } from "./prompt-view.ts";
 import { RejectionNotices } from "./rejection-notices.ts";
 
-export type { NoticeLevel };
-
-/** What the controller works from: where editors are read (SourcesConfig), for which project, with which settings. */
-export interface ControllerConfig extends SourcesConfig {
-	cwd: string;
-	/** The environment `/ide status` reports (which variables decided where pi looks). */
-	environment?: Omit<StatusEnvironment, "uid">;
-	memory: ConnectionMemory;
-	settings: IdeSettings;
-	/** Where the settings came from, for `/ide status`. */
-	settingsFiles?: SettingsFiles;
-	/** Time and timers; tests hand in a clock they move by hand. The system clock by default. */
-	clock?: Clock;
-}
-
-/** Where the controller's results go: pi's widget, pi's event bus, pi's notices. */
-export interface ControllerOutputs {
-	showWidget: (text: string | undefined) => void;
-	announce?: (editor: EditorEvent | undefined) => void;
-	notify: (message: string, level: NoticeLevel) => void;
-	/** The connected editor's own "send to agent" (an IDE server's `at_mentioned`): a reference for pi's input. */
-	mentioned?: (mention: Mention) => void;
-}
+export type { ControllerConfig, ControllerOutputs, NoticeLevel };
 
 /**
  * The connection policy over the editors its sources list: who is connected and why, what the widget shows,
@@ -122,6 +98,7 @@ export class IdeController {
 				announce: outputs.announce,
 				clock: this.clock,
 				isSecret: (editor) => this.secrets.secretMatchOf(editor) !== undefined,
+				reviewOn: () => config.reviewOn?.() ?? false,
 			},
 			() => this.connectedEditor(),
 		);
@@ -202,6 +179,17 @@ export class IdeController {
 		const key = this.config.memory.connected?.key;
 		if (key === undefined) return [];
 		return unsavedOfEditor(key, this.reads, target);
+	}
+
+	/** Review was turned on or off: the widget and the event say so at once. */
+	refreshWidget(): void {
+		this.presenter.render();
+	}
+
+	/** How the connected editor could show a diff (review/), or why it cannot. */
+	connectedChannel(): EditorChannel {
+		const editor = this.connectedEditor();
+		return editor ? this.all.channelOf(editor) : { kind: "none", reason: "no editor is connected" };
 	}
 
 	/** After the model's `write` or `edit` of `path`: the connected Neovim shows it (when that is safe). */

@@ -1,12 +1,16 @@
+import type { Editor } from "../editors/core/editor.ts";
 import type { SourceHooks } from "../editors/editor-source.ts";
 import { ideServersNoMatchLine, ideServersStatusLines, type Mention } from "../editors/ide-servers/core/status.ts";
 import { IdeServerSource, type IdeServerSourceOptions } from "../editors/ide-servers/source.ts";
 import { MergedSources } from "../editors/merged-sources.ts";
 import { neovimNoMatchLine, neovimStatusLines } from "../editors/neovim/core/status.ts";
+import type { NeovimDiffChannel } from "../editors/neovim/diff-channel.ts";
 import type { ReloadResult } from "../editors/neovim/session.ts";
 import { NeovimSource, type NeovimSourceOptions } from "../editors/neovim/source.ts";
+import type { ClientChannelOpen } from "../editors/state-dir/client-channel.ts";
 import type { DirPlan } from "../editors/state-dir/core/dir-plan.ts";
 import { StateDir } from "../editors/state-dir/state-dir.ts";
+import type { ToolCaller } from "../editors/tool-caller.ts";
 import { zedNoMatchLine, zedStatusLines } from "../editors/zed/core/status.ts";
 import { ZedSource, type ZedSourceOptions } from "../editors/zed/source.ts";
 
@@ -23,6 +27,14 @@ export interface SourcesConfig {
 export interface ConnectionReads extends Pick<NeovimSourceOptions, "projectDir" | "connectedKey"> {
 	mentioned: (key: string, mention: Mention) => void;
 }
+
+/** How the connected editor could show the model's change as a diff (review/), or why it cannot. */
+export type EditorChannel =
+	| { kind: "neovim"; channel: NeovimDiffChannel }
+	/** The shipped VS Code client's socket beside its state file: connected for each review, closed after. */
+	| { kind: "vscode-client"; connect: () => Promise<ClientChannelOpen> }
+	| { kind: "ide-server"; caller: ToolCaller }
+	| { kind: "none"; reason: string };
 
 /** How `/ide status` names the source that already reads an editor an IDE server also serves. */
 const ORIGIN_NAMES = { "state-file": "its state file", zed: "Zed's database", neovim: "Neovim's own server" } as const;
@@ -88,6 +100,24 @@ export class EditorSources {
 	/** After the model wrote `realPath`: reloads it in the connected Neovim when that is safe. */
 	reloadAfterWrite(key: string, realPath: string): Promise<ReloadResult | undefined> {
 		return this.neovim?.reload(key, realPath) ?? Promise.resolve(undefined);
+	}
+
+	/** The connected editor's way to show a diff: by where it is read from. */
+	channelOf(editor: Pick<Editor, "key" | "origin">): EditorChannel {
+		// Its own server first, whichever copy counts (a Neovim with the public plugin is one editor).
+		const neovim = this.neovim?.diffChannel(editor.key);
+		if (neovim) return { kind: "neovim", channel: neovim };
+		if (editor.origin === "neovim") return { kind: "none", reason: "pi's connection to that Neovim is not open" };
+		if (editor.origin === "ide-server") {
+			const caller = this.ideServers?.toolCaller(editor.key);
+			if (!caller) return { kind: "none", reason: "pi's connection to its IDE server is not open" };
+			return caller.offers("openDiff")
+				? { kind: "ide-server", caller }
+				: { kind: "none", reason: "its IDE server does not offer openDiff" };
+		}
+		if (editor.origin === "zed")
+			return { kind: "none", reason: "Zed is read from its database, which cannot show a diff" };
+		return { kind: "none", reason: "its state-file client cannot show a diff" };
 	}
 
 	/**

@@ -3,7 +3,7 @@ import type { Editor } from "../editors/core/editor.ts";
 import type { EditorEvent } from "../events.ts";
 import type { Cancel, Clock } from "../shared/core/clock.ts";
 import { sanitizeForDisplay } from "../shared/core/display-text.ts";
-import { widgetText } from "./core/widget-line.ts";
+import { NO_EDITOR_TEXT, REVIEW_SUFFIX, widgetText } from "./core/widget-line.ts";
 
 export interface PresenterOptions {
 	showWidget: (text: string | undefined) => void;
@@ -11,6 +11,8 @@ export interface PresenterOptions {
 	announce?: (editor: EditorEvent | undefined) => void;
 	clock: Clock;
 	isSecret: (editor: Editor) => boolean;
+	/** Review of the model's edits is on: the widget says so, with or without an editor. */
+	reviewOn: () => boolean;
 }
 
 /**
@@ -20,7 +22,7 @@ export interface PresenterOptions {
 export class EditorPresenter {
 	/** Cancels the re-render due when the fresh selection turns stale. */
 	private cancelExpiry?: Cancel;
-	private lastAnnounced: { state?: Editor["state"]; widget?: string } = {};
+	private lastAnnounced: { state?: Editor["state"]; widget?: string; review?: boolean } = {};
 
 	constructor(
 		private readonly options: PresenterOptions,
@@ -31,11 +33,12 @@ export class EditorPresenter {
 		this.stop();
 		const editor = this.current();
 		const now = this.options.clock.nowSeconds();
+		const review = this.options.reviewOn();
 		const widget = editor
 			? widgetText(editor.state, editor.selectionFirstSeenSeconds, now, this.options.isSecret(editor))
 			: undefined;
-		this.options.showWidget(widget);
-		this.announce(editor, widget);
+		this.options.showWidget(review ? (widget ?? NO_EDITOR_TEXT) + REVIEW_SUFFIX : widget);
+		this.announce(editor, widget, review);
 		const fresh = editor && freshSelection(editor.state, editor.selectionFirstSeenSeconds, now);
 		if (!fresh) return;
 		const delayMs = Math.max(0, (fresh.freshness.staleAtSeconds - now) * 1000) + 1;
@@ -47,9 +50,10 @@ export class EditorPresenter {
 		this.cancelExpiry = undefined;
 	}
 
-	private announce(editor: Editor | undefined, widget: string | undefined): void {
-		if (editor?.state === this.lastAnnounced.state && widget === this.lastAnnounced.widget) return;
-		this.lastAnnounced = { state: editor?.state, widget };
+	private announce(editor: Editor | undefined, widget: string | undefined, review: boolean): void {
+		const last = this.lastAnnounced;
+		if (editor?.state === last.state && widget === last.widget && review === last.review) return;
+		this.lastAnnounced = { state: editor?.state, widget, review };
 		this.options.announce?.(
 			editor && {
 				key: editor.key,
@@ -58,6 +62,7 @@ export class EditorPresenter {
 				file: absoluteFile(editor.state),
 				timestamp: editor.state.timestamp,
 				widget,
+				review,
 			},
 		);
 	}

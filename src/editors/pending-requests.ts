@@ -14,15 +14,20 @@ export class PendingRequests<Answer> {
 		private readonly maxId = Number.MAX_SAFE_INTEGER,
 	) {}
 
-	/** A new id and its answer: `timedOut` when none came within `timeoutMs`. The caller sends the request. */
+	/**
+	 * A new id and its answer: `timedOut` when none came within `timeoutMs`; an infinite `timeoutMs` waits as long
+	 * as the connection lasts (a diff the user takes their time over). The caller sends the request.
+	 */
 	open(timeoutMs: number, timedOut: Answer): { id: number; answer: Promise<Answer> } {
 		const id = this.nextId;
 		this.nextId = this.nextId >= this.maxId ? 1 : this.nextId + 1;
 		const answer = new Promise<Answer>((done) => {
-			const cancel = this.clock.after(timeoutMs, () => {
-				this.waiting.delete(id);
-				done(timedOut);
-			});
+			const cancel = Number.isFinite(timeoutMs)
+				? this.clock.after(timeoutMs, () => {
+						this.waiting.delete(id);
+						done(timedOut);
+					})
+				: () => {};
 			this.waiting.set(id, { done, cancel });
 		});
 		return { id, answer };

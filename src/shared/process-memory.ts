@@ -26,12 +26,19 @@ const MEMORY_KEY = Symbol.for("pi-ide-context.connection-memory");
 const COUNT_KEY = Symbol.for("pi-ide-context.resource-count");
 const EVENTS_KEY = Symbol.for("pi-ide-context.recent-events");
 const ONCE_KEY = Symbol.for("pi-ide-context.said-once");
+const REVIEW_KEY = Symbol.for("pi-ide-context.review");
 
 interface ProcessHolder {
 	[MEMORY_KEY]?: Map<string, ConnectionMemory>;
 	[COUNT_KEY]?: ResourceCount;
 	[EVENTS_KEY]?: string[];
 	[ONCE_KEY]?: Set<string>;
+	[REVIEW_KEY]?: ReviewMemory;
+}
+
+/** `/ide review on|off` holds for this pi process, over the settings files, until pi exits. */
+export interface ReviewMemory {
+	override?: boolean;
 }
 
 const holder = () => globalThis as ProcessHolder;
@@ -75,4 +82,10 @@ export function firstTimeInProcess(key: string): boolean {
 	if (store[ONCE_KEY].has(key)) return false;
 	store[ONCE_KEY].add(key);
 	return true;
+}
+
+export function reviewMemory(): ReviewMemory {
+	const store = holder();
+	store[REVIEW_KEY] ??= {};
+	return store[REVIEW_KEY];
 }

@@ -15,6 +15,12 @@ export const IDE_SUBCOMMANDS = [
 	{ value: "all", label: "all", description: "pick from every live editor, whatever its project" },
 	{ value: "off", label: "off", description: "disconnect and pause auto-connect until you pick again" },
 	{ value: "install vscode", label: "install vscode", description: "install the VS Code client this package ships" },
+	{ value: "review on", label: "review on", description: "show the model's edits as a diff to accept or reject first" },
+	{
+		value: "review off",
+		label: "review off",
+		description: "let the model's edits land without review (this pi process)",
+	},
 ] as const;
 
 const MAX_VISIBLE_ROWS = 10;
@@ -34,6 +40,8 @@ export interface IdeCommandConnection {
 	lookAgain: () => Promise<void>;
 	/** `/ide install vscode`: what was done, as one notice. */
 	installVscodeClient: () => Promise<string>;
+	/** `/ide review on|off`, for this pi process: what is now true, as one notice. */
+	setReview: (on: boolean) => string;
 }
 
 /** `/ide [status|all|off]`. */
@@ -45,6 +53,8 @@ export async function runIdeCommand(
 	const sub = args.trim();
 	if (sub === "status") return ctx.ui.notify(connection.statusText(), "info");
 	if (sub === "install vscode") return ctx.ui.notify(await connection.installVscodeClient(), "info");
+	if (sub === "review on" || sub === "review off")
+		return ctx.ui.notify(connection.setReview(sub === "review on"), "info");
 	if (sub === "off") {
 		connection.disconnect({ pauseAutoConnect: true });
 		return ctx.ui.notify(noticeText.paused, "info");

@@ -16,6 +16,11 @@ export class WidgetSurface {
 
 	constructor(private readonly ui: ExtensionUIContext | undefined) {}
 
+	/** RPC mode, as the first widget shown found out (the TUI builds factories, RPC drops them). */
+	get isRpc(): boolean {
+		return this.rpc;
+	}
+
 	show(text: string | undefined): void {
 		if (this.disposed || !this.ui || text === this.lastText) return;
 		this.lastText = text;

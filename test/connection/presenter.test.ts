@@ -5,7 +5,7 @@ import type { EditorEvent } from "../../src/events.ts";
 import { ManualClock } from "../support/clocks.ts";
 import { editorState, selection } from "../support/fixtures.ts";
 
-function presenter(clock: ManualClock, current: () => Editor | undefined, isSecret = false) {
+function presenter(clock: ManualClock, current: () => Editor | undefined, isSecret = false, review = { on: false }) {
 	const widgets: (string | undefined)[] = [];
 	const events: (EditorEvent | undefined)[] = [];
 	const shown = new EditorPresenter(
@@ -14,6 +14,7 @@ function presenter(clock: ManualClock, current: () => Editor | undefined, isSecr
 			announce: (event) => events.push(event),
 			clock,
 			isSecret: () => isSecret,
+			reviewOn: () => review.on,
 		},
 		current,
 	);
@@ -83,6 +84,7 @@ describe("the widget follows the connected editor, and a fresh selection turns s
 				file: "/home/dev/proj/src/main.ts",
 				timestamp: 1_800_000_000,
 				widget: "in main.ts",
+				review: false,
 			},
 		]);
 		editor = undefined;
@@ -96,5 +98,25 @@ describe("the widget follows the connected editor, and a fresh selection turns s
 		const { shown, widgets } = presenter(clock, () => editorWith(clock, 5), true);
 		shown.render();
 		expect(widgets).toEqual(["2 lines selected in main.ts (not sent)"]);
+	});
+
+	test("review on: the widget ends with ', review on', with or without an editor; the event says it in its own field", () => {
+		const clock = new ManualClock();
+		const review = { on: true };
+		let editor: Editor | undefined = editorWith(clock, undefined);
+		const { shown, widgets, events } = presenter(clock, () => editor, false, review);
+		shown.render();
+		expect(widgets.at(-1)).toBe("in main.ts, review on");
+		expect(events.at(-1)).toMatchObject({ widget: "in main.ts", review: true });
+		review.on = false;
+		shown.render();
+		expect(widgets.at(-1)).toBe("in main.ts");
+		expect(events.at(-1)).toMatchObject({ widget: "in main.ts", review: false });
+		expect(events).toHaveLength(2);
+		review.on = true;
+		editor = undefined;
+		shown.render();
+		expect(widgets.at(-1)).toBe("no editor, review on");
+		expect(events.at(-1)).toBeUndefined();
 	});
 });

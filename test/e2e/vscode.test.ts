@@ -48,13 +48,13 @@ describe.skipIf(skipReason !== undefined)(
 			expect(vscode.installReport).toMatch(
 				/^VS Code client \(pi-ide-context\.vscode-client\):\n {2}code \(.*\/bin\/code\): installed\n/,
 			);
-			expect(readdirSync(vscode.extensionsDir)).toContain("pi-ide-context.vscode-client-0.3.0");
+			expect(readdirSync(vscode.extensionsDir)).toContain("pi-ide-context.vscode-client-0.4.0");
 		});
 
 		test("open, select, a multibyte line: the widget follows and the model gets lines and byte columns", async () => {
 			await vscode.open("main.ts");
 			await rpc.waitForWidget("in main.ts", 30_000);
-			expect(written()).toMatchObject({ app: "vscode", argv: [ws.project], client: "pi-ide-context-vscode/0.3.0" });
+			expect(written()).toMatchObject({ app: "vscode", argv: [ws.project], client: "pi-ide-context-vscode/0.4.0" });
 			await vscode.goToLine(2);
 			await vscode.page.keyboard.press("Shift+ArrowDown");
 			await vscode.page.keyboard.press("Shift+ArrowDown");

@@ -15,6 +15,7 @@ export const FEATURE_ORDER = [
 	"editors",
 	"safety",
 	"connection",
+	"review",
 	"references",
 	"prompt",
 	"ui",

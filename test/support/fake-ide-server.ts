@@ -14,44 +14,19 @@ import {
 	type UpgradeSeen,
 } from "./fake-ide-handshake.ts";
 import { defaultIdeToken, IdeLockfile } from "./fake-ide-lockfile.ts";
+import type { FakeIdeServerOptions } from "./fake-ide-options.ts";
 import { PingRequests, ToolHolds } from "./fake-ide-pending.ts";
 import { type FakeEditorState, mentionPayload, selectionPayload, toolAnswer } from "./fake-ide-tools.ts";
-import { FLAVOURS, type FlavourCapabilities, type IdeFlavour } from "./ide-server-flavours.ts";
+import { FLAVOURS, type FlavourCapabilities } from "./ide-server-flavours.ts";
 
 export type { UpgradeSeen } from "./fake-ide-handshake.ts";
+export type { FakeIdeServerOptions } from "./fake-ide-options.ts";
 export type { FakeDiagnostic, FakeEditorState } from "./fake-ide-tools.ts";
 
 /**
  * An editor's Claude Code IDE server in-process (reference §2-§4): MCP over a loopback WebSocket, one JSON-RPC
  * message per text frame, with the quirks of the flavour's row in FLAVOURS, and the editor's state set by the test.
  */
-
-export interface FakeIdeServerOptions {
-	flavour: IdeFlavour;
-	/** Where `<port>.lock` goes (the caller picks ~/.claude/ide or ~/.pi/ide under a temp root). */
-	lockDir: string;
-	workspaceFolders: string[];
-	/** The lockfile's pid: default this process; null leaves the field out. */
-	pid?: number | null;
-	/** Instead of the flavour's ideName. */
-	ideName?: string;
-	/** Default: a fresh token as the flavour makes one (none for claude-code-ide.el); null: no authToken. */
-	token?: string | null;
-	/** Default true: a 0644 file, its directory made 0700 when missing. */
-	writeLockfile?: boolean;
-	/**
-	 * `silent` accepts the socket and never answers; `nonsense` answers every request with non-JSON text;
-	 * `huge-frame` answers initialize with a 10 MB text frame; `refuse-subprotocol` accepts and never echoes a
-	 * subprotocol (nor requires one), whatever the flavour.
-	 */
-	misbehave?: "silent" | "nonsense" | "huge-frame" | "refuse-subprotocol";
-	/** How long after initialize a replaying flavour (VS Code) pushes the last selection: default 500 ms. */
-	replayDelayMs?: number;
-	/** WebSocket ping interval of ws-ping flavours: default 30 000 ms; a client silent for two intervals is dropped. */
-	wsPingMs?: number;
-	/** How the "user" answers every openDiff: default FILE_SAVED with the proposed text. */
-	diffOutcome?: "FILE_SAVED" | "DIFF_REJECTED";
-}
 
 export interface ReceivedMessage {
 	/** Which connection sent it: 0 for the first accepted one, counting up. */
@@ -279,11 +254,11 @@ export class FakeIdeServer {
 		if (method !== "tools/call") return reply({ error: { code: -32601, message: `Method not found: ${method}` } });
 		const name = String(params.name);
 		await this.holds.passage(name);
-		const args = (params.arguments ?? {}) as Record<string, unknown>;
 		const { capabilities, state, latestSelection, openDiffs } = this;
-		const diffOutcome = this.options.diffOutcome ?? "FILE_SAVED";
+		const { diffText, diffOutcome = "FILE_SAVED" } = this.options;
+		const context = { capabilities, state, latestSelection, openDiffs, diffOutcome, diffText };
 		const workspaceFolders = this.lockfile.fields.workspaceFolders;
-		reply(toolAnswer({ capabilities, state, workspaceFolders, latestSelection, openDiffs, diffOutcome }, name, args));
+		reply(toolAnswer({ ...context, workspaceFolders }, name, (params.arguments ?? {}) as Record<string, unknown>));
 	}
 
 	/** VS Code pushes the last known selection a while after initialize, if a selection happened before (§2, §8). */

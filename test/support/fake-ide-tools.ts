@@ -49,6 +49,8 @@ export interface ToolContext {
 	openDiffs: Set<string>;
 	/** How a user answers every openDiff. */
 	diffOutcome: "FILE_SAVED" | "DIFF_REJECTED";
+	/** What the user leaves in the proposed side before saving: the proposal itself by default. */
+	diffText?: (proposed: string) => string;
 }
 
 export type ToolOutcome = { result: unknown } | { error: { code: number; message: string } };
@@ -207,7 +209,8 @@ function openDiffAnswer(context: ToolContext, args: Record<string, unknown>): To
 	if (context.diffOutcome === "DIFF_REJECTED")
 		return jetbrains ? text("DIFF_REJECTED") : text("DIFF_REJECTED", tabName);
 	context.openDiffs.add(tabName);
-	const contents = String(args.new_file_contents ?? "");
+	const proposed = String(args.new_file_contents ?? "");
+	const contents = context.diffText ? context.diffText(proposed) : proposed;
 	// §3: JetBrains returns the saved text LF-normalised.
 	return text("FILE_SAVED", jetbrains ? contents.replace(/\r\n?/g, "\n") : contents);
 }

@@ -38,10 +38,10 @@ async function readBody(request: IncomingMessage): Promise<string> {
  * A tiny OpenAI-compatible chat-completions server on 127.0.0.1 (random free port) that records every
  * request body and streams `reply(request)` back as SSE: text, or one tool call.
  */
-/** A reply that calls one tool instead of answering with text. */
-export interface ToolCallReply {
-	toolCall: { name: string; arguments: Record<string, unknown> };
-}
+/** A reply that calls one tool (or several, siblings of one message) instead of answering with text. */
+export type ToolCallReply =
+	| { toolCall: { name: string; arguments: Record<string, unknown> } }
+	| { toolCalls: { name: string; arguments: Record<string, unknown> }[] };
 
 /**
  * A model that writes `path` with `content` when the last prompt asks it to (`write <path>`, or `asked`), then
@@ -81,13 +81,13 @@ export async function startFakeModelServer(reply: Reply = () => "ok"): Promise<F
 			response.write(chunk({ role: "assistant", content: answer }, null));
 			response.write(chunk({}, "stop"));
 		} else {
-			const call = {
-				index: 0,
-				id: `call_${requests.length}`,
+			const calls = ("toolCalls" in answer ? answer.toolCalls : [answer.toolCall]).map((call, index) => ({
+				index,
+				id: `call_${requests.length}_${index}`,
 				type: "function",
-				function: { name: answer.toolCall.name, arguments: JSON.stringify(answer.toolCall.arguments) },
-			};
-			response.write(chunk({ role: "assistant", content: null, tool_calls: [call] }, null));
+				function: { name: call.name, arguments: JSON.stringify(call.arguments) },
+			}));
+			response.write(chunk({ role: "assistant", content: null, tool_calls: calls }, null));
 			response.write(chunk({}, "tool_calls"));
 		}
 		response.write(

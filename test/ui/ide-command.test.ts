@@ -23,6 +23,7 @@ function connection(editors: Editor[], connectedKey?: string) {
 	const calls: string[] = [];
 	const fake: IdeCommandConnection = {
 		statusText: () => "pi-ide status\n...",
+		setReview: (on) => (on ? "review on" : "review off"),
 		pickable: (all) => (all ? editors : editors.filter((e) => e.match.tier === 0)),
 		liveEditors: () => editors,
 		connectedKey: () => connectedKey,

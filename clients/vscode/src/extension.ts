@@ -1,10 +1,15 @@
+import { join } from "node:path";
 import * as vscode from "vscode";
+import { channelSocketName } from "../../../src/editors/state-dir/core/client-channel.ts";
+import { listenChannel } from "./channel-server.ts";
 import { appFromName } from "./core/app-name.ts";
 import { clientState, type EditorSnapshot, MAX_SELECTION_CHARS } from "./core/client-state.ts";
 import { Debounce } from "./core/debounce.ts";
+import { EMPTY_SCHEME, PROPOSAL_SCHEME } from "./core/proposals.ts";
 import { BOTH_CLIENTS_TEXT, PUBLIC_CLIENT_ID } from "./core/public-client.ts";
 import { rangeKey, SelectionClock } from "./core/selection-clock.ts";
 import { stateDirOf } from "./core/state-dir.ts";
+import { ReviewViews } from "./review-views.ts";
 import { openStateDir, removeStateFile, writeStateFile } from "./state-file.ts";
 
 /** A change reaches the state file within this long; a burst of events is one write. */
@@ -15,7 +20,8 @@ let stop: (() => void) | undefined;
 
 /**
  * Writes this window's state for pi (protocol v0.2): on events only, debounced; nothing runs while nothing
- * happens. The file is the extension host's `<pid>.json`, removed on deactivate.
+ * happens. The file is the extension host's `<pid>.json`, removed on deactivate; beside it `<pid>.sock`, where pi
+ * asks this window to show its proposed changes as diffs (review-views.ts).
  */
 export function activate(context: vscode.ExtensionContext): void {
 	const dir = stateDirOf(process.env);
@@ -26,9 +32,10 @@ export function activate(context: vscode.ExtensionContext): void {
 	}
 	if (vscode.extensions.getExtension(PUBLIC_CLIENT_ID)) void vscode.window.showWarningMessage(BOTH_CLIENTS_TEXT);
 	const clock = new SelectionClock();
+	const editors = new UserEditor();
 	const write = () => {
 		try {
-			writeStateFile(dir, process.pid, clientState(snapshot(clock)));
+			writeStateFile(dir, process.pid, clientState(snapshot(clock, editors.active())));
 		} catch {
 			// The dir went away or filled up: the next change tries again; pi meanwhile keeps what it has.
 		}
@@ -39,7 +46,10 @@ export function activate(context: vscode.ExtensionContext): void {
 	});
 	const changed = () => debounce.schedule();
 	context.subscriptions.push(
-		vscode.window.onDidChangeActiveTextEditor(changed),
+		vscode.window.onDidChangeActiveTextEditor((editor) => {
+			editors.activated(editor);
+			changed();
+		}),
 		vscode.window.onDidChangeTextEditorSelection((event) => {
 			const document = event.textEditor.document;
 			const selection = event.selections[0];
@@ -58,9 +68,26 @@ export function activate(context: vscode.ExtensionContext): void {
 		vscode.languages.onDidChangeDiagnostics(changed),
 	);
 	write();
+	const views = new ReviewViews();
+	context.subscriptions.push(...views.register());
+	let closeChannel: (() => void) | undefined;
+	let stopped = false;
+	void listenChannel(join(dir, channelSocketName(process.pid)), CLIENT_VERSION, {
+		callTool: (peer, call) =>
+			call.tool === "openDiff" ? views.openDiff(peer, call.args) : views.closeTab(call.tabName),
+		peerGone: (peer) => views.peerGone(peer),
+	}).then((started) => {
+		// Without the channel the state file still works; pi's /ide status says the review cannot reach here.
+		if (!started.ok) console.warn(`pi-ide-context: no review channel: ${started.reason}`);
+		else if (stopped) started.close();
+		else closeChannel = started.close;
+	});
 	stop = () => {
+		stopped = true;
 		debounce.cancel();
 		removeStateFile(dir, process.pid);
+		views.closeAll();
+		closeChannel?.();
 	};
 }
 
@@ -69,10 +96,31 @@ export function deactivate(): void {
 	stop = undefined;
 }
 
+/**
+ * The editor the user works in: a diff of pi's proposal becomes VS Code's active editor without the user choosing
+ * it (focus stays in pi's terminal), so while one is active the file editor before it still counts.
+ */
+class UserEditor {
+	private last = vscode.window.activeTextEditor;
+
+	/** VS Code passes undefined on the way from one editor to the next (a diff opening): that forgets nothing. */
+	activated(editor: vscode.TextEditor | undefined): void {
+		if (editor && !isReviewEditor(editor)) this.last = editor;
+	}
+
+	active(): vscode.TextEditor | undefined {
+		const now = vscode.window.activeTextEditor;
+		if (!isReviewEditor(now)) return now;
+		return this.last && !this.last.document.isClosed ? this.last : undefined;
+	}
+}
+
+const isReviewEditor = (editor: vscode.TextEditor | undefined) =>
+	editor?.document.uri.scheme === PROPOSAL_SCHEME || editor?.document.uri.scheme === EMPTY_SCHEME;
+
 /** What VS Code shows now, as plain data for the pure rules. */
-function snapshot(clock: SelectionClock): EditorSnapshot {
+function snapshot(clock: SelectionClock, active: vscode.TextEditor | undefined): EditorSnapshot {
 	const folders = (vscode.workspace.workspaceFolders ?? []).filter((folder) => folder.uri.scheme === "file");
-	const active = vscode.window.activeTextEditor;
 	const document = active?.document;
 	const file = document?.uri.scheme === "file" ? document.uri.fsPath : undefined;
 	const cwd = folders[0]?.uri.fsPath ?? (file ? file.slice(0, file.lastIndexOf("/")) || "/" : process.cwd());

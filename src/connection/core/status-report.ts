@@ -32,7 +32,7 @@ export interface DirReport {
 	role: DirRole;
 	verdict: DirVerdict;
 	watcherError?: string;
-	files: readonly { entry: StateFileEntry; editor?: Editor; reusedPid?: number }[];
+	files: readonly { entry: StateFileEntry; editor?: Editor; reusedPid?: number; channelMissing?: string }[];
 }
 
 export interface StatusInput {
@@ -99,7 +99,7 @@ function settingsLines(input: StatusInput): string[] {
 const show = (text: string, max = 120) => clip(sanitizeForDisplay(text), max);
 
 function describeEntry(
-	{ entry, editor: facts, reusedPid }: DirReport["files"][number],
+	{ entry, editor: facts, reusedPid, channelMissing }: DirReport["files"][number],
 	nowSeconds: number,
 ): { rank: number; text: string } {
 	const name = show(entry.fileName, 40);
@@ -125,12 +125,15 @@ function describeEntry(
 					? "selection stale (no selected_at)"
 					: "no selection";
 	const dropped = entry.dropped?.length ? `; ${entry.dropped.map((reason) => show(reason)).join("; ")}` : "";
+	// A client without the review channel says so, update hint included; an older one with it says only its age.
+	const older = vscodeClientOutdated(facts.state.client) && channelMissing === undefined;
 	const client = facts.state.client
-		? `, client ${show(facts.state.client, 60)}${vscodeClientOutdated(facts.state.client) ? " (older than this package's: update with /ide install vscode)" : ""}`
+		? `, client ${show(facts.state.client, 60)}${older ? " (older than this package's: update with /ide install vscode)" : ""}`
 		: "";
+	const channel = channelMissing === undefined ? "" : `; ${show(channelMissing, 300)}`;
 	return {
 		rank: 0,
-		text: `${name}: live ${editorLabel(facts)}, ${tier} (${show(facts.match.evidence)}), cwd ${show(facts.state.cwd, 80)}, ${file}, ${selection}${client}${dropped}`,
+		text: `${name}: live ${editorLabel(facts)}, ${tier} (${show(facts.match.evidence)}), cwd ${show(facts.state.cwd, 80)}, ${file}, ${selection}${client}${channel}${dropped}`,
 	};
 }
 

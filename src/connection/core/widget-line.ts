@@ -28,6 +28,10 @@ export function widgetText(
 const CUT_MARKER = "...";
 /** Says a secret file's selection stays here; a narrow terminal cuts the name, never this. */
 export const NOT_SENT_SUFFIX = " (not sent)";
+/** The widget's end while the model's edits are reviewed; kept whole like the one above. */
+export const REVIEW_SUFFIX = ", review on";
+/** What the widget says with review on and no editor connected: pi's own select will ask. */
+export const NO_EDITOR_TEXT = "no editor";
 const graphemes = new Intl.Segmenter(undefined, { granularity: "grapheme" });
 
 /**
@@ -38,10 +42,11 @@ const graphemes = new Intl.Segmenter(undefined, { granularity: "grapheme" });
 export function fitWidgetLine(text: string, width: number): string {
 	const room = Math.max(0, Math.floor(width));
 	if (visibleWidth(text) <= room) return text;
-	if (text.endsWith(NOT_SENT_SUFFIX) && room >= NOT_SENT_SUFFIX.length + CUT_MARKER.length + 1) {
-		const head = text.slice(0, -NOT_SENT_SUFFIX.length);
-		return fitWidgetLine(head, room - NOT_SENT_SUFFIX.length) + NOT_SENT_SUFFIX;
-	}
+	for (const suffix of [REVIEW_SUFFIX, NOT_SENT_SUFFIX])
+		if (text.endsWith(suffix) && room >= suffix.length + CUT_MARKER.length + 1) {
+			const head = text.slice(0, -suffix.length);
+			return fitWidgetLine(head, room - suffix.length) + suffix;
+		}
 	if (room <= CUT_MARKER.length) return CUT_MARKER.slice(0, room);
 	let kept = "";
 	let used = 0;

@@ -146,7 +146,7 @@ export class IdeServerSession {
 			if (update?.ok) return update.view.dirty;
 		}
 		if (target === undefined || !this.offers("checkDocumentDirty")) return undefined;
-		const answer = await this.call(
+		const answer = await this.callTool(
 			"checkDocumentDirty",
 			{ filePath: target },
 			Math.max(1, deadlineMs - this.hooks.clock.nowMs()),
@@ -259,12 +259,13 @@ export class IdeServerSession {
 
 	/** A tool's structured answer, or undefined (its failure kept as the last request's). */
 	private async tool(name: string, args: unknown, timeoutMs: number): Promise<unknown> {
-		const answer = await this.call(name, args, timeoutMs);
+		const answer = await this.callTool(name, args, timeoutMs);
 		const parsed = answer.ok ? toolAnswerOf(answer.result) : undefined;
 		return parsed && "json" in parsed ? parsed.json : undefined;
 	}
 
-	private call(name: string, args: unknown, timeoutMs: number): Promise<McpAnswer> {
+	/** A `tools/call`; an infinite `timeoutMs` waits as long as the connection lasts (an `openDiff`). */
+	callTool(name: string, args: unknown, timeoutMs: number): Promise<McpAnswer> {
 		return this.ask("tools/call", { name, arguments: args }, timeoutMs, name);
 	}
 

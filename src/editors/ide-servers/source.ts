@@ -4,6 +4,7 @@ import { PROMPT_FLUSH_TIMEOUT_MS } from "../../shared/core/timing.ts";
 import type { EditorFacts, ListedEditor } from "../core/editor.ts";
 import type { EditorSource, SourceHooks } from "../editor-source.ts";
 import { EditorPathsCache } from "../real-paths.ts";
+import type { ToolCaller } from "../tool-caller.ts";
 import { type LockDirEnv, lockDirPlan } from "./core/lock-dirs.ts";
 import type { IdeServersReport, Mention } from "./core/status.ts";
 import { folderTier, keyOf, listedEditor, lockReport } from "./listing.ts";
@@ -179,6 +180,25 @@ export class IdeServerSource implements EditorSource {
 	async unsavedNow(key: string, deadlineMs: number, target?: string): Promise<readonly string[] | undefined> {
 		const connection = this.connections.of(key);
 		return connection?.opening === undefined ? connection?.session.unsavedNow(deadlineMs, target) : undefined;
+	}
+
+	/** The open connection to that key's server as the review asks it (`openDiff`, `close_tab`). */
+	toolCaller(key: string): ToolCaller | undefined {
+		const session = this.connections.of(key)?.session;
+		if (!session?.isOpen) return undefined;
+		const closed = session.whenClosed();
+		return {
+			callTool: (name, args, timeoutMs) => session.callTool(name, args, timeoutMs ?? Number.POSITIVE_INFINITY),
+			offers: (name) => session.offers(name),
+			// The servers' own notifications are the session's; an openDiff's answer is all a review waits for.
+			onNotification: () => () => {},
+			whenClosed: async () => {
+				const end = await closed;
+				return end
+					? `the server closed the connection (code ${end.code}${end.reason ? ` ${end.reason}` : ""})`
+					: "not connected";
+			},
+		};
 	}
 
 	/**

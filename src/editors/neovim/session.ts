@@ -14,6 +14,7 @@ import {
 	stateFromSnapshot,
 } from "./core/snapshot.ts";
 import type { NeovimEntry } from "./core/status.ts";
+import type { NeovimDiffChannel } from "./diff-channel.ts";
 import type { FoundNeovim } from "./discovery.ts";
 import { type RpcAnswer, RpcConnection } from "./rpc.ts";
 
@@ -51,6 +52,7 @@ export class NeovimSession {
 	private problem?: string;
 	/** What pi cut or left out of the latest snapshot, each with why. */
 	private cuts: readonly string[] = [];
+	private readonly diffListeners = new Set<(params: unknown) => void>();
 
 	constructor(
 		readonly found: FoundNeovim,
@@ -151,6 +153,27 @@ export class NeovimSession {
 			: "failed";
 	}
 
+	/** The review's way into this Neovim; undefined until pi knows its channel there, and once closed. */
+	diffChannel(enclosing: boolean): NeovimDiffChannel | undefined {
+		const rpc = this.rpc;
+		const channel = this.channel;
+		if (!rpc || rpc.closed !== undefined || channel === undefined) return undefined;
+		const listeners = this.diffListeners;
+		return {
+			enclosing,
+			channel,
+			clock: this.hooks.clock,
+			run: (what, chunk, args, deadlineMs) => this.askWhenFree(what, lua(chunk, ...args), deadlineMs),
+			onDiffEvent(listener) {
+				// Each subscription its own entry: the same function given twice is two subscriptions.
+				const entry = (params: unknown) => listener(params);
+				listeners.add(entry);
+				return () => listeners.delete(entry);
+			},
+			whenClosed: () => rpc.whenClosed(),
+		};
+	}
+
 	/** Deletes pi's group in Neovim (when it answers in time) and closes the socket. */
 	async close(): Promise<void> {
 		if (this.wantPushes && this.isOpen) await this.setPushing(false);
@@ -180,6 +203,11 @@ export class NeovimSession {
 	}
 
 	private onNotification(method: string, params: unknown): void {
+		if (method === "pi_ide_diff") {
+			this.blocking = false;
+			for (const listener of [...this.diffListeners]) void runInBackground("neovim diff event", () => listener(params));
+			return;
+		}
 		if (method !== "pi_ide_state" || !Array.isArray(params)) return;
 		// A push means Neovim runs Lua: it is not waiting for the user.
 		this.blocking = false;

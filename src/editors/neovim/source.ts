@@ -4,12 +4,13 @@ import type { Cancel } from "../../shared/core/clock.ts";
 import { NEOVIM_SCAN_DELAYS_MS } from "../../shared/core/timing.ts";
 import type { EditorFacts, EditorReading, ListedEditor } from "../core/editor.ts";
 import { pidKey, pidOfKey } from "../core/editor-key.ts";
-import { scoreTier } from "../core/tiers.ts";
 import type { EditorSource, SourceHooks } from "../editor-source.ts";
+import { pushesWanted } from "./core/push-choice.ts";
 import type { NeovimReport } from "./core/status.ts";
 import { enclosingNeovimAddress } from "./core/unix-sockets.ts";
+import type { NeovimDiffChannel } from "./diff-channel.ts";
 import { type FoundNeovim, scanForNeovims } from "./discovery.ts";
-import { RuntimeDirWatchers } from "./runtime-dirs.ts";
+import { RuntimeDirWatchers, runtimeDirs } from "./runtime-dirs.ts";
 import { NeovimSession, type ReloadResult } from "./session.ts";
 
 export interface NeovimSourceOptions {
@@ -159,6 +160,12 @@ export class NeovimSource implements EditorSource {
 		return this.sessionOf(key)?.reload(realPath);
 	}
 
+	/** What a review needs of that key's Neovim; undefined when pi holds no open session with it. */
+	diffChannel(key: string): NeovimDiffChannel | undefined {
+		const session = this.sessionOf(key);
+		return session?.diffChannel(this.isEnclosing(session.found));
+	}
+
 	report(): NeovimReport {
 		return {
 			phase: this.phase,
@@ -281,33 +288,21 @@ export class NeovimSource implements EditorSource {
 		this.hooks.changed();
 	}
 
-	/**
-	 * Pushes from the Neovims that matter: those with a UI in the best tier for the project, the one pi runs
-	 * in, and the connected one. The others were read once and are read again on `/ide`.
-	 */
+	/** Pushes from the Neovims that matter (core/push-choice.ts); the others are read again on `/ide`. */
 	private async decidePushes(): Promise<void> {
 		const sessions = [...this.sessions.values()].filter((session) => session.isOpen);
-		const tiers = sessions.map((session) => {
-			const reading = session.reading();
-			return reading && session.hasUi ? scoreTier(reading.paths, this.options.projectDir()).tier : undefined;
-		});
-		const best = Math.min(...tiers.map((tier) => tier ?? Number.POSITIVE_INFINITY));
+		const candidates = sessions.map((session) => ({
+			paths: session.reading()?.paths,
+			hasUi: session.hasUi,
+			enclosing: this.isEnclosing(session.found),
+			connected: this.options.connectedKey() === pidKey(session.found.pid),
+		}));
+		const wanted = pushesWanted(candidates, this.options.projectDir(), this.paused || this.closed);
 		await Promise.all(
 			sessions.map((session, index) => {
-				// What it shows is unknown right now (a state it could not describe): its pushes are left as they are.
-				if (!session.reading() && !this.paused && !this.closed) return undefined;
-				const meant =
-					tiers[index] === best ||
-					this.isEnclosing(session.found) ||
-					this.options.connectedKey() === pidKey(session.found.pid);
-				const wanted = !this.paused && !this.closed && meant;
-				return session.setPushing(wanted);
+				const on = wanted[index];
+				return on === undefined ? undefined : session.setPushing(on);
 			}),
 		);
 	}
-}
-
-/** Where a Neovim's server appears: `$XDG_RUNTIME_DIR` (0.9+) and `$TMPDIR`, else `/tmp` (0.7, 0.8). */
-function runtimeDirs(env: NeovimSourceOptions["env"]): string[] {
-	return [...new Set([env.XDG_RUNTIME_DIR, env.TMPDIR || "/tmp"].filter((dir): dir is string => !!dir))];
 }

@@ -9,6 +9,8 @@ import { pidReused } from "../core/pid-reuse.ts";
 import type { EditorSource, SourceHooks } from "../editor-source.ts";
 import { lstatFacts, lstatFactsNow } from "../fs-facts.ts";
 import { isProcessAlive, processStartSeconds } from "../liveness.ts";
+import { type ClientChannelTarget, channelSocketPath, missingChannelNow } from "./client-channel.ts";
+import { channelClientOf } from "./core/client-channel.ts";
 import { type DirEnv, type DirPlan, type DirRole, type DirVerdict, REAL_ROOTS, stateDirPlan } from "./core/dir-plan.ts";
 import { classifyFileName, stateFileName } from "./core/parse.ts";
 import { checkDirTrust, type FsFacts } from "./core/trust.ts";
@@ -20,6 +22,8 @@ export interface DirFile {
 	editor?: ListedEditor;
 	/** The pid now belongs to a process started after the file was last written. */
 	reusedPid?: number;
+	/** A live editor of this package's VS Code client that has no review channel pi could use, and what to do. */
+	channelMissing?: string;
 }
 
 /** Where editors may write, for this environment: `/tmp` and `/run/user` may stand in a test's temp dir. */
@@ -74,7 +78,30 @@ export class StateDir implements EditorSource {
 		return this.watcher?.lost === true;
 	}
 
+	/** For `/ide status`: every file, with one lstat per live VS Code client for its channel. */
 	files(): DirFile[] {
+		return this.listing().map((file) => {
+			const editor = file.editor;
+			if (!editor?.alive) return file;
+			const target = { dir: this.dir, pid: editor.pid, uid: this.uid };
+			const channelMissing = missingChannelNow(target, editor.state.client);
+			return channelMissing === undefined ? file : { ...file, channelMissing };
+		});
+	}
+
+	/**
+	 * Where the review reaches a connected editor of this package's VS Code client (one with the channel): its
+	 * socket, pid and dir, for `connectClientChannel`. Undefined for other editors, dead ones and older clients.
+	 */
+	clientChannelOf(key: string): (ClientChannelTarget & { socket: string }) | undefined {
+		const facts = this.facts(key);
+		if (!facts?.alive || !facts.reading || channelClientOf(facts.reading.state.client).kind !== "channel")
+			return undefined;
+		const target = { dir: this.dir, pid: facts.reading.pid, uid: this.uid };
+		return { ...target, socket: channelSocketPath(target) };
+	}
+
+	private listing(): DirFile[] {
 		return [...(this.watcher?.entries.values() ?? [])].map((entry) => {
 			const reading = entry.reading;
 			if (!reading) return { entry };
@@ -100,7 +127,7 @@ export class StateDir implements EditorSource {
 	}
 
 	editors(): ListedEditor[] {
-		return this.files().flatMap((file) => (file.editor ? [file.editor] : []));
+		return this.listing().flatMap((file) => (file.editor ? [file.editor] : []));
 	}
 
 	facts(key: string): EditorFacts | undefined {

@@ -57,6 +57,11 @@ export interface IdeSettings {
 	 * says `auto`: a cloned repository must not make pi take an IDE server from another agent.
 	 */
 	ideServers: { mode: IdeServersMode; source: SettingSource };
+	/**
+	 * Show the model's `write`/`edit` as a diff to accept or reject before it lands: off unless a file says `true`;
+	 * a project may turn it on, only the user's own (global) `false` turns it off.
+	 */
+	review: { on: boolean; source: SettingSource };
 	/** The settings files that are there but could not be used (core/settings-file.ts): none of their settings apply. */
 	problems: readonly SettingsProblem[];
 }
@@ -106,6 +111,12 @@ function ideServersSetting(global: unknown, project: unknown): IdeSettings["ideS
 	return mine ? { mode: mine, source: "global" } : { mode: "ask", source: "default" };
 }
 
+function reviewSetting(global: unknown, project: unknown): IdeSettings["review"] {
+	if (flag(global) === false) return { on: false, source: "global" };
+	if (flag(project) === true) return { on: true, source: "project" };
+	return flag(global) === true ? { on: true, source: "global" } : { on: false, source: "default" };
+}
+
 /** `autoconnect`: project wins over global, missing means on. */
 export function resolveSettings(
 	globalSettings: unknown,
@@ -123,6 +134,28 @@ export function resolveSettings(
 		zed: sourceSetting(global.zed, project.zed),
 		neovim: sourceSetting(global.neovim, project.neovim),
 		ideServers: ideServersSetting(global.ideServers, project.ideServers),
+		review: reviewSetting(global.review, project.review),
 		problems,
 	};
+}
+
+/** Why review is on or off right now, for the widget, the event and `/ide status`. */
+export interface ReviewStanding {
+	on: boolean;
+	/** `process`: `/ide review on|off` for this pi process. `print-mode`: a project's `true` a script does not obey. */
+	source: SettingSource | "process" | "print-mode";
+}
+
+/**
+ * `/ide review on|off` wins for this pi process; then the settings, except that in print mode a project's
+ * `true` does not apply (a cloned repository must not block every write of a script).
+ */
+export function reviewStanding(
+	setting: IdeSettings["review"],
+	override: boolean | undefined,
+	printMode: boolean,
+): ReviewStanding {
+	if (override !== undefined) return { on: override, source: "process" };
+	if (setting.on && setting.source === "project" && printMode) return { on: false, source: "print-mode" };
+	return setting;
 }

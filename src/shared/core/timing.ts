@@ -77,3 +77,12 @@ export const IDE_SELECTION_REPLAY_MS = 1500;
  * out by another client". Well inside the second in which a gone editor is disconnected.
  */
 export const IDE_CLOSE_SETTLE_MS = 250;
+
+/**
+ * A review's diff in Neovim: the whole open, `nvim_get_mode` first: a file of a few MB crosses and opens in well under it. Past it pi's
+ * select asks alone, and Neovim opens nothing (the chunk's deadline).
+ */
+export const NEOVIM_DIFF_OPEN_MS = 2000;
+/** A close Neovim could not take (a prompt held it) is asked again this often, this many times at most. */
+export const NEOVIM_DIFF_CLOSE_RETRY_MS = 1000;
+export const NEOVIM_DIFF_CLOSE_ATTEMPTS = 30;

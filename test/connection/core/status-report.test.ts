@@ -306,12 +306,23 @@ describe("the VS Code client in /ide status", () => {
 
 	test.each([
 		["pi-ide-context-vscode/0.2.9", true],
-		["pi-ide-context-vscode/0.3.0", false],
+		["pi-ide-context-vscode/0.3.0", true],
+		["pi-ide-context-vscode/0.4.0", false],
 		["pi-ide-context-vscode/1.0.0", false],
 		["someone-else/0.0.1", false],
 	])("a client %s: update hint %s", (client, outdated) => {
 		const { entry, editor } = live(9, { state: editorState({ pid: 9, app: "vscode", client }) });
 		const text = formatStatus({ ...BASE, dirs: [trustedDir("/s", [{ entry, editor }])] });
 		expect(text.includes("update with /ide install vscode")).toBe(outdated);
+	});
+
+	test("a client without the review channel (the state dir's channelMissing): said once, with the update", () => {
+		const { entry, editor } = live(9, {
+			state: editorState({ pid: 9, app: "vscode", client: "pi-ide-context-vscode/0.3.0" }),
+		});
+		const channelMissing = "client 0.3.0 has no review channel: update with /ide install vscode";
+		const text = formatStatus({ ...BASE, dirs: [trustedDir("/s", [{ entry, editor, channelMissing }])] });
+		expect(text).toContain(`, client pi-ide-context-vscode/0.3.0; ${channelMissing}`);
+		expect(text.split("update with /ide install vscode")).toHaveLength(2);
 	});
 });

@@ -83,6 +83,8 @@ describe("fitWidgetLine", () => {
 		],
 		["too narrow for the warning: cut like any line", secretLine, 12, "5 lines s..."],
 		["it fits", "5 lines selected in .env (not sent)", 80, "5 lines selected in .env (not sent)"],
+		["review on stays whole too", `in ${"a".repeat(60)}.ts, review on`, 30, `in ${"a".repeat(13)}..., review on`],
+		["both ends stay whole", `${secretLine}, review on`, 51, "5 lines selected in secret... (not sent), review on"],
 	])("%s", (_name, text, width, expected) => {
 		expect(fitWidgetLine(text, width)).toBe(expected);
 		expect(visibleWidth(fitWidgetLine(text, width))).toBeLessThanOrEqual(width);

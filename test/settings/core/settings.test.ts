@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { DEFAULT_SECRET_FILE_PATTERNS, secretFilePatterns } from "../../../src/safety/core/secret-files.ts";
-import { resolveSettings } from "../../../src/settings/core/settings.ts";
+import { resolveSettings, reviewStanding } from "../../../src/settings/core/settings.ts";
 
 const ide = (section: object) => ({ "pi-ide": section });
 const off = ide({ autoconnect: false });
@@ -42,6 +42,53 @@ describe("context mode: a project may choose explicit; its auto does not overrid
 		["anything else is ignored", ide({ context: "none" }), ide({ context: true }), { mode: "auto", source: "default" }],
 	])("%s", (_name, global, project, expected) => {
 		expect(resolveSettings(global, project).context).toEqual(expected);
+	});
+});
+
+describe("review: off by default; a project may turn it on, only the global file turns it off", () => {
+	test.each([
+		["nothing set", undefined, undefined, { on: false, source: "default" }],
+		["global on", ide({ review: true }), undefined, { on: true, source: "global" }],
+		["project on", undefined, ide({ review: true }), { on: true, source: "project" }],
+		[
+			"project off cannot undo global on",
+			ide({ review: true }),
+			ide({ review: false }),
+			{ on: true, source: "global" },
+		],
+		["global off wins over project on", ide({ review: false }), ide({ review: true }), { on: false, source: "global" }],
+		["a non-boolean is ignored", ide({ review: "yes" }), ide({ review: 1 }), { on: false, source: "default" }],
+	])("%s", (_name, global, project, expected) => {
+		expect(resolveSettings(global, project).review).toEqual(expected);
+	});
+
+	test.each([
+		["the setting as it is", { on: true, source: "global" }, undefined, false, { on: true, source: "global" }],
+		[
+			"/ide review off over the global file",
+			{ on: true, source: "global" },
+			false,
+			false,
+			{ on: false, source: "process" },
+		],
+		["/ide review on over the default", { on: false, source: "default" }, true, true, { on: true, source: "process" }],
+		[
+			"print mode ignores a project's on",
+			{ on: true, source: "project" },
+			undefined,
+			true,
+			{ on: false, source: "print-mode" },
+		],
+		["print mode keeps the global on", { on: true, source: "global" }, undefined, true, { on: true, source: "global" }],
+		[
+			"the TUI takes a project's on",
+			{ on: true, source: "project" },
+			undefined,
+			false,
+			{ on: true, source: "project" },
+		],
+	] as const)("%s", (_name, setting, override, printMode, expected) => {
+		expect(reviewStanding(setting, override, printMode)).toEqual(expected);
 	});
 });
 

@@ -55,3 +55,18 @@ export function checkFileTrust(facts: FsFacts, uid: number): TrustVerdict {
 	}
 	return { ok: true };
 }
+
+/**
+ * The VS Code client's socket beside its state file: whoever can connect can show diffs and read the answers,
+ * so it is trusted only as a real socket of this user that nobody else may open (connecting needs write).
+ */
+export function checkSocketTrust(facts: FsFacts, uid: number): TrustVerdict {
+	if (facts.kind !== "socket") {
+		return { ok: false, reason: facts.kind === "missing" ? "no socket" : `a ${facts.kind}, not a socket` };
+	}
+	if (facts.uid !== uid) return { ok: false, reason: `owned by uid ${facts.uid}, not by you (uid ${uid})` };
+	if ((facts.mode & GROUP_OTHER_BITS) !== 0) {
+		return { ok: false, reason: `open to group or others (mode ${octal(facts.mode)}); the client makes it 0600` };
+	}
+	return { ok: true };
+}

@@ -2,6 +2,7 @@ import { describe, expect, test } from "vitest";
 import {
 	checkDirTrust,
 	checkFileTrust,
+	checkSocketTrust,
 	type FsFacts,
 	MAX_STATE_FILE_BYTES,
 } from "../../../../src/editors/state-dir/core/trust.ts";
@@ -67,5 +68,30 @@ describe("checkFileTrust", () => {
 		["vanished", facts({ kind: "missing" }), { ok: false, reason: "file vanished" }],
 	])("%s", (_name, input, verdict) => {
 		expect(checkFileTrust(input, ME)).toEqual(verdict);
+	});
+});
+
+describe("checkSocketTrust: the VS Code client's channel", () => {
+	const socket = (overrides: Partial<FsFacts> = {}) => facts({ kind: "socket", mode: 0o140600, size: 0, ...overrides });
+	test.each([
+		["0600 socket of mine", socket(), { ok: true }],
+		["0700 (the owner's bits are the owner's)", socket({ mode: 0o140700 }), { ok: true }],
+		[
+			"0666",
+			socket({ mode: 0o140666 }),
+			{ ok: false, reason: "open to group or others (mode 0666); the client makes it 0600" },
+		],
+		[
+			"0640 (group may read)",
+			socket({ mode: 0o140640 }),
+			{ ok: false, reason: "open to group or others (mode 0640); the client makes it 0600" },
+		],
+		["another uid", socket({ uid: 65534 }), { ok: false, reason: "owned by uid 65534, not by you (uid 1000)" }],
+		["a symlink", facts({ kind: "symlink" }), { ok: false, reason: "a symlink, not a socket" }],
+		["a regular file", facts(), { ok: false, reason: "a file, not a socket" }],
+		["a fifo", facts({ kind: "fifo" }), { ok: false, reason: "a fifo, not a socket" }],
+		["missing", facts({ kind: "missing" }), { ok: false, reason: "no socket" }],
+	])("%s", (_name, input, verdict) => {
+		expect(checkSocketTrust(input, ME)).toEqual(verdict);
 	});
 });

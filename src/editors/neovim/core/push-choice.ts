@@ -1,0 +1,32 @@
+import { type EditorPaths, scoreTier } from "../../core/tiers.ts";
+
+/** One open Neovim as the push rule sees it. */
+export interface PushCandidate {
+	/** Its latest reading's paths; undefined while it has not described itself (or described nonsense). */
+	paths: EditorPaths | undefined;
+	hasUi: boolean;
+	/** pi runs in its terminal (`$NVIM`). */
+	enclosing: boolean;
+	/** It is the connected editor (a Neovim picked by hand pushes whatever its tier). */
+	connected: boolean;
+}
+
+/**
+ * Which Neovims push: those with a UI in the best tier for the project, the one pi runs in, and the connected
+ * one; none while pi is paused or closing. undefined: left as it is (what it shows is unknown right now).
+ */
+export function pushesWanted(
+	candidates: readonly PushCandidate[],
+	projectDir: string,
+	stopped: boolean,
+): (boolean | undefined)[] {
+	const tiers = candidates.map((candidate) =>
+		candidate.paths && candidate.hasUi ? scoreTier(candidate.paths, projectDir).tier : undefined,
+	);
+	const best = Math.min(...tiers.map((tier) => tier ?? Number.POSITIVE_INFINITY));
+	return candidates.map((candidate, index) => {
+		if (stopped) return false;
+		if (!candidate.paths) return undefined;
+		return tiers[index] === best || candidate.enclosing || candidate.connected;
+	});
+}

@@ -1,0 +1,277 @@
+import { lstat } from "node:fs/promises";
+import { connect, type Socket } from "node:net";
+import { join } from "node:path";
+import { guarded, runInBackground } from "../../shared/background.ts";
+import { systemClock } from "../../shared/clock.ts";
+import type { Cancel, Clock } from "../../shared/core/clock.ts";
+import { IDE_REQUEST_TIMEOUT_MS } from "../../shared/core/timing.ts";
+import { lstatFacts, lstatFactsNow } from "../fs-facts.ts";
+import {
+	initializeParams,
+	methodNotFoundText,
+	notificationText,
+	readServerMessage,
+	requestText,
+	resultText,
+	serverInfoOf,
+	toolNamesOf,
+} from "../ide-servers/core/json-rpc.ts";
+import { listeningUnixSocketTable, socketInodesOf } from "../proc-files.ts";
+import type { ToolAnswer, ToolCaller } from "../tool-caller.ts";
+import { CHANNEL_MAX_FRAME_BYTES, LineFrames } from "./core/channel-frames.ts";
+import {
+	CHANNEL_SERVER_NAME,
+	channelClientOf,
+	channelSocketName,
+	heldListeningPaths,
+	missingChannelText,
+} from "./core/client-channel.ts";
+import { checkDirTrust, checkSocketTrust } from "./core/trust.ts";
+
+/** Where one VS Code client's channel is: its state dir, its extension host's pid, the user pi trusts. */
+export interface ClientChannelTarget {
+	dir: string;
+	pid: number;
+	uid: number;
+}
+
+/** The client's channel, connected: initialize and tools/list done. */
+export interface ClientChannel extends ToolCaller {
+	/** Ends the connection: pending calls settle `{ok:false}`, `whenClosed` resolves. Idempotent. */
+	close(): void;
+	readonly server: { name: string; version: string };
+	/** Lines that were no JSON-RPC message (or no UTF-8): counted and ignored, the last reason kept. */
+	readonly nonsense: { count: number; last: string };
+}
+
+export type ClientChannelOpen = { ok: true; caller: ClientChannel } | { ok: false; reason: string };
+
+export interface ClientChannelOptions {
+	/** For the connection, `initialize` and `tools/list` each. */
+	timeoutMs?: number;
+	clock?: Clock;
+}
+
+/** The reason of a close pi made itself. */
+export const PI_CLOSED_CHANNEL = "pi closed the connection";
+
+export const channelSocketPath = (target: { dir: string; pid: number }) =>
+	join(target.dir, channelSocketName(target.pid));
+
+/**
+ * Connects to the client's `<pid>.sock` once it is trusted as the state file is (the dir this user's and 0700;
+ * the socket a real socket of this user, 0600) and the listening socket is one the editor's pid holds (`/proc`):
+ * a stale socket of a dead window, or one another process listens on, is never spoken to. Never throws.
+ */
+export async function connectClientChannel(
+	target: ClientChannelTarget,
+	options: ClientChannelOptions = {},
+): Promise<ClientChannelOpen> {
+	const timeoutMs = options.timeoutMs ?? IDE_REQUEST_TIMEOUT_MS;
+	const clock = options.clock ?? systemClock;
+	try {
+		const trusted = await trustedSocket(target);
+		if (!trusted.ok) return trusted;
+		const socket = await connectedSocket(trusted.path, timeoutMs, clock);
+		if (typeof socket === "string") return { ok: false, reason: socket };
+		const channel = new SocketChannel(socket, clock);
+		const opened = await channel.handshake(timeoutMs);
+		if (!opened.ok) channel.close();
+		return opened.ok ? { ok: true, caller: channel } : opened;
+	} catch (error) {
+		return { ok: false, reason: `cannot connect to the client's channel: ${String(error).slice(0, 200)}` };
+	}
+}
+
+/**
+ * For `/ide status`: why a state file of this package's VS Code client names no channel pi could use (an older
+ * client, no socket, an untrusted one); undefined when it has one or is another client's. One lstat.
+ */
+export function missingChannelNow(target: ClientChannelTarget, client: string | undefined): string | undefined {
+	const kind = channelClientOf(client);
+	if (kind.kind !== "channel") return missingChannelText(kind, undefined);
+	const path = channelSocketPath(target);
+	try {
+		const trust = checkSocketTrust(lstatFactsNow(path).facts, target.uid);
+		return missingChannelText(kind, trust.ok ? undefined : `${path}: ${trust.reason}`);
+	} catch (error) {
+		return missingChannelText(kind, `${path}: cannot stat: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+	}
+}
+
+async function trustedSocket(
+	target: ClientChannelTarget,
+): Promise<{ ok: true; path: string } | { ok: false; reason: string }> {
+	const dirTrust = checkDirTrust(target.dir, (await lstatFacts(target.dir)).facts, target.uid);
+	if (!dirTrust.ok) return dirTrust;
+	const path = channelSocketPath(target);
+	const { facts, ino } = await lstatFacts(path);
+	const trust = checkSocketTrust(facts, target.uid);
+	if (!trust.ok) return { ok: false, reason: `${path}: ${trust.reason}` };
+	const held = heldListeningPaths(await socketInodesOf(target.pid), await listeningUnixSocketTable());
+	for (const candidate of held) {
+		const stats = await lstat(candidate, { bigint: true }).catch(() => undefined);
+		// The same file by identity, whatever spelling of the dir the client bound it with.
+		if (stats?.isSocket() && stats.ino === ino) return { ok: true, path };
+	}
+	return { ok: false, reason: `${path} is not listened on by pid ${target.pid}: a stale or foreign socket` };
+}
+
+function connectedSocket(path: string, timeoutMs: number, clock: Clock): Promise<Socket | string> {
+	return new Promise((resolve) => {
+		const socket = connect({ path });
+		const cancel = clock.after(timeoutMs, () => {
+			socket.destroy();
+			resolve(`no connection to ${path} within ${timeoutMs} ms`);
+		});
+		socket.once("connect", () => {
+			cancel();
+			resolve(socket);
+		});
+		socket.once("error", (error: NodeJS.ErrnoException) => {
+			cancel();
+			resolve(error.code === "ECONNREFUSED" ? `nothing listens on ${path}` : `cannot connect: ${error.message}`);
+		});
+	});
+}
+
+/** One connection to the client: requests by id (a tool call may wait as long as the connection lasts). */
+class SocketChannel implements ClientChannel {
+	server = { name: "", version: "" };
+	nonsense = { count: 0, last: "" };
+	private tools = new Set<string>();
+	private nextId = 1;
+	private readonly waiting = new Map<number, { done: (answer: ToolAnswer) => void; cancel?: Cancel }>();
+	private readonly listeners = new Set<(method: string, params: unknown) => void>();
+	private readonly frames = new LineFrames(CHANNEL_MAX_FRAME_BYTES);
+	private closedWith?: string;
+	private readonly closed: Promise<string>;
+	private markClosed!: (reason: string) => void;
+
+	constructor(
+		private readonly socket: Socket,
+		private readonly clock: Clock,
+	) {
+		this.closed = new Promise((resolve) => {
+			this.markClosed = resolve;
+		});
+		socket.on(
+			"data",
+			guarded("vscode channel data", (chunk: Buffer) => this.onData(chunk)),
+		);
+		socket.on("error", (error) => this.finish(`the connection failed: ${error.message.slice(0, 200)}`));
+		socket.on("close", () => this.finish("the client closed the connection"));
+	}
+
+	async handshake(timeoutMs: number): Promise<{ ok: true } | { ok: false; reason: string }> {
+		const init = await this.request("initialize", initializeParams(), timeoutMs);
+		if (!init.ok) return { ok: false, reason: `initialize: ${init.reason}` };
+		const info = serverInfoOf(init.result);
+		if (!info) return { ok: false, reason: "initialize answered with no protocol version" };
+		if (info.name !== CHANNEL_SERVER_NAME)
+			return { ok: false, reason: `the socket's server is ${info.name}, not ${CHANNEL_SERVER_NAME}` };
+		this.server = info;
+		this.send(notificationText("notifications/initialized"));
+		const listed = await this.request("tools/list", {}, timeoutMs);
+		const names = listed.ok ? toolNamesOf(listed.result) : undefined;
+		if (!names) return { ok: false, reason: `tools/list: ${listed.ok ? "no list of tools" : listed.reason}` };
+		this.tools = new Set(names);
+		return { ok: true };
+	}
+
+	callTool(name: string, args: Record<string, unknown>, timeoutMs: number | undefined): Promise<ToolAnswer> {
+		return this.request("tools/call", { name, arguments: args }, timeoutMs);
+	}
+
+	offers(name: string): boolean {
+		return this.tools.has(name);
+	}
+
+	onNotification(listener: (method: string, params: unknown) => void): () => void {
+		this.listeners.add(listener);
+		return () => this.listeners.delete(listener);
+	}
+
+	whenClosed(): Promise<string> {
+		return this.closed;
+	}
+
+	close(): void {
+		this.finish(PI_CLOSED_CHANNEL);
+	}
+
+	private request(method: string, params: unknown, timeoutMs: number | undefined): Promise<ToolAnswer> {
+		if (this.closedWith !== undefined)
+			return Promise.resolve({ ok: false, reason: `not connected: ${this.closedWith}` });
+		const id = this.nextId++;
+		return new Promise((done) => {
+			const cancel =
+				timeoutMs === undefined
+					? undefined
+					: this.clock.after(timeoutMs, () => {
+							this.waiting.delete(id);
+							done({ ok: false, reason: `no answer to ${method} within ${timeoutMs} ms` });
+						});
+			this.waiting.set(id, { done, ...(cancel && { cancel }) });
+			this.send(requestText(id, method, params));
+		});
+	}
+
+	private settle(id: number, answer: ToolAnswer): void {
+		const waiter = this.waiting.get(id);
+		if (!waiter) return;
+		this.waiting.delete(id);
+		waiter.cancel?.();
+		waiter.done(answer);
+	}
+
+	private send(text: string): void {
+		if (this.closedWith === undefined && this.socket.writable) this.socket.write(`${text}\n`);
+	}
+
+	private onData(chunk: Buffer): void {
+		const out = this.frames.push(chunk);
+		for (let bad = 0; bad < out.undecodable; bad++) this.sawNonsense("a line that is no UTF-8");
+		for (const frame of out.frames) {
+			if (this.closedWith !== undefined) return;
+			this.onFrame(frame);
+		}
+		if (out.overflow) this.finish(`a message over pi's ${CHANNEL_MAX_FRAME_BYTES / 1024 / 1024} MiB limit`);
+	}
+
+	private onFrame(frame: string): void {
+		const message = readServerMessage(frame);
+		switch (message.kind) {
+			case "result":
+				this.settle(message.id, { ok: true, result: message.result });
+				return;
+			case "error":
+				this.settle(message.id, { ok: false, reason: `the client answered with an error: ${message.message}` });
+				return;
+			case "request":
+				this.send(
+					message.method === "ping" ? resultText(message.id, {}) : methodNotFoundText(message.id, message.method),
+				);
+				return;
+			case "notification":
+				for (const listener of [...this.listeners])
+					void runInBackground("vscode channel notification", () => listener(message.method, message.params));
+				return;
+			case "nonsense":
+				this.sawNonsense(message.reason);
+		}
+	}
+
+	private sawNonsense(reason: string): void {
+		this.nonsense = { count: this.nonsense.count + 1, last: reason };
+	}
+
+	private finish(reason: string): void {
+		if (this.closedWith !== undefined) return;
+		this.closedWith = reason;
+		this.socket.destroy();
+		for (const id of [...this.waiting.keys()])
+			this.settle(id, { ok: false, reason: `the connection closed: ${reason}` });
+		this.markClosed(reason);
+	}
+}

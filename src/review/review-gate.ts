@@ -1,0 +1,201 @@
+import { randomBytes } from "node:crypto";
+import { relative } from "node:path";
+import type {
+	ExtensionContext,
+	ToolCallEvent,
+	ToolCallEventResult,
+	ToolResultEvent,
+} from "@mariozechner/pi-coding-agent";
+import type { ReviewStanding } from "../settings/core/settings.ts";
+import { type Decider, type Decision, lineCounts, selectTitle } from "./core/choices.ts";
+import type { DiffHost, DiffView, ReviewedTool } from "./core/diff-host.ts";
+import { acceptedText, normalizedText, rewriteToAccepted, userChanged } from "./core/final-text.ts";
+import { ABORTED_TEXT, changedText, movedText, NO_REVIEWER_TEXT, rejectedText } from "./core/model-texts.ts";
+import { MAX_REVIEW_RECORDS, type ReviewRecord, reviewStatusLines } from "./core/review-status.ts";
+import { decide } from "./decide.ts";
+import { type Proposal, proposalOf, textOnDisk } from "./proposal.ts";
+
+const REVIEWED_TOOLS: ReadonlySet<string> = new Set<ReviewedTool>(["write", "edit"]);
+
+/** Where the connected editor would show a diff: a host and how to answer there, or why none can. */
+export type ReviewTarget = { host: DiffHost; hint: string; release?: () => void } | { none: string };
+
+/** What the gate reads of the rest of pi-ide: the standing, the connected editor's host, the unsaved guard. */
+export interface ReviewGateInputs {
+	standing: () => ReviewStanding;
+	target: () => Promise<ReviewTarget>;
+	/** The unsaved guard, asked again after the decision: the user may have started editing meanwhile. */
+	guard: (event: ToolCallEvent, ctx: ExtensionContext) => Promise<ToolCallEventResult | undefined>;
+	/** RPC mode: the host's dialog gets a timeout (pi cannot withdraw it). */
+	rpc: () => boolean;
+	nowSeconds: () => number;
+}
+
+/**
+ * The review of the model's `write` and `edit`, one session's: shown in the connected editor and asked in pi at
+ * once, decided by the first answer, then the call goes on as accepted (the user's version when they changed it)
+ * or is blocked with what the model should know. pi's own tool is the only writer.
+ */
+export class ReviewGate {
+	/** What accepted calls of the running message leave per file, until pi ran them: a later edit builds on it. */
+	private readonly pending = new Map<string, { text: string; toolCallId: string }>();
+	/** The note for the model on a call the user changed, added to its result. */
+	private readonly changedNotes = new Map<string, string>();
+	private readonly records: ReviewRecord[] = [];
+	private acceptingAll = false;
+
+	constructor(private readonly inputs: ReviewGateInputs) {}
+
+	async toolCall(event: ToolCallEvent, ctx: ExtensionContext): Promise<ToolCallEventResult | undefined> {
+		if (!REVIEWED_TOOLS.has(event.toolName) || !this.inputs.standing().on || this.acceptingAll) return undefined;
+		const tool = event.toolName as ReviewedTool;
+		const input = event.input as Record<string, unknown>;
+		const made = await proposalOf(tool, input, ctx.cwd, (file) => this.pending.get(file)?.text);
+		// pi's own tool fails on this call without writing: nothing to review.
+		if (!made.ok) return undefined;
+		const proposal = made.proposal;
+		const displayName = displayNameOf(proposal.file, ctx.cwd);
+		const target = await this.inputs.target();
+		if (!ctx.hasUI && "none" in target) return this.blocked(proposal, displayName, NO_REVIEWER_TEXT);
+		const decision = await this.decideOn(proposal, displayName, target, ctx);
+		return this.apply(decision, {
+			event,
+			ctx,
+			proposal,
+			displayName,
+			where: "host" in target ? target.host.editorName : "pi",
+		});
+	}
+
+	/** A changed proposal's note goes with pi's own result; the file now holds what was accepted. */
+	toolResult(event: ToolResultEvent): { content: ToolResultEvent["content"] } | undefined {
+		for (const [file, entry] of this.pending) if (entry.toolCallId === event.toolCallId) this.pending.delete(file);
+		const note = this.changedNotes.get(event.toolCallId);
+		this.changedNotes.delete(event.toolCallId);
+		if (note === undefined || event.isError) return undefined;
+		return { content: [...event.content, { type: "text", text: note }] };
+	}
+
+	/** The message's calls have all run (or never will): nothing is pending any more. */
+	turnEnded(): void {
+		this.pending.clear();
+		this.changedNotes.clear();
+	}
+
+	/** `/ide review on` asks again after "accept all". */
+	askAgain(): void {
+		this.acceptingAll = false;
+	}
+
+	statusLines(shows: string): string[] {
+		return reviewStatusLines({
+			standing: this.inputs.standing(),
+			shows,
+			acceptingAll: this.acceptingAll,
+			records: this.records,
+			nowSeconds: this.inputs.nowSeconds(),
+		});
+	}
+
+	private async decideOn(
+		proposal: Proposal,
+		displayName: string,
+		target: ReviewTarget,
+		ctx: ExtensionContext,
+	): Promise<Decision> {
+		const counts = lineCounts(
+			proposal.before === undefined ? undefined : normalizedText(proposal.before),
+			normalizedText(proposal.proposed),
+		);
+		const call = { tool: proposal.tool, displayName, ...counts };
+		let view: DiffView | undefined;
+		if ("host" in target)
+			view = target.host.open({
+				id: randomBytes(3).toString("hex"),
+				file: proposal.file,
+				displayName,
+				onDisk: proposal.before,
+				proposed: proposal.proposed,
+			});
+		try {
+			return await decide({
+				...(ctx.hasUI && { ui: ctx.ui }),
+				rpc: this.inputs.rpc(),
+				...(view && "host" in target && { view: { editor: target.host.editorName, hint: target.hint, diff: view } }),
+				...(ctx.signal && { signal: ctx.signal }),
+				title: (note) => selectTitle(call, note),
+				nowMs: () => Date.now(),
+			});
+		} finally {
+			await view?.close();
+			if ("host" in target) target.release?.();
+		}
+	}
+
+	private async apply(
+		decision: Decision,
+		call: { event: ToolCallEvent; ctx: ExtensionContext; proposal: Proposal; displayName: string; where: string },
+	): Promise<ToolCallEventResult | undefined> {
+		const { event, ctx, proposal, displayName } = call;
+		const record = (outcome: ReviewRecord["outcome"], by?: Decider) =>
+			this.record({
+				atSeconds: this.inputs.nowSeconds(),
+				tool: proposal.tool,
+				displayName,
+				outcome,
+				where: call.where,
+				...(by && { by }),
+			});
+		if (decision.kind === "aborted") {
+			record("cancelled");
+			return { block: true, reason: ABORTED_TEXT };
+		}
+		if (decision.kind === "reject") {
+			record("rejected", decision.by);
+			if (decision.stopTurn) setImmediate(() => ctx.abort());
+			const where = decision.by === "pi" ? "pi" : call.where;
+			return { block: true, reason: rejectedText(proposal.tool, displayName, where, decision.reason) };
+		}
+		if (decision.all) this.acceptingAll = true;
+		const accepted = decision.text === undefined ? proposal.proposed : acceptedText(proposal.proposed, decision.text);
+		// The guard's rule: a file saved, or started on, in the editor meanwhile is never overwritten.
+		const now = await textOnDisk(proposal.file);
+		if (!now.ok || now.text !== proposal.onDisk) {
+			record("not written, the file moved", decision.by);
+			return { block: true, reason: movedText(displayName) };
+		}
+		const guarded = await this.inputs.guard(event, ctx);
+		if (guarded?.block) return guarded;
+		const input = event.input as Record<string, unknown>;
+		const changed = userChanged(proposal.proposed, accepted);
+		if (changed) {
+			rewriteToAccepted(proposal.tool, input, proposal.before ?? "", accepted);
+			this.changedNotes.set(event.toolCallId, changedText(proposal.tool, displayName, proposal.proposed, accepted));
+		}
+		this.pending.set(proposal.file, { text: accepted, toolCallId: event.toolCallId });
+		record(changed ? "accepted, changed by you" : "accepted", decision.by);
+		return undefined;
+	}
+
+	private blocked(proposal: Proposal, displayName: string, reason: string): ToolCallEventResult {
+		this.record({
+			atSeconds: this.inputs.nowSeconds(),
+			tool: proposal.tool,
+			displayName,
+			outcome: "blocked",
+			where: "print mode",
+		});
+		return { block: true, reason };
+	}
+
+	private record(record: ReviewRecord): void {
+		this.records.push(record);
+		if (this.records.length > MAX_REVIEW_RECORDS) this.records.shift();
+	}
+}
+
+/** Relative to pi's cwd inside it (how the model named it, mostly), else absolute. */
+function displayNameOf(file: string, cwd: string): string {
+	const inside = relative(cwd, file);
+	return inside && !inside.startsWith("..") && !inside.startsWith("/") ? inside : file;
+}

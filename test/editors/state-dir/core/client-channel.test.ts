@@ -1,0 +1,68 @@
+import { describe, expect, test } from "vitest";
+import {
+	CHANNEL_SERVER_NAME,
+	channelClientOf,
+	channelSocketName,
+	heldListeningPaths,
+	missingChannelText,
+} from "../../../../src/editors/state-dir/core/client-channel.ts";
+
+describe("which state files name a client with the channel", () => {
+	test.each([
+		["pi-ide-context-vscode/0.4.0", { kind: "channel" }],
+		["pi-ide-context-vscode/0.4.1", { kind: "channel" }],
+		["pi-ide-context-vscode/1.0.0", { kind: "channel" }],
+		["pi-ide-context-vscode/0.10.0", { kind: "channel" }],
+		["pi-ide-context-vscode/0.4.0-beta.1", { kind: "channel" }],
+		["pi-ide-context-vscode/0.3.0", { kind: "without-channel", version: "0.3.0" }],
+		["pi-ide-context-vscode/0.3.9", { kind: "without-channel", version: "0.3.9" }],
+		["pi-ide-context-vscode/unknown", { kind: "without-channel", version: "unknown" }],
+		["pi-ide-context-vscode-fork/9.9.9", { kind: "other" }],
+		["someone-else/1.0.0", { kind: "other" }],
+		[undefined, { kind: "other" }],
+	])("%s", (client, kind) => {
+		expect(channelClientOf(client)).toEqual(kind);
+	});
+
+	test("the socket's name and the server's name", () => {
+		expect(channelSocketName(4242)).toBe("4242.sock");
+		expect(CHANNEL_SERVER_NAME).toBe("pi-ide-context-vscode");
+	});
+});
+
+describe("the listening sockets a process holds", () => {
+	const listening = new Map([
+		[11, "/run/user/1000/pi-ide/4242.sock"],
+		[12, "/tmp/vscode-ipc-1.sock"],
+	]);
+	test.each([
+		["its own fd among the listening ones", [11, 99], ["/run/user/1000/pi-ide/4242.sock"]],
+		["two of them", [12, 11], ["/tmp/vscode-ipc-1.sock", "/run/user/1000/pi-ide/4242.sock"]],
+		["fds that listen on nothing", [98, 99], []],
+		["no fds", [], []],
+		["the same inode twice (a dup-ed fd)", [11, 11], ["/run/user/1000/pi-ide/4242.sock"]],
+	])("%s", (_name, held, paths) => {
+		expect(heldListeningPaths(held, listening)).toEqual(paths);
+	});
+});
+
+describe("what /ide status says of a client without a channel", () => {
+	test.each([
+		[
+			"an older client",
+			{ kind: "without-channel", version: "0.3.0" } as const,
+			undefined,
+			"client 0.3.0 has no review channel: update with /ide install vscode",
+		],
+		[
+			"a client with the channel but no socket",
+			{ kind: "channel" } as const,
+			"/s/7.sock: no socket",
+			"review channel: /s/7.sock: no socket: update with /ide install vscode",
+		],
+		["a client with its socket", { kind: "channel" } as const, undefined, undefined],
+		["another client", { kind: "other" } as const, "/s/7.sock: no socket", undefined],
+	])("%s", (_name, client, problem, text) => {
+		expect(missingChannelText(client, problem)).toBe(text);
+	});
+});

@@ -1,0 +1,77 @@
+import { describe, expect, test } from "vitest";
+import { CHOICES, choiceOf, lineCounts, selectTitle } from "../../../src/review/core/choices.ts";
+import { rewriteToAccepted } from "../../../src/review/core/final-text.ts";
+import { changedText, rejectedText } from "../../../src/review/core/model-texts.ts";
+
+describe("what the model is told", () => {
+	test("a rejection names the editor, carries the reason, and says not to repeat the change", () => {
+		expect(rejectedText("edit", "src/a.ts", "Neovim", "use a map")).toBe(
+			'The user rejected this edit of src/a.ts in Neovim; the file was not changed. The user\'s reason: "use a map". Do not make the same change again: take the reason into account.',
+		);
+		expect(rejectedText("write", "a.ts", "pi", undefined)).toContain("ask the user how to proceed");
+		expect(rejectedText("write", "a.ts", "pi", "  ")).not.toContain("reason:");
+	});
+
+	test("a changed proposal: the unified diff of the user's changes, and no need to re-read", () => {
+		const text = changedText("edit", "src/a.ts", "a\r\nb\r\n", "a\r\nB\r\n");
+		expect(text).toContain("The user changed your proposed edit before accepting it");
+		expect(text).toContain(
+			"--- src/a.ts (your proposal)\n+++ src/a.ts (as the user accepted it)\n@@ -1,2 +1,2 @@\n a\n-b\n+B\n",
+		);
+		expect(text).toContain("no need to read it again");
+	});
+});
+
+describe("pi's select", () => {
+	test("four choices; Esc is none of them", () => {
+		expect(CHOICES).toEqual(["Accept", "Accept all in this session", "Reject", "Reject and say why"]);
+		expect(CHOICES.map(choiceOf)).toEqual(["accept", "acceptAll", "reject", "rejectWhy"]);
+		expect(choiceOf(undefined)).toBeUndefined();
+		expect(choiceOf("accept")).toBeUndefined();
+	});
+
+	test.each([
+		[
+			{ kind: "shown", editor: "Neovim", where: "tab page 2", keys: ":w accepts" },
+			"Shown in Neovim, tab page 2: :w accepts; or answer here.",
+		],
+		[{ kind: "closed", editor: "VS Code" }, "The diff in VS Code was closed without a decision: decide here."],
+		[
+			{ kind: "failed", editor: "Neovim", reason: "Neovim is waiting for the user" },
+			"Not shown in Neovim: Neovim is waiting for the user. Decide here.",
+		],
+		[{ kind: "none" }, "No connected editor can show a diff: decide here."],
+	] as const)("the title says where: %j", (note, second) => {
+		expect(selectTitle({ tool: "edit", displayName: "src/a.ts", added: 2, removed: 1 }, note)).toBe(
+			`Review: edit src/a.ts (+2 -1)\n${second}`,
+		);
+	});
+
+	test.each([
+		["new file", undefined, "a\nb\n", { added: 2, removed: 0 }],
+		["one line changed", "a\nb\nc\n", "a\nB\nc\n", { added: 1, removed: 1 }],
+		["nothing", "a\n", "a\n", { added: 0, removed: 0 }],
+		["emptied", "a\nb\n", "", { added: 0, removed: 2 }],
+	])("line counts: %s", (_name, before, after, expected) => {
+		expect(lineCounts(before, after)).toEqual(expected);
+	});
+});
+
+describe("the accepted input", () => {
+	test("write: the user's version is the content", () => {
+		const input: Record<string, unknown> = { path: "a.ts", content: "model\n" };
+		rewriteToAccepted("write", input, "old\n", "user\n");
+		expect(input).toEqual({ path: "a.ts", content: "user\n" });
+	});
+
+	test("edit: one edit of the whole file, LF and without BOM as pi's edit matches; legacy fields gone", () => {
+		const input: Record<string, unknown> = {
+			path: "a.ts",
+			oldText: "x",
+			newText: "y",
+			edits: [{ oldText: "b", newText: "c" }],
+		};
+		rewriteToAccepted("edit", input, "\uFEFFa\r\nb\r\n", "\uFEFFa\r\nuser\r\n");
+		expect(input).toEqual({ path: "a.ts", edits: [{ oldText: "a\nb\n", newText: "a\nuser\n" }] });
+	});
+});

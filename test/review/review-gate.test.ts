@@ -1,0 +1,267 @@
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { createEditTool, type ExtensionContext, type ToolCallEvent } from "@mariozechner/pi-coding-agent";
+import { afterEach, describe, expect, test } from "vitest";
+import type { DiffHost, DiffRequest, EditorAnswer, ShownResult } from "../../src/review/core/diff-host.ts";
+import { NO_REVIEWER_TEXT } from "../../src/review/core/model-texts.ts";
+import { ReviewGate, type ReviewTarget } from "../../src/review/review-gate.ts";
+import type { ReviewStanding } from "../../src/settings/core/settings.ts";
+import { tempDir } from "../support/temp-dir.ts";
+
+/** An editor that shows what it is asked and answers when the test says: the host contract, nothing faked below it. */
+class ScriptedHost implements DiffHost {
+	readonly editorName = "Neovim";
+	readonly requests: DiffRequest[] = [];
+	closed = 0;
+	private answers: ((answer: EditorAnswer) => void)[] = [];
+
+	constructor(private readonly shown: ShownResult = { ok: true, where: "tab page 2" }) {}
+
+	open(request: DiffRequest) {
+		this.requests.push(request);
+		const answer = new Promise<EditorAnswer>((done) => this.answers.push(done));
+		return { shown: Promise.resolve(this.shown), answer, close: async () => void this.closed++ };
+	}
+
+	answer(answer: EditorAnswer): void {
+		this.answers.shift()?.(answer);
+	}
+}
+
+/** pi's dialogs as the gate calls them; each select waits for the test's answer. */
+class ScriptedUi {
+	readonly titles: string[] = [];
+	readonly options: { timeout?: number }[] = [];
+	withdrawn = 0;
+	private pending: ((answer: string | undefined) => void)[] = [];
+	inputAnswer: string | undefined = "too clever";
+
+	select = (title: string, _choices: string[], options?: { signal?: AbortSignal; timeout?: number }) => {
+		this.titles.push(title);
+		this.options.push({ ...(options?.timeout !== undefined && { timeout: options.timeout }) });
+		return new Promise<string | undefined>((done) => {
+			this.pending.push(done);
+			options?.signal?.addEventListener("abort", () => {
+				this.withdrawn++;
+				this.pending = this.pending.filter((waiting) => waiting !== done);
+				done(undefined);
+			});
+		});
+	};
+
+	input = async () => this.inputAnswer;
+
+	async choose(answer: string | undefined): Promise<void> {
+		await waitUntil(() => this.pending.length > 0);
+		this.pending.shift()?.(answer);
+	}
+}
+
+async function waitUntil(condition: () => boolean): Promise<void> {
+	for (let round = 0; round < 400 && !condition(); round++) await new Promise((done) => setTimeout(done, 5));
+	if (!condition()) throw new Error("condition never held");
+}
+
+describe("the review gate: the editor and pi's select race, the first answer wins, pi's own tool writes", () => {
+	const dir = tempDir("review-gate");
+	afterEach(() => undefined);
+	let calls = 0;
+
+	function setup(options: { target?: ReviewTarget; hasUI?: boolean; standing?: ReviewStanding } = {}) {
+		const host = new ScriptedHost();
+		const ui = new ScriptedUi();
+		let aborted = 0;
+		const controller = new AbortController();
+		const target = options.target ?? { host, hint: ":w accepts" };
+		const gate = new ReviewGate({
+			standing: () => options.standing ?? { on: true, source: "global" },
+			target: async () => target,
+			guard: async () => undefined,
+			rpc: () => false,
+			nowSeconds: () => 1000,
+		});
+		const ctx = {
+			cwd: dir.path,
+			hasUI: options.hasUI ?? true,
+			ui,
+			signal: controller.signal,
+			abort: () => void aborted++,
+		} as unknown as ExtensionContext;
+		const call = (toolName: string, input: Record<string, unknown>) => {
+			const event = { type: "tool_call", toolName, toolCallId: `call-${++calls}`, input } as ToolCallEvent;
+			return { event, result: gate.toolCall(event, ctx) };
+		};
+		return { gate, host, ui, call, aborted: () => aborted, abortTurn: () => controller.abort() };
+	}
+
+	const file = (name: string, text?: string) => {
+		const path = join(dir.path, name);
+		if (text !== undefined) writeFileSync(path, text);
+		return path;
+	};
+
+	test("a write accepted in the editor as proposed: not blocked, the input untouched, pi's select withdrawn", async () => {
+		const { host, ui, call } = setup();
+		file("a.ts", "old\n");
+		const { event, result } = call("write", { path: "a.ts", content: "new\n" });
+		await waitUntil(() => host.requests.length === 1 && ui.titles.length === 1);
+		expect(host.requests[0]).toMatchObject({
+			file: join(dir.path, "a.ts"),
+			displayName: "a.ts",
+			onDisk: "old\n",
+			proposed: "new\n",
+		});
+		expect(ui.titles[0]).toBe("Review: write a.ts (+1 -1)\nShown in Neovim, tab page 2: :w accepts; or answer here.");
+		host.answer({ kind: "accepted", text: "new\n" });
+		expect(await result).toBeUndefined();
+		expect(event.input).toEqual({ path: "a.ts", content: "new\n" });
+		expect(ui.withdrawn).toBe(1);
+		expect(host.closed).toBe(1);
+	});
+
+	test("an edit of a CRLF file changed by the user: one whole-file edit that pi's own edit turns into exactly their version", async () => {
+		const { gate, host, call } = setup();
+		const path = file("crlf.ts", "\uFEFFone\r\ntwo\r\nthree\r\n");
+		const { event, result } = call("edit", { path: "crlf.ts", edits: [{ oldText: "two", newText: "TWO" }] });
+		await waitUntil(() => host.requests.length === 1);
+		expect(host.requests[0]?.proposed).toBe("\uFEFFone\r\nTWO\r\nthree\r\n");
+		host.answer({ kind: "accepted", text: "one\nTWO!\nthree\n" });
+		expect(await result).toBeUndefined();
+		await createEditTool(dir.path).execute("x", event.input as never);
+		expect(readFileSync(path, "utf8")).toBe("\uFEFFone\r\nTWO!\r\nthree\r\n");
+		const patched = gate.toolResult({
+			toolCallId: event.toolCallId,
+			isError: false,
+			content: [{ type: "text", text: "ok" }],
+		} as never);
+		expect(patched?.content[1]).toMatchObject({ type: "text" });
+		expect(JSON.stringify(patched?.content[1])).toContain("-TWO\\n+TWO!");
+	});
+
+	test("a second edit of the same file in one message is shown on top of the first one accepted", async () => {
+		const { gate, host, call } = setup();
+		file("twice.ts", "a\nb\nc\n");
+		const first = call("edit", { path: "twice.ts", edits: [{ oldText: "a", newText: "A" }] });
+		await waitUntil(() => host.requests.length === 1);
+		host.answer({ kind: "accepted", text: "A\nb\nc\n" });
+		expect(await first.result).toBeUndefined();
+		const second = call("edit", { path: "twice.ts", edits: [{ oldText: "c", newText: "C" }] });
+		await waitUntil(() => host.requests.length === 2);
+		expect(host.requests[1]).toMatchObject({ onDisk: "A\nb\nc\n", proposed: "A\nb\nC\n" });
+		host.answer({ kind: "rejected" });
+		expect(await second.result).toMatchObject({ block: true });
+		gate.turnEnded();
+		const third = call("edit", { path: "twice.ts", edits: [{ oldText: "c", newText: "C" }] });
+		await waitUntil(() => host.requests.length === 3);
+		expect(host.requests[2]?.onDisk).toBe("a\nb\nc\n");
+		host.answer({ kind: "rejected" });
+		await third.result;
+	});
+
+	test("rejected in the editor with a reason: blocked, the model told where and why", async () => {
+		const { host, call } = setup();
+		file("r.ts", "x\n");
+		const { result } = call("write", { path: "r.ts", content: "y\n" });
+		await waitUntil(() => host.requests.length === 1);
+		host.answer({ kind: "rejected", reason: "keep x" });
+		expect(await result).toEqual({
+			block: true,
+			reason:
+				'The user rejected this write of r.ts in Neovim; the file was not changed. The user\'s reason: "keep x". Do not make the same change again: take the reason into account.',
+		});
+	});
+
+	test("pi's select first: the view closes; 'reject and say why' asks for the reason", async () => {
+		const { host, ui, call } = setup();
+		file("s.ts", "x\n");
+		const { result } = call("write", { path: "s.ts", content: "y\n" });
+		await ui.choose("Reject and say why");
+		expect(await result).toMatchObject({ block: true, reason: expect.stringContaining('"too clever"') });
+		expect(host.closed).toBe(1);
+	});
+
+	test("the view closed decides nothing: the select is asked again, saying so, and decides", async () => {
+		const { host, ui, call } = setup();
+		file("c.ts", "x\n");
+		const { event, result } = call("write", { path: "c.ts", content: "y\n" });
+		await waitUntil(() => ui.titles.length === 1);
+		host.answer({ kind: "closed" });
+		await waitUntil(() => ui.titles.length === 2);
+		expect(ui.titles[1]).toContain("The diff in Neovim was closed without a decision: decide here.");
+		await ui.choose("Accept");
+		expect(await result).toBeUndefined();
+		expect(event.input).toEqual({ path: "c.ts", content: "y\n" });
+	});
+
+	test("Esc rejects and stops the turn", async () => {
+		const { ui, call, aborted } = setup();
+		file("e.ts", "x\n");
+		const { result } = call("write", { path: "e.ts", content: "y\n" });
+		await ui.choose(undefined);
+		expect(await result).toMatchObject({ block: true });
+		await waitUntil(() => aborted() === 1);
+	});
+
+	test("the turn aborted: the view closes, nothing is written", async () => {
+		const { host, call, abortTurn } = setup();
+		file("ab.ts", "x\n");
+		const { result } = call("write", { path: "ab.ts", content: "y\n" });
+		await waitUntil(() => host.requests.length === 1);
+		abortTurn();
+		expect(await result).toMatchObject({ block: true, reason: expect.stringContaining("cancelled") });
+		expect(host.closed).toBe(1);
+	});
+
+	test("a file saved meanwhile is not overwritten", async () => {
+		const { host, call } = setup();
+		const path = file("m.ts", "x\n");
+		const { result } = call("write", { path: "m.ts", content: "y\n" });
+		await waitUntil(() => host.requests.length === 1);
+		writeFileSync(path, "saved by the user\n");
+		host.answer({ kind: "accepted", text: "y\n" });
+		expect(await result).toMatchObject({ block: true, reason: expect.stringContaining("changed on disk") });
+	});
+
+	test("accept all: later calls of the session are not reviewed", async () => {
+		const { host, ui, call } = setup();
+		file("all.ts", "x\n");
+		const first = call("write", { path: "all.ts", content: "y\n" });
+		await ui.choose("Accept all in this session");
+		expect(await first.result).toBeUndefined();
+		expect(await call("write", { path: "all.ts", content: "z\n" }).result).toBeUndefined();
+		expect(host.requests).toHaveLength(1);
+	});
+
+	test("a new file is shown against nothing", async () => {
+		const { host, call } = setup();
+		const { result } = call("write", { path: "brand-new.ts", content: "hi\n" });
+		await waitUntil(() => host.requests.length === 1);
+		expect(host.requests[0]?.onDisk).toBeUndefined();
+		host.answer({ kind: "accepted", text: "hi\n" });
+		expect(await result).toBeUndefined();
+	});
+
+	test("an edit pi's own tool would fail on is not reviewed: the tool says why itself", async () => {
+		const { host, call } = setup();
+		file("nomatch.ts", "x\n");
+		expect(
+			await call("edit", { path: "nomatch.ts", edits: [{ oldText: "absent", newText: "y" }] }).result,
+		).toBeUndefined();
+		expect(host.requests).toHaveLength(0);
+	});
+
+	test("print mode with no editor to show it: blocked, saying review is on and how to turn it off", async () => {
+		const { call } = setup({ target: { none: "no editor is connected" }, hasUI: false });
+		file("p.ts", "x\n");
+		expect(await call("write", { path: "p.ts", content: "y\n" }).result).toEqual({
+			block: true,
+			reason: NO_REVIEWER_TEXT,
+		});
+	});
+
+	test("review off: nothing happens", async () => {
+		const { host, call } = setup({ standing: { on: false, source: "default" } });
+		expect(await call("write", { path: "off.ts", content: "y\n" }).result).toBeUndefined();
+		expect(host.requests).toHaveLength(0);
+	});
+});
