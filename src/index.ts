@@ -165,13 +165,14 @@ export default function piIdeContext(pi: ExtensionAPI): void {
 	}
 
 	async function stop(): Promise<void> {
-		const closing = controller;
+		const [closing, reviewing] = [controller, review];
 		controller = undefined;
 		messages = undefined;
 		references = undefined;
 		review = undefined;
 		widget?.dispose();
 		widget = undefined;
+		await reviewing?.gate.close();
 		await closing?.stop();
 	}
 

@@ -7,7 +7,7 @@ import { neovimNoMatchLine, neovimStatusLines } from "../editors/neovim/core/sta
 import type { NeovimDiffChannel } from "../editors/neovim/diff-channel.ts";
 import type { ReloadResult } from "../editors/neovim/session.ts";
 import { NeovimSource, type NeovimSourceOptions } from "../editors/neovim/source.ts";
-import type { ClientChannelOpen } from "../editors/state-dir/client-channel.ts";
+import { type ClientChannelOpen, connectClientChannel } from "../editors/state-dir/client-channel.ts";
 import type { DirPlan } from "../editors/state-dir/core/dir-plan.ts";
 import { StateDir } from "../editors/state-dir/state-dir.ts";
 import type { ToolCaller } from "../editors/tool-caller.ts";
@@ -117,6 +117,11 @@ export class EditorSources {
 		}
 		if (editor.origin === "zed")
 			return { kind: "none", reason: "Zed is read from its database, which cannot show a diff" };
+		// This package's VS Code client from 0.4.0 on: its socket beside the state file, connected for each review.
+		for (const dir of this.dirs) {
+			const target = dir.clientChannelOf(editor.key);
+			if (target) return { kind: "vscode-client", connect: () => connectClientChannel(target) };
+		}
 		return { kind: "none", reason: "its state-file client cannot show a diff" };
 	}
 

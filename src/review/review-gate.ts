@@ -18,7 +18,7 @@ import { type Proposal, proposalOf, textOnDisk } from "./proposal.ts";
 const REVIEWED_TOOLS: ReadonlySet<string> = new Set<ReviewedTool>(["write", "edit"]);
 
 /** Where the connected editor would show a diff: a host and how to answer there, or why none can. */
-export type ReviewTarget = { host: DiffHost; hint: string; release?: () => void } | { none: string };
+export type ReviewTarget = { host: DiffHost; hint: string } | { none: string };
 
 /** What the gate reads of the rest of pi-ide: the standing, the connected editor's host, the unsaved guard. */
 export interface ReviewGateInputs {
@@ -43,6 +43,8 @@ export class ReviewGate {
 	private readonly changedNotes = new Map<string, string>();
 	private readonly records: ReviewRecord[] = [];
 	private acceptingAll = false;
+	/** Reviews under way, each with what stops it: the session's end closes them. */
+	private readonly running = new Set<{ stop: AbortController; done: Promise<Decision> }>();
 
 	constructor(private readonly inputs: ReviewGateInputs) {}
 
@@ -117,19 +119,29 @@ export class ReviewGate {
 				onDisk: proposal.before,
 				proposed: proposal.proposed,
 			});
+		const stop = new AbortController();
+		const deciding = decide({
+			...(ctx.hasUI && { ui: ctx.ui }),
+			rpc: this.inputs.rpc(),
+			...(view && "host" in target && { view: { editor: target.host.editorName, hint: target.hint, diff: view } }),
+			signal: ctx.signal ? AbortSignal.any([ctx.signal, stop.signal]) : stop.signal,
+			title: (note) => selectTitle(call, note),
+			nowMs: () => Date.now(),
+		}).finally(() => view?.close());
+		const running = { stop, done: deciding };
+		this.running.add(running);
 		try {
-			return await decide({
-				...(ctx.hasUI && { ui: ctx.ui }),
-				rpc: this.inputs.rpc(),
-				...(view && "host" in target && { view: { editor: target.host.editorName, hint: target.hint, diff: view } }),
-				...(ctx.signal && { signal: ctx.signal }),
-				title: (note) => selectTitle(call, note),
-				nowMs: () => Date.now(),
-			});
+			return await deciding;
 		} finally {
-			await view?.close();
-			if ("host" in target) target.release?.();
+			this.running.delete(running);
 		}
+	}
+
+	/** The session ends: every review under way stops undecided (nothing written) and its view closes, awaited. */
+	async close(): Promise<void> {
+		const running = [...this.running];
+		for (const review of running) review.stop.abort();
+		await Promise.allSettled(running.map((review) => review.done));
 	}
 
 	private async apply(

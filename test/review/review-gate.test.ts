@@ -264,4 +264,15 @@ describe("the review gate: the editor and pi's select race, the first answer win
 		expect(await call("write", { path: "off.ts", content: "y\n" }).result).toBeUndefined();
 		expect(host.requests).toHaveLength(0);
 	});
+
+	test("the session ends mid-review: the review stops undecided, its view closed, nothing written", async () => {
+		const { gate, host, call } = setup();
+		const path = file("end.ts", "x\n");
+		const { result } = call("write", { path: "end.ts", content: "y\n" });
+		await waitUntil(() => host.requests.length === 1);
+		await gate.close();
+		expect(host.closed).toBe(1);
+		expect(await result).toMatchObject({ block: true });
+		expect(readFileSync(path, "utf8")).toBe("x\n");
+	});
 });

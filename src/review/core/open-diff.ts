@@ -22,7 +22,7 @@ export function openDiffArguments(request: DiffRequest): Record<string, string> 
 }
 
 /** A text this long is no proposal anyone edited by hand: the answer is taken as failed, not cut into another text. */
-const MAX_ANSWER_CHARS = 64 * 1024 * 1024;
+const MAX_ANSWER_CHARS = 16 * 1024 * 1024;
 
 function texts(result: unknown): string[] | undefined {
 	if (typeof result !== "object" || result === null) return undefined;
