@@ -7,6 +7,8 @@ export interface DecideInputs {
 	ui?: Pick<ExtensionUIContext, "select" | "input">;
 	/** RPC mode: the host's dialog cannot be withdrawn, so it gets a timeout and ends by itself. */
 	rpc: boolean;
+	/** Why no editor shows it, when none does. */
+	unshown?: string;
 	/** `hint`: how to answer there (":w accepts, :PiReject rejects"). */
 	view?: { editor: string; hint: string; diff: DiffView };
 	/** The turn's abort (Esc in pi, the host's abort): the review ends undecided. */
@@ -25,7 +27,7 @@ type Raced = { from: "editor"; answer: EditorAnswer } | { from: "pi"; answer: st
 export async function decide(inputs: DecideInputs): Promise<Decision> {
 	const { ui, view, signal } = inputs;
 	let editorAnswer: Promise<Raced> | undefined = view?.diff.answer.then((answer) => ({ from: "editor", answer }));
-	let note: ViewNote = view ? await shownNote(view) : { kind: "none" };
+	let note: ViewNote = view ? await shownNote(view) : { kind: "none", reason: inputs.unshown ?? "no editor can" };
 	if (note.kind === "failed") {
 		editorAnswer = undefined;
 		if (!ui) return { kind: "reject", by: "editor", reason: noteReason(note) };

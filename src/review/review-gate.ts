@@ -124,6 +124,7 @@ export class ReviewGate {
 			...(ctx.hasUI && { ui: ctx.ui }),
 			rpc: this.inputs.rpc(),
 			...(view && "host" in target && { view: { editor: target.host.editorName, hint: target.hint, diff: view } }),
+			...("none" in target && { unshown: target.none }),
 			signal: ctx.signal ? AbortSignal.any([ctx.signal, stop.signal]) : stop.signal,
 			title: (note) => selectTitle(call, note),
 			nowMs: () => Date.now(),

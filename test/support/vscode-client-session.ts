@@ -10,20 +10,11 @@ import { join } from "node:path";
 import { CleanupScope } from "./cleanup-scope.ts";
 import { PACKAGE_ROOT } from "./pi-cli.ts";
 import { tempDir } from "./temp-dir.ts";
+import { diffSide, focused, palette, type ReviewPage, typeInProposal } from "./vscode-review-page.ts";
 import { CHROMIUM, CodeServer, type CodeServerDirs, type VscodeHost } from "./vscode-host.ts";
 import { waitFor } from "./wait-for.ts";
 
-/** What the review tests use of a playwright page. */
-export interface ClientPage {
-	goto(url: string): Promise<unknown>;
-	waitForSelector(
-		selector: string,
-		options: { timeout: number; state?: "attached" | "detached" | "visible" },
-	): Promise<unknown>;
-	click(selector: string, options?: { timeout?: number }): Promise<void>;
-	keyboard: { press(key: string): Promise<void>; type(text: string): Promise<void> };
-	evaluate<T>(script: string): Promise<T>;
-}
+export type ClientPage = ReviewPage;
 
 export class VscodeClientSession {
 	private constructor(
@@ -127,42 +118,23 @@ export class VscodeClientSession {
 	}
 
 	/** Runs a command by its palette title (F1, the title, Enter). */
-	async palette(title: string): Promise<void> {
-		await this.page.keyboard.press("F1");
-		await this.page.waitForSelector(".quick-input-widget .quick-input-box input", {
-			timeout: 10_000,
-			state: "visible",
-		});
-		await this.page.keyboard.type(title);
-		await this.page.waitForSelector(`.quick-input-list .monaco-list-row[aria-label*="${title}"]`, {
-			timeout: 10_000,
-			state: "visible",
-		});
-		await this.page.keyboard.press("Enter");
+	palette(title: string): Promise<void> {
+		return palette(this.page, title);
 	}
 
 	/** The lines a side of the diff editor on screen shows (deleted lines shown inline left out). */
 	diffSide(side: "original" | "modified"): Promise<string> {
-		return this.page.evaluate(
-			`[...document.querySelectorAll(".monaco-diff-editor .editor.${side} .view-lines:not(.line-delete) .view-line")].map((line) => line.textContent.replace(/\\u00a0/g, " ")).join("\\n")`,
-		);
+		return diffSide(this.page, side);
 	}
 
 	/** Clicks into the proposal's side and types at its end. */
-	async typeInProposal(text: string): Promise<void> {
-		await this.page.click(".monaco-diff-editor .editor.modified .view-lines:not(.line-delete)");
-		await this.page.keyboard.press("Control+End");
-		await this.page.keyboard.type(text);
+	typeInProposal(text: string): Promise<void> {
+		return typeInProposal(this.page, text);
 	}
 
 	/** What has the keyboard focus, as a path of tags and classes: to tell it did not move. */
 	focused(): Promise<string> {
-		return this.page.evaluate(`(() => {
-			const parts = [];
-			for (let node = document.activeElement; node && node !== document.body; node = node.parentElement)
-				parts.push(node.tagName.toLowerCase() + (node.id ? "#" + node.id : "") + (typeof node.className === "string" && node.className ? "." + node.className.trim().split(/\\s+/).slice(0, 3).join(".") : ""));
-			return parts.reverse().join(" > ");
-		})()`);
+		return focused(this.page);
 	}
 
 	stop(): Promise<void> {

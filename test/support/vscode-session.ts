@@ -7,13 +7,11 @@ import type { E2eWorkspace } from "./e2e-workspace.ts";
 import { PACKAGE_ROOT, type PiLine } from "./pi-cli.ts";
 import { RpcPi } from "./rpc-pi.ts";
 import { CHROMIUM, CodeServer, type CodeServerDirs, type VscodeHost } from "./vscode-host.ts";
+import type { ReviewPage } from "./vscode-review-page.ts";
 import { waitFor } from "./wait-for.ts";
 
 /** What the tests use of a playwright page. */
-export interface Page {
-	goto(url: string): Promise<unknown>;
-	waitForSelector(selector: string, options: { timeout: number }): Promise<unknown>;
-	keyboard: { press(key: string): Promise<void>; type(text: string): Promise<void> };
+export interface Page extends ReviewPage {
 	waitForTimeout(ms: number): Promise<void>;
 }
 
@@ -36,13 +34,15 @@ export class VscodeSession {
 
 	/**
 	 * `anthropic`: Anthropic's own extension instead of the package's client, installed by the CLI, its lockfile
-	 * written under `home` (VS Code's `HOME`), where pi finds lock dirs (`PI_IDE_TEST_LOCK_ROOT`).
+	 * written under `home` (VS Code's `HOME`), where pi finds lock dirs (`PI_IDE_TEST_LOCK_ROOT`). `viewport`:
+	 * the browser's size (playwright's 1280x720 unless given; a diff goes inline when space is limited).
 	 */
 	static async start(
 		ws: E2eWorkspace,
 		line: PiLine,
 		host: Required<Omit<VscodeHost, "skipReason">>,
 		anthropic?: { vsix: string; home: string; withClient?: boolean },
+		options: { viewport?: { width: number; height: number } } = {},
 	): Promise<VscodeSession> {
 		const dirs: CodeServerDirs = {
 			config: join(ws.root, "vscode", "config"),
@@ -79,7 +79,7 @@ export class VscodeSession {
 			closers.push(() => server.stop());
 			// required, not imported: the benchmark's loader (jiti) cannot link an ES module from outside the repo.
 			const { chromium } = createRequire(import.meta.url)(host.playwright) as {
-				chromium: { launch(options: object): Promise<{ newPage(): Promise<Page>; close(): Promise<void> }> };
+				chromium: { launch(options: object): Promise<{ newPage(options: object): Promise<Page>; close(): Promise<void> }> };
 			};
 			const browser = await chromium.launch({
 				executablePath: CHROMIUM,
@@ -87,7 +87,7 @@ export class VscodeSession {
 				args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
 			});
 			closers.push(() => browser.close());
-			const page = await browser.newPage();
+			const page = await browser.newPage(options.viewport ? { viewport: options.viewport } : {});
 			await page.goto(`http://127.0.0.1:${server.port}/?folder=${ws.project}`);
 			await page.waitForSelector(".monaco-workbench", { timeout: 90_000 });
 			const session = new VscodeSession(ws, rpc, page, report, dirs.extensions, stopAll, !withClient);

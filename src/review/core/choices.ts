@@ -29,7 +29,8 @@ export type ViewNote =
 	| { kind: "shown"; editor: string; where: string; keys: string }
 	| { kind: "closed"; editor: string }
 	| { kind: "failed"; editor: string; reason: string }
-	| { kind: "none" };
+	/** No editor can show it: why ("no editor is connected", "Zed is read from its database, ..."). */
+	| { kind: "none"; reason: string };
 
 /** The select's title: the call, then where to look. One line each: a select's title is not a pager. */
 export function selectTitle(
@@ -51,7 +52,7 @@ function noteText(note: ViewNote): string {
 		case "failed":
 			return `Not shown in ${note.editor}: ${note.reason}. Decide here.`;
 		case "none":
-			return "No connected editor can show a diff: decide here.";
+			return `Not shown in an editor: ${note.reason}. Decide here.`;
 	}
 }
 
