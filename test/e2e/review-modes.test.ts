@@ -66,7 +66,9 @@ describe.each(piLines())("review without an editor to show it, in the real $name
 			const select = await waitFor("pi's review select", () =>
 				rpc.uiRequests("select").find((request) => String(request.title).startsWith("Review: ")),
 			);
-			expect(select.title).toBe("Review: write src/main.ts (+1 -1)\nNot shown in an editor: no editor is connected. Decide here.");
+			expect(select.title).toBe(
+				"Review: write src/main.ts (+1 -1)\nNot shown in an editor: no editor is connected. Decide here.",
+			);
 			expect(select.timeout).toBe(120_000);
 			rpc.respond(String(select.id), { value: "Reject" });
 			await done;

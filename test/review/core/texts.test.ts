@@ -40,7 +40,10 @@ describe("pi's select", () => {
 			{ kind: "failed", editor: "Neovim", reason: "Neovim is waiting for the user" },
 			"Not shown in Neovim: Neovim is waiting for the user. Decide here.",
 		],
-		[{ kind: "none", reason: "no editor is connected" }, "Not shown in an editor: no editor is connected. Decide here."],
+		[
+			{ kind: "none", reason: "no editor is connected" },
+			"Not shown in an editor: no editor is connected. Decide here.",
+		],
 	] as const)("the title says where: %j", (note, second) => {
 		expect(selectTitle({ tool: "edit", displayName: "src/a.ts", added: 2, removed: 1 }, note)).toBe(
 			`Review: edit src/a.ts (+2 -1)\n${second}`,
