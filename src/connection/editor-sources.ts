@@ -32,7 +32,7 @@ export interface ConnectionReads extends Pick<NeovimSourceOptions, "projectDir" 
 export type EditorChannel =
 	| { kind: "neovim"; channel: NeovimDiffChannel }
 	/** The shipped VS Code client's socket beside its state file: connected for each review, closed after. */
-	| { kind: "vscode-client"; connect: () => Promise<ClientChannelOpen> }
+	| { kind: "vscode-client"; app: string; connect: () => Promise<ClientChannelOpen> }
 	| { kind: "ide-server"; caller: ToolCaller }
 	| { kind: "none"; reason: string };
 
@@ -103,7 +103,7 @@ export class EditorSources {
 	}
 
 	/** The connected editor's way to show a diff: by where it is read from. */
-	channelOf(editor: Pick<Editor, "key" | "origin">): EditorChannel {
+	channelOf(editor: Pick<Editor, "key" | "origin" | "state">): EditorChannel {
 		// Its own server first, whichever copy counts (a Neovim with the public plugin is one editor).
 		const neovim = this.neovim?.diffChannel(editor.key);
 		if (neovim) return { kind: "neovim", channel: neovim };
@@ -120,7 +120,7 @@ export class EditorSources {
 		// This package's VS Code client from 0.4.0 on: its socket beside the state file, connected for each review.
 		for (const dir of this.dirs) {
 			const target = dir.clientChannelOf(editor.key);
-			if (target) return { kind: "vscode-client", connect: () => connectClientChannel(target) };
+			if (target) return { kind: "vscode-client", app: editor.state.app, connect: () => connectClientChannel(target) };
 		}
 		return { kind: "none", reason: "its state-file client cannot show a diff" };
 	}

@@ -3,7 +3,7 @@ import type { Editor } from "../editors/core/editor.ts";
 import type { EditorEvent } from "../events.ts";
 import type { Cancel, Clock } from "../shared/core/clock.ts";
 import { sanitizeForDisplay } from "../shared/core/display-text.ts";
-import { NO_EDITOR_TEXT, REVIEW_SUFFIX, widgetText } from "./core/widget-line.ts";
+import { NO_EDITOR_TEXT, REVIEW_ALONE_TEXT, REVIEW_SUFFIX, widgetText } from "./core/widget-line.ts";
 
 export interface PresenterOptions {
 	showWidget: (text: string | undefined) => void;
@@ -37,7 +37,7 @@ export class EditorPresenter {
 		const widget = editor
 			? widgetText(editor.state, editor.selectionFirstSeenSeconds, now, this.options.isSecret(editor))
 			: undefined;
-		this.options.showWidget(review ? (widget ?? NO_EDITOR_TEXT) + REVIEW_SUFFIX : widget);
+		this.options.showWidget(review ? reviewWidget(widget, editor !== undefined) : widget);
 		this.announce(editor, widget, review);
 		const fresh = editor && freshSelection(editor.state, editor.selectionFirstSeenSeconds, now);
 		if (!fresh) return;
@@ -66,4 +66,10 @@ export class EditorPresenter {
 			},
 		);
 	}
+}
+
+/** With review on the widget always says so: after the editor's words, or alone for an editor showing no file. */
+function reviewWidget(widget: string | undefined, connected: boolean): string {
+	if (widget !== undefined) return widget + REVIEW_SUFFIX;
+	return connected ? REVIEW_ALONE_TEXT : NO_EDITOR_TEXT + REVIEW_SUFFIX;
 }

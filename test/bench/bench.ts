@@ -14,6 +14,7 @@ import { ideServerRows } from "./ide-server-rows.ts";
 import { heapAfterGc, promptCost, promptPaths, referencePaths, startupTime } from "./in-process-scenarios.ts";
 import { neovimRows } from "./neovim-rows.ts";
 import { type ReportRow, skippedRow, writeMarkdownReport } from "./report.ts";
+import { reviewRows } from "./review-rows.ts";
 import {
 	conversationBytes,
 	deathLatency,
@@ -45,7 +46,7 @@ const only = new Set(
 		.find((arg) => arg.startsWith("--only="))
 		?.slice("--only=".length)
 		.split(",")
-		.map(Number) ?? [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12],
+		.map(Number) ?? [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13],
 );
 const size = {
 	writes: quick ? 40 : 200,
@@ -65,6 +66,8 @@ const size = {
 	vscodeSelections: quick ? 10 : 60,
 	vscodeIdleSeconds: quick ? 5 : 30,
 	ideSelections: quick ? 20 : 100,
+	reviewPairs: quick ? 10 : 50,
+	vscodeReviews: quick ? 8 : 40,
 };
 
 const ours: Implementation = { name: "pi-ide-context", extension: PACKAGE_ROOT };
@@ -123,7 +126,7 @@ function installMeasured(): void {
 	try {
 		const toolchain = installPi1Toolchain(setup);
 		if (toolchain.skipReason) setup(`pi 1.x rows skipped: ${toolchain.skipReason}`);
-		else if (only.has(11)) installVscodeHost(setup);
+		else if (only.has(11) || only.has(13)) installVscodeHost(setup);
 	} catch (error) {
 		setup(String(error instanceof Error ? error.message : error).split("\n")[0] ?? "");
 	}
@@ -132,11 +135,11 @@ function installMeasured(): void {
 
 async function main(): Promise<void> {
 	log(`${cpus().length} cores, Node ${process.versions.node}${quick ? ", quick mode" : ""}`);
-	if ([6, 9, 11].some((group) => only.has(group))) installMeasured();
+	if ([6, 9, 11, 13].some((group) => only.has(group))) installMeasured();
 	const started = performance.now();
 
 	if (only.has(1)) {
-		log("1/12 follow latency");
+		log("1/13 follow latency");
 		const followOurs = await followLatency(ours, size.writes);
 		const followBase = await followLatency(baseline, size.writes);
 		for (const kind of ["single", "burst"] as const) {
@@ -160,7 +163,7 @@ async function main(): Promise<void> {
 		}
 	}
 	if (only.has(2)) {
-		log("2/12 freshness flip (both at once)");
+		log("2/13 freshness flip (both at once)");
 		const [flipOurs, flipBase] = await Promise.all([
 			freshnessFlipLag(ours, size.flips),
 			freshnessFlipLag(baseline, size.flips),
@@ -177,7 +180,7 @@ async function main(): Promise<void> {
 		});
 	}
 	if (only.has(3)) {
-		log("3/12 kill -9 to widget cleared (both at once)");
+		log("3/13 kill -9 to widget cleared (both at once)");
 		const [deathOurs, deathBase] = await Promise.all([
 			deathLatency(ours, size.deaths),
 			deathLatency(baseline, size.deaths),
@@ -194,7 +197,7 @@ async function main(): Promise<void> {
 		});
 	}
 	if (only.has(4)) {
-		log("4/12 prompt cost");
+		log("4/13 prompt cost");
 		const promptP50s: number[] = [];
 		for (const files of [1, 100, 5000]) {
 			const o = await promptCost(ours, files, size.prompts);
@@ -281,7 +284,7 @@ async function main(): Promise<void> {
 		});
 	}
 	if (only.has(5)) {
-		log("5/12 startup");
+		log("5/13 startup");
 		const startups: { files: number; ours: number; baseline: number }[] = [];
 		for (const files of [1, 100, 1000, 10_000]) {
 			const o: number[] = [];
@@ -313,7 +316,7 @@ async function main(): Promise<void> {
 		}
 	}
 	if (only.has(6)) {
-		log(`6/12 idle CPU, ${size.idleWindows} windows of ${size.idleSeconds} s (nine pi processes at once)`);
+		log(`6/13 idle CPU, ${size.idleWindows} windows of ${size.idleSeconds} s (nine pi processes at once)`);
 		// One window is noisy at 10 ms ticks and may hold pi's own one-off start-up work: medians of windows.
 		const zedSkip = zedSkipReason();
 		const [zedIdle, ...samples] = await Promise.all([
@@ -376,7 +379,7 @@ async function main(): Promise<void> {
 		});
 	}
 	if (only.has(7)) {
-		log("7/12 memory (both at once)");
+		log("7/13 memory (both at once)");
 		const rounds = size.memoryRounds;
 		const [memOurs, memBase] = await Promise.all([
 			memoryGrowth(ours, size.memoryWrites, size.appearances, rounds),
@@ -415,7 +418,7 @@ async function main(): Promise<void> {
 		});
 	}
 	if (only.has(8)) {
-		log("8/12 conversation: editor context the model holds after 20 prompts");
+		log("8/13 conversation: editor context the model holds after 20 prompts");
 		const once = await conversationBytes(ours, false);
 		const every = await conversationBytes(ours, true);
 		rows.push({
@@ -431,7 +434,7 @@ async function main(): Promise<void> {
 		});
 	}
 	if (only.has(9)) {
-		log("9/12 Zed's database (pi 1.x on the toolchain's Node)");
+		log("9/13 Zed's database (pi 1.x on the toolchain's Node)");
 		const skip = zedSkipReason();
 		if (skip) {
 			for (const short of [
@@ -494,7 +497,7 @@ async function main(): Promise<void> {
 		}
 	}
 	if (only.has(10)) {
-		log("10/12 Neovim over its own server (real Neovims in tmux)");
+		log("10/13 Neovim over its own server (real Neovims in tmux)");
 		rows.push(
 			...(await neovimRows(ours, {
 				neovimKeys: size.neovimKeys,
@@ -506,12 +509,12 @@ async function main(): Promise<void> {
 		);
 	}
 	if (only.has(11)) {
-		log("11/12 VS Code: the package's client in a real VS Code (code-server, chromium)");
+		log("11/13 VS Code: the package's client in a real VS Code (code-server, chromium)");
 		rows.push(...(await vscodeRows({ selections: size.vscodeSelections, idleSeconds: size.vscodeIdleSeconds })));
 	}
 	if (only.has(12)) {
 		log(
-			"12/12 IDE servers: MCP over a loopback WebSocket (JetBrains-like and VS Code-like fakes in the bench process)",
+			"12/13 IDE servers: MCP over a loopback WebSocket (JetBrains-like and VS Code-like fakes in the bench process)",
 		);
 		rows.push(
 			...(await ideServerRows(ours, {
@@ -521,6 +524,10 @@ async function main(): Promise<void> {
 				idleWindows: size.idleWindows,
 			})),
 		);
+	}
+	if (only.has(13)) {
+		log("13/13 review of the model's edits: a real Neovim (tmux) and a real VS Code (code-server, chromium)");
+		rows.push(...(await reviewRows({ reviewPairs: size.reviewPairs, vscodeReviews: size.vscodeReviews })));
 	}
 	const seconds = (performance.now() - started) / 1000;
 	const machine = {

@@ -69,6 +69,13 @@ const HOW_TO_READ = `## How to read it
   VS Code-like server pushes nothing on a file switch, so each prompt asks it first (capped at 250 ms). The idle
   row compares a connected pi with two \`"ideServers": false\` ones beside it, window by window, as the Neovim
   row does.
+- **Review** (group 13) times the model's \`edit\` of one line through the real pi in RPC mode from the moment
+  the fake model server answers with the call, on the bench's own clock. Neovim's diff counts as shown when
+  Neovim flushes the redraw that draws it to its UIs: the bench attaches a UI of its own beside tmux's, on the
+  same grid, and reads the screen from the redraw events. VS Code's counts as shown when pi raises its select
+  saying so, which it does the moment the client's \`pi/diffShown\` arrives. The accepted review's cost sets the
+  same edits with review on (\`:w\` sent the moment the diff is drawn) against review off in the same pi, in
+  ABBA order, to pi's \`tool_execution_end\`.
 `;
 
 /**

@@ -114,6 +114,10 @@ describe("the widget follows the connected editor, and a fresh selection turns s
 		expect(events.at(-1)).toMatchObject({ widget: "in main.ts", review: false });
 		expect(events).toHaveLength(2);
 		review.on = true;
+		const noFile = editorWith(clock, undefined);
+		editor = { ...noFile, state: { ...noFile.state, active_buffer: undefined } };
+		shown.render();
+		expect(widgets.at(-1)).toBe("review on");
 		editor = undefined;
 		shown.render();
 		expect(widgets.at(-1)).toBe("no editor, review on");

@@ -174,3 +174,48 @@ export function ansiScreenToSvg(screen: string, columns: number, title: string):
 		"",
 	].join("\n");
 }
+
+const hexParts = (hex: string) => [1, 3, 5].map((at) => Number.parseInt(hex.slice(at, at + 2), 16));
+
+/** One SGR sequence that sets `style` from nothing (colours as RGB, as parseLine reads them back). */
+function sgrOf(style: Style): string {
+	const params = [0];
+	if (style.bold) params.push(1);
+	if (style.dim) params.push(2);
+	if (style.italic) params.push(3);
+	if (style.underline) params.push(4);
+	if (style.inverse) params.push(7);
+	if (style.fg) params.push(38, 2, ...hexParts(style.fg));
+	if (style.bg) params.push(48, 2, ...hexParts(style.bg));
+	return `\u001b[${params.join(";")}m`;
+}
+
+/**
+ * The panes of one tmux window side by side, each as `capture-pane -p -e -N` printed it (trailing cells kept, so
+ * a background reaches the pane's edge), cut or padded to its columns, `border` between them: one screen for
+ * ansiScreenToSvg. tmux carries a pane's style from one of its lines to the next, so each pane's part of a line
+ * starts with that pane's own style set afresh.
+ */
+export function sideBySide(panes: readonly { screen: string; columns: number }[], border: string): string {
+	const paneLines = panes.map((pane) => pane.screen.replace(/\n$/, "").split("\n"));
+	const styles: Style[] = panes.map(() => ({}));
+	const rows = Math.max(...paneLines.map((lines) => lines.length));
+	const screen: string[] = [];
+	for (let row = 0; row < rows; row++) {
+		const parts = panes.map((pane, index) => {
+			const parsed = parseLine(paneLines[index]?.[row] ?? "", styles[index] ?? {});
+			styles[index] = parsed.end;
+			let left = pane.columns;
+			let part = "";
+			for (const run of parsed.runs) {
+				const text = [...run.text].slice(0, left);
+				if (text.length === 0) break;
+				part += sgrOf(run.style) + text.join("");
+				left -= text.length;
+			}
+			return `${part}\u001b[0m${" ".repeat(left)}`;
+		});
+		screen.push(parts.join(border));
+	}
+	return `${screen.join("\n")}\n`;
+}

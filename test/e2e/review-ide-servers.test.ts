@@ -7,7 +7,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { useE2eWorkspace } from "../support/e2e-workspace.ts";
-import { messageText, writerModel } from "../support/fake-model-server.ts";
+import { writerModel } from "../support/fake-model-server.ts";
 import { connectionOpen, pickFirst, startIdePi, startIdeServer, toolCalls } from "../support/ide-server-e2e.ts";
 import { piLines, writeAgentDir } from "../support/pi-cli.ts";
 import type { RpcPi } from "../support/rpc-pi.ts";
@@ -36,12 +36,7 @@ describe.each(piLines())("review through an IDE server's openDiff, in the real $
 		return startIdePi(ws, line);
 	}
 
-	const toolResult = () =>
-		ws.server.requests
-			.at(-1)
-			?.messages.filter((message) => message.role === "tool")
-			.map(messageText)
-			.join("\n") ?? "";
+	const toolResult = () => ws.toolResults();
 
 	/** The select pi raises for the review, answered (or left) by the test. */
 	const reviewSelect = (rpc: RpcPi) =>

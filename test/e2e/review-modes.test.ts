@@ -7,7 +7,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { useE2eWorkspace } from "../support/e2e-workspace.ts";
-import { messageText, writerModel } from "../support/fake-model-server.ts";
+import { writerModel } from "../support/fake-model-server.ts";
 import { piLines, spawnPi, writeAgentDir } from "../support/pi-cli.ts";
 import { RpcPi } from "../support/rpc-pi.ts";
 import { PI_START_TIMEOUT_MS, waitFor } from "../support/wait-for.ts";
@@ -15,12 +15,7 @@ import { PI_START_TIMEOUT_MS, waitFor } from "../support/wait-for.ts";
 describe.each(piLines())("review without an editor to show it, in the real $name", (line) => {
 	const ws = useE2eWorkspace();
 	const target = () => join(ws.project, "src", "main.ts");
-	const toolResult = () =>
-		ws.server.requests
-			.at(-1)
-			?.messages.filter((message) => message.role === "tool")
-			.map(messageText)
-			.join("\n") ?? "";
+	const toolResult = () => ws.toolResults();
 
 	async function print(prompt: string): Promise<void> {
 		const run = spawnPi(line, { cwd: ws.project, agentDir: ws.agentDir, stateDir: ws.stateDir, args: ["-p", prompt] });

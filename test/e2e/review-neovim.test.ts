@@ -48,7 +48,8 @@ describe.skipIf(!available).each(piLines())("review in a real Neovim through the
 	const scope = () => `review-nvim-${process.pid}-${ws.root.split("-").at(-1)}`;
 	const main = () => join(ws.project, "src", "main.ts");
 
-	async function setup(calls: Call[], env: Record<string, string> = {}) {
+	/** `enclosing`: pi runs as if in that Neovim's own terminal (`$NVIM` names its server). */
+	async function setup(calls: Call[], options: { enclosing?: boolean } = {}) {
 		writeAgentDir(ws.agentDir, ws.server.baseUrl, { "pi-ide": { review: true } });
 		ws.server.reply = callingModel(calls);
 		const nvim = await RealNeovim.start({
@@ -64,7 +65,12 @@ describe.skipIf(!available).each(piLines())("review in a real Neovim through the
 				cwd: ws.project,
 				agentDir: ws.agentDir,
 				stateDir: ws.stateDir,
-				env: { TMPDIR: tmp(), XDG_RUNTIME_DIR: "", NVIM: "", PI_IDE_TEST_PROC_SCOPE: scope(), ...env },
+				env: {
+					TMPDIR: tmp(),
+					XDG_RUNTIME_DIR: "",
+					NVIM: options.enclosing ? nvim.socket : "",
+					PI_IDE_TEST_PROC_SCOPE: scope(),
+				},
 			}),
 		);
 		await rpc.waitForWidget("in main.ts, review on", PI_START_TIMEOUT_MS);
@@ -101,12 +107,7 @@ describe.skipIf(!available).each(piLines())("review in a real Neovim through the
 			`pi's review select #${index + 1}`,
 			() => rpc.uiRequests("select").filter((request) => String(request.title).startsWith("Review: "))[index],
 		);
-	const toolResults = () =>
-		ws.server.requests
-			.at(-1)
-			?.messages.filter((message) => message.role === "tool")
-			.map(messageText)
-			.join("\n") ?? "";
+	const toolResults = () => ws.toolResults();
 	const edit = (oldText: string, newText: string, path = main()): Call => ({
 		name: "edit",
 		arguments: { path, edits: [{ oldText, newText }] },
@@ -291,25 +292,7 @@ describe.skipIf(!available).each(piLines())("review in a real Neovim through the
 	test.skipIf(!line.node)(
 		"pi in that Neovim's own terminal ($NVIM): the tab page opens without being entered",
 		async () => {
-			const nvim = await RealNeovim.start({
-				cwd: ws.project,
-				args: ["src/main.ts"],
-				tmpDir: tmp(),
-				ui: true,
-				scope: scope(),
-			});
-			ws.defer(() => nvim.close());
-			writeAgentDir(ws.agentDir, ws.server.baseUrl, { "pi-ide": { review: true } });
-			ws.server.reply = callingModel([edit("line2", "LINE TWO")]);
-			const rpc = ws.stopLater(
-				RpcPi.start(line, {
-					cwd: ws.project,
-					agentDir: ws.agentDir,
-					stateDir: ws.stateDir,
-					env: { TMPDIR: tmp(), XDG_RUNTIME_DIR: "", NVIM: nvim.socket, PI_IDE_TEST_PROC_SCOPE: scope() },
-				}),
-			);
-			await rpc.waitForWidget("in main.ts, review on", PI_START_TIMEOUT_MS);
+			const { nvim, rpc } = await setup([edit("line2", "LINE TWO")], { enclosing: true });
 			const done = rpc.prompt("go");
 			const shown = await proposalShown(nvim);
 			expect(shown.tabs).toBe(2);

@@ -14,6 +14,7 @@ import { type PiLine, piLines, writeAgentDir } from "../support/pi-cli.ts";
 import type { RpcMessage, RpcPi } from "../support/rpc-pi.ts";
 import { vscodeHost, vscodeSuiteSkipReason } from "../support/vscode-host.ts";
 import {
+	closeTab,
 	diffSide,
 	focused,
 	PROPOSAL_TAB_MARK,
@@ -62,8 +63,8 @@ describe.skipIf(skipReason !== undefined)(
 		let rpc: RpcPi;
 		/** Per review: pi's tool call (tool_execution_start), pi's select, the tab in the page; wall-clock ms. */
 		const timings: { toolCallMs: number; selectMs: number; tabMs: number }[] = [];
-		/** The running prompt of the current test: an unfinished one is aborted before the next test. */
-		let running: Promise<void> | undefined;
+		/** The current test's prompt: one still running when the test ends is aborted before the next. */
+		let running: { done: Promise<void>; finished: boolean } | undefined;
 
 		beforeAll(async () => {
 			ws = await E2eWorkspace.create();
@@ -82,12 +83,9 @@ describe.skipIf(skipReason !== undefined)(
 		afterEach(async () => {
 			const unfinished = running;
 			running = undefined;
-			if (!unfinished) return;
-			const ended = await Promise.race([unfinished.then(() => true), Promise.resolve(false)]);
-			if (!ended) {
-				await rpc.command({ type: "abort" }).catch(() => undefined);
-				await unfinished.catch(() => undefined);
-			}
+			if (!unfinished || unfinished.finished) return;
+			await rpc.command({ type: "abort" }).catch(() => undefined);
+			await unfinished.done.catch(() => undefined);
 		});
 
 		afterAll(async () => {
@@ -104,7 +102,8 @@ describe.skipIf(skipReason !== undefined)(
 		});
 
 		const path = (file: string) => join(ws.project, file);
-		const reviewSelects = () => rpc.uiRequests("select").filter((request) => String(request.title).startsWith("Review: "));
+		const reviewSelects = () =>
+			rpc.uiRequests("select").filter((request) => String(request.title).startsWith("Review: "));
 		const toolResult = () =>
 			ws.server.requests
 				.at(-1)
@@ -131,7 +130,14 @@ describe.skipIf(skipReason !== undefined)(
 			const tabsBefore = (await proposalTabsSeen(vscode.page)).length;
 			const messagesBefore = rpc.messages.length;
 			const done = rpc.prompt(word, 60_000);
-			running = done;
+			const current = { done, finished: false };
+			running = current;
+			done.then(
+				() => {
+					current.finished = true;
+				},
+				() => {},
+			);
 			const select = await waitFor("pi's review select", () => reviewSelects()[selectsBefore], 30_000);
 			const tab = await waitFor(
 				"the diff tab on screen",
@@ -155,7 +161,7 @@ describe.skipIf(skipReason !== undefined)(
 		/** The select's title: the call, then where the diff is and how to answer there. */
 		const shownTitle = (file: string) =>
 			new RegExp(
-				`^${escape(`Review: edit ${file} (+1 -1)\nShown in ${EDITOR}, tab "✻ [pi] ${file.slice(4)} (`)}[0-9a-f]{6}${escape(`) ⧉": ${VSCODE_HINT}; or answer here.`)}$`,
+				`^${literal(`Review: edit ${file} (+1 -1)\nShown in ${EDITOR}, tab "✻ [pi] ${file.slice(4)} (`)}[0-9a-f]{6}${literal(`) ⧉": ${VSCODE_HINT}; or answer here.`)}$`,
 			);
 
 		test("the diff tab opens beside the user's focus, pi's select up with it; accepted by the command", async () => {
@@ -166,8 +172,8 @@ describe.skipIf(skipReason !== undefined)(
 			expect(before).toContain("terminal");
 			const { select, done } = await underReview("accept it", file);
 			expect(await tabLabels(vscode.page)).toContainEqual(expect.stringContaining("accept.ts (pi's proposal)"));
-			expect(await diffSide(vscode.page, "original")).toBe(ORIGINAL.replace(/\n$/, ""));
-			expect(await diffSide(vscode.page, "modified")).toBe(PROPOSED.replace(/\n$/, ""));
+			expect(await diffSide(vscode.page, "original")).toBe(ORIGINAL);
+			expect(await diffSide(vscode.page, "modified")).toBe(PROPOSED);
 			expect(await focused(vscode.page)).toBe(before);
 			expect(String(select.title)).toMatch(shownTitle(file));
 			expect(select.options).toEqual(["Accept", "Accept all in this session", "Reject", "Reject and say why"]);
@@ -217,8 +223,9 @@ describe.skipIf(skipReason !== undefined)(
 			const file = "src/closed.ts";
 			const { select, done } = await underReview("close it", file);
 			const selects = reviewSelects().length;
-			await palette(vscode.page, "View: Close Editor");
+			await closeTab(vscode.page, "closed.ts (pi's proposal)");
 			await noPiTab();
+			expect(await tabLabels(vscode.page)).toContain("main.ts");
 			const again = await waitFor("pi's select asked again", () => reviewSelects()[selects], 10_000);
 			expect(again.id).not.toBe(select.id);
 			expect(String(again.title)).toBe(
@@ -244,6 +251,6 @@ describe.skipIf(skipReason !== undefined)(
 );
 
 /** `text` matched literally in a RegExp. */
-function escape(text: string): string {
+function literal(text: string): string {
 	return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }

@@ -13,6 +13,7 @@ import { type ClientChannel, connectClientChannel } from "../../src/editors/stat
 import type { ToolAnswer } from "../../src/editors/tool-caller.ts";
 import { VscodeClientSession } from "../support/vscode-client-session.ts";
 import { vscodeHost, vscodeSuiteSkipReason } from "../support/vscode-host.ts";
+import { closeTab } from "../support/vscode-review-page.ts";
 import { waitFor } from "../support/wait-for.ts";
 
 const host = vscodeHost();
@@ -156,12 +157,13 @@ describe.skipIf(skipReason !== undefined)("VS Code: the client's review channel 
 
 	test("the tab closed decides nothing: pi/diffClosed, openDiff pending until close_tab", async () => {
 		const diff = await openDiff(file("src/main.ts"), PROPOSED);
-		await vscode.palette("View: Close Editor");
+		await closeTab(vscode.page, "main.ts (pi's proposal)");
 		await waitFor(
 			"pi/diffClosed",
 			() => notes.find((note) => note.method === "pi/diffClosed" && note.tabName === diff.tabName),
 			10_000,
 		);
+		expect(await tabLabels()).toContain("main.ts");
 		expect(diff.settled()).toBe(false);
 		expect(texts(await channel.callTool("close_tab", { tab_name: diff.tabName }, 10_000))).toEqual(["TAB_CLOSED"]);
 		expect(texts(await diff.answer)).toEqual(["DIFF_REJECTED", diff.tabName]);

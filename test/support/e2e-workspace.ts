@@ -64,6 +64,15 @@ export class E2eWorkspace {
 		return request;
 	}
 
+	/** The tool results the model read in its last request, joined: what pi's tools (and a review) told it. */
+	toolResults(): string {
+		const messages = this.server.requests.at(-1)?.messages ?? [];
+		return messages
+			.filter((message) => message.role === "tool")
+			.map(messageText)
+			.join("\n");
+	}
+
 	/** What the last prompt added to the model's context: the messages after the model's last answer. */
 	lastContext(): string {
 		const messages = this.server.requests.at(-1)?.messages ?? [];

@@ -10,8 +10,8 @@ import { join } from "node:path";
 import { CleanupScope } from "./cleanup-scope.ts";
 import { PACKAGE_ROOT } from "./pi-cli.ts";
 import { tempDir } from "./temp-dir.ts";
-import { diffSide, focused, palette, type ReviewPage, typeInProposal } from "./vscode-review-page.ts";
 import { CHROMIUM, CodeServer, type CodeServerDirs, type VscodeHost } from "./vscode-host.ts";
+import { diffSide, focused, palette, type ReviewPage, typeInProposal } from "./vscode-review-page.ts";
 import { waitFor } from "./wait-for.ts";
 
 export type ClientPage = ReviewPage;

@@ -20,12 +20,15 @@ export interface ReviewPage {
 /** How the client titles a proposal's tab: `<file> (pi's proposal)`, `<file> (new file, pi's proposal)`. */
 export const PROPOSAL_TAB_MARK = "pi's proposal";
 
-/** Runs a command by its palette title (F1, the title, Enter). */
+/**
+ * Runs a command by its palette title (F1, the title, Enter), once the row Enter would run is that command: the
+ * palette may put another first ("View: Close All Editor Groups" for "View: Close Editor").
+ */
 export async function palette(page: ReviewPage, title: string): Promise<void> {
 	await page.keyboard.press("F1");
 	await page.waitForSelector(".quick-input-widget .quick-input-box input", { timeout: 10_000, state: "visible" });
 	await page.keyboard.type(title);
-	await page.waitForSelector(`.quick-input-list .monaco-list-row[aria-label*="${title}"]`, {
+	await page.waitForSelector(`.quick-input-list .monaco-list-row.focused[aria-label*="${title}"]`, {
 		timeout: 10_000,
 		state: "visible",
 	});
@@ -54,6 +57,11 @@ export function focused(page: ReviewPage): Promise<string> {
 			parts.push(node.tagName.toLowerCase() + (node.id ? "#" + node.id : "") + (typeof node.className === "string" && node.className ? "." + node.className.trim().split(/\\s+/).slice(0, 3).join(".") : ""));
 		return parts.reverse().join(" > ");
 	})()`);
+}
+
+/** Closes a tab as the user does, by its own close button (the tab by a part of its label). */
+export async function closeTab(page: ReviewPage, label: string): Promise<void> {
+	await page.click(`.tabs-container .tab[aria-label*="${label}"] .tab-actions .action-label`, { timeout: 10_000 });
 }
 
 /** Every editor tab's label on screen. */

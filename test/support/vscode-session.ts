@@ -79,7 +79,9 @@ export class VscodeSession {
 			closers.push(() => server.stop());
 			// required, not imported: the benchmark's loader (jiti) cannot link an ES module from outside the repo.
 			const { chromium } = createRequire(import.meta.url)(host.playwright) as {
-				chromium: { launch(options: object): Promise<{ newPage(options: object): Promise<Page>; close(): Promise<void> }> };
+				chromium: {
+					launch(options: object): Promise<{ newPage(options: object): Promise<Page>; close(): Promise<void> }>;
+				};
 			};
 			const browser = await chromium.launch({
 				executablePath: CHROMIUM,

@@ -33,6 +33,8 @@ const proposalUri = (proposal: Proposal) => vscode.Uri.from({ scheme: PROPOSAL_S
 export class ReviewViews {
 	private readonly proposals = new Proposals();
 	private readonly peers = new Map<number, ChannelPeer>();
+	/** Views being closed: a second close of one (pi's close_tab right after the user's command) waits for the first. */
+	private readonly closing = new Map<Proposal, Promise<void>>();
 
 	register(): vscode.Disposable[] {
 		// Said once per proposal: with files.autoSave on, every pause in typing saves.
@@ -169,9 +171,18 @@ export class ReviewViews {
 
 	/**
 	 * The client closes the view itself: a dirty proposal is saved into its own document first (so VS Code asks
-	 * nothing), then its tabs close without taking focus, and the proposal is no longer served.
+	 * nothing), then its tabs close without taking focus, and the proposal is no longer served. One close at a time:
+	 * a second one would close the tabs while the first still saves, and VS Code would ask to save.
 	 */
-	private async closeView(proposal: Proposal): Promise<void> {
+	private closeView(proposal: Proposal): Promise<void> {
+		const running = this.closing.get(proposal);
+		if (running) return running;
+		const closing = this.closeViewOnce(proposal).finally(() => this.closing.delete(proposal));
+		this.closing.set(proposal, closing);
+		return closing;
+	}
+
+	private async closeViewOnce(proposal: Proposal): Promise<void> {
 		if (proposal.view !== "gone") proposal.view = "closing";
 		try {
 			const uri = proposalUri(proposal).toString();

@@ -32,6 +32,8 @@ export const NOT_SENT_SUFFIX = " (not sent)";
 export const REVIEW_SUFFIX = ", review on";
 /** What the widget says with review on and no editor connected: pi's own select will ask. */
 export const NO_EDITOR_TEXT = "no editor";
+/** Review on, the connected editor showing no file (a Neovim in pi's review tab). */
+export const REVIEW_ALONE_TEXT = "review on";
 const graphemes = new Intl.Segmenter(undefined, { granularity: "grapheme" });
 
 /**

@@ -4,7 +4,7 @@ import { guarded } from "../../shared/background.ts";
 import type { Clock } from "../../shared/core/clock.ts";
 import { PendingRequests } from "../pending-requests.ts";
 import { connectionServerUidNow } from "../proc-files.ts";
-import { methodNotFoundText, notificationText, readServerMessage, requestText, resultText } from "./core/json-rpc.ts";
+import { handleServerMessage, notificationText, requestText } from "./core/json-rpc.ts";
 
 /** What a request gave: the server's result, or why there is none (its error, a timeout, a closed socket). */
 export type McpAnswer = { ok: true; result: unknown } | { ok: false; reason: string };
@@ -168,28 +168,12 @@ export class McpSocket {
 			this.sawNonsense("a binary frame");
 			return;
 		}
-		const message = readServerMessage(data.toString());
-		switch (message.kind) {
-			case "result":
-			case "error":
-				this.pending.settle(
-					message.id,
-					message.kind === "result"
-						? { ok: true, result: message.result }
-						: { ok: false, reason: `the server answered with an error: ${message.message}` },
-				);
-				return;
-			case "request":
-				this.send(
-					message.method === "ping" ? resultText(message.id, {}) : methodNotFoundText(message.id, message.method),
-				);
-				return;
-			case "notification":
-				this.options.onNotification(message.method, message.params);
-				return;
-			case "nonsense":
-				this.sawNonsense(message.reason);
-		}
+		handleServerMessage(data.toString(), "the server", {
+			answered: (id, answer) => this.pending.settle(id, answer),
+			reply: (text) => this.send(text),
+			notified: (method, params) => this.options.onNotification(method, params),
+			nonsense: (reason) => this.sawNonsense(reason),
+		});
 	}
 
 	private sawNonsense(reason: string): void {

@@ -3,19 +3,18 @@ import { connect, type Socket } from "node:net";
 import { join } from "node:path";
 import { guarded, runInBackground } from "../../shared/background.ts";
 import { systemClock } from "../../shared/clock.ts";
-import type { Cancel, Clock } from "../../shared/core/clock.ts";
+import type { Clock } from "../../shared/core/clock.ts";
 import { IDE_REQUEST_TIMEOUT_MS } from "../../shared/core/timing.ts";
 import { lstatFacts, lstatFactsNow } from "../fs-facts.ts";
 import {
+	handleServerMessage,
 	initializeParams,
-	methodNotFoundText,
 	notificationText,
-	readServerMessage,
 	requestText,
-	resultText,
 	serverInfoOf,
 	toolNamesOf,
 } from "../ide-servers/core/json-rpc.ts";
+import { PendingRequests } from "../pending-requests.ts";
 import { listeningUnixSocketTable, socketInodesOf } from "../proc-files.ts";
 import type { ToolAnswer, ToolCaller } from "../tool-caller.ts";
 import { CHANNEL_MAX_FRAME_BYTES, LineFrames } from "./core/channel-frames.ts";
@@ -140,8 +139,7 @@ class SocketChannel implements ClientChannel {
 	server = { name: "", version: "" };
 	nonsense = { count: 0, last: "" };
 	private tools = new Set<string>();
-	private nextId = 1;
-	private readonly waiting = new Map<number, { done: (answer: ToolAnswer) => void; cancel?: Cancel }>();
+	private readonly pending: PendingRequests<ToolAnswer>;
 	private readonly listeners = new Set<(method: string, params: unknown) => void>();
 	private readonly frames = new LineFrames(CHANNEL_MAX_FRAME_BYTES);
 	private closedWith?: string;
@@ -150,8 +148,9 @@ class SocketChannel implements ClientChannel {
 
 	constructor(
 		private readonly socket: Socket,
-		private readonly clock: Clock,
+		clock: Clock,
 	) {
+		this.pending = new PendingRequests(clock);
 		this.closed = new Promise((resolve) => {
 			this.markClosed = resolve;
 		});
@@ -200,29 +199,16 @@ class SocketChannel implements ClientChannel {
 		this.finish(PI_CLOSED_CHANNEL);
 	}
 
+	/** `timeoutMs` undefined: as long as the connection lasts. */
 	private request(method: string, params: unknown, timeoutMs: number | undefined): Promise<ToolAnswer> {
 		if (this.closedWith !== undefined)
 			return Promise.resolve({ ok: false, reason: `not connected: ${this.closedWith}` });
-		const id = this.nextId++;
-		return new Promise((done) => {
-			const cancel =
-				timeoutMs === undefined
-					? undefined
-					: this.clock.after(timeoutMs, () => {
-							this.waiting.delete(id);
-							done({ ok: false, reason: `no answer to ${method} within ${timeoutMs} ms` });
-						});
-			this.waiting.set(id, { done, ...(cancel && { cancel }) });
-			this.send(requestText(id, method, params));
+		const { id, answer } = this.pending.open(timeoutMs ?? Number.POSITIVE_INFINITY, {
+			ok: false,
+			reason: `no answer to ${method} within ${timeoutMs} ms`,
 		});
-	}
-
-	private settle(id: number, answer: ToolAnswer): void {
-		const waiter = this.waiting.get(id);
-		if (!waiter) return;
-		this.waiting.delete(id);
-		waiter.cancel?.();
-		waiter.done(answer);
+		this.send(requestText(id, method, params));
+		return answer;
 	}
 
 	private send(text: string): void {
@@ -240,26 +226,15 @@ class SocketChannel implements ClientChannel {
 	}
 
 	private onFrame(frame: string): void {
-		const message = readServerMessage(frame);
-		switch (message.kind) {
-			case "result":
-				this.settle(message.id, { ok: true, result: message.result });
-				return;
-			case "error":
-				this.settle(message.id, { ok: false, reason: `the client answered with an error: ${message.message}` });
-				return;
-			case "request":
-				this.send(
-					message.method === "ping" ? resultText(message.id, {}) : methodNotFoundText(message.id, message.method),
-				);
-				return;
-			case "notification":
+		handleServerMessage(frame, "the client", {
+			answered: (id, answer) => this.pending.settle(id, answer),
+			reply: (text) => this.send(text),
+			notified: (method, params) => {
 				for (const listener of [...this.listeners])
-					void runInBackground("vscode channel notification", () => listener(message.method, message.params));
-				return;
-			case "nonsense":
-				this.sawNonsense(message.reason);
-		}
+					void runInBackground("vscode channel notification", () => listener(method, params));
+			},
+			nonsense: (reason) => this.sawNonsense(reason),
+		});
 	}
 
 	private sawNonsense(reason: string): void {
@@ -270,8 +245,7 @@ class SocketChannel implements ClientChannel {
 		if (this.closedWith !== undefined) return;
 		this.closedWith = reason;
 		this.socket.destroy();
-		for (const id of [...this.waiting.keys()])
-			this.settle(id, { ok: false, reason: `the connection closed: ${reason}` });
+		this.pending.settleAll({ ok: false, reason: `the connection closed: ${reason}` });
 		this.markClosed(reason);
 	}
 }

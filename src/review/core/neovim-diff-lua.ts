@@ -113,6 +113,8 @@ local function layout(left, right)
   vim.cmd("diffthis")
   api.nvim_set_current_win(right_win)
   vim.cmd("diffthis")
+  -- Both sides' folds from the diff (0.7 leaves the second window's open, so equal lines sit apart).
+  vim.cmd("normal! zX")
   api.nvim_set_current_tabpage(from_tab)
   api.nvim_set_current_win(from_win)
   -- Leaving the window ended a Visual selection: the same one again, the cursor at the same end.

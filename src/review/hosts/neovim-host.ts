@@ -14,6 +14,7 @@ import {
 	type RequestOutcome,
 	shownFromOpen,
 } from "../core/neovim-diff-protocol.ts";
+import { settleOnce } from "../core/settle-once.ts";
 
 /**
  * A review's diff in a Neovim pi is connected to over its own server: a tab page of pi's own (the proposal
@@ -32,29 +33,20 @@ function openDiff(channel: NeovimDiffChannel, request: DiffRequest): DiffView {
 		enter: !channel.enclosing,
 		deadlineSeconds: clock.nowSeconds() + NEOVIM_DIFF_OPEN_MS / 1000,
 	});
-	let showShown!: (result: ShownResult) => void;
-	let giveAnswer!: (answer: EditorAnswer) => void;
-	const shown = new Promise<ShownResult>((resolve) => {
-		showShown = resolve;
-	});
-	const answer = new Promise<EditorAnswer>((resolve) => {
-		giveAnswer = resolve;
-	});
-	let shownSettled = false;
-	let answered = false;
+	const shownOnce = settleOnce<ShownResult>();
+	const answerOnce = settleOnce<EditorAnswer>();
+	const shown = shownOnce.promise;
 	let connectionGone = false;
 	let closing: Promise<void> | undefined;
 
 	const decide = (editorAnswer: EditorAnswer) => {
-		if (answered) return;
-		answered = true;
+		if (answerOnce.settled) return;
 		unsubscribe();
-		giveAnswer(editorAnswer);
+		answerOnce.settle(editorAnswer);
 	};
 	const settleShown = (result: ShownResult) => {
-		if (shownSettled) return;
-		shownSettled = true;
-		showShown(result);
+		if (shownOnce.settled) return;
+		shownOnce.settle(result);
 		if (!result.ok) decide({ kind: "failed", reason: result.reason });
 	};
 	const unsubscribe = channel.onDiffEvent((params) => {
@@ -95,7 +87,7 @@ function openDiff(channel: NeovimDiffChannel, request: DiffRequest): DiffView {
 		},
 	);
 
-	return { shown, answer, close };
+	return { shown, answer: answerOnce.promise, close };
 }
 
 /** The channel's `run`, never rejecting: a throw is an outcome like any failure. */

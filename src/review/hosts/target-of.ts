@@ -7,6 +7,13 @@ import { toolDiffHost } from "./tool-host.ts";
 const NEOVIM_HINT = ":w in the proposal accepts it (edited or not), :PiReject [why] rejects";
 /** How to answer in VS Code: the commands in the palette and the diff editor's title bar. */
 const VSCODE_HINT = '"pi: Accept Proposed Change" or "pi: Reject Proposed Change" (title bar, palette)';
+/** The VS Code client's editor by its `app`, as the user and the model read it (not the picker's "vscode 1234"). */
+const VSCODE_APP_NAMES: ReadonlyMap<string, string> = new Map([
+	["vscode", "VS Code"],
+	["cursor", "Cursor"],
+	["windsurf", "Windsurf"],
+	["vscodium", "VSCodium"],
+]);
 /** How to answer in the IDE: its own diff viewer's buttons. */
 const IDE_HINT = "its Accept or Reject (closing the tab rejects there)";
 
@@ -25,7 +32,8 @@ export function targetOf(channel: EditorChannel, editorName: string): ReviewTarg
 				const opened = await channel.connect();
 				return opened.ok ? { ok: true as const, caller: opened.caller, release: () => opened.caller.close() } : opened;
 			};
-			return { host: toolDiffHost(editorName, connect, { saysShown: true }), hint: VSCODE_HINT };
+			const name = VSCODE_APP_NAMES.get(channel.app) ?? editorName;
+			return { host: toolDiffHost(name, connect, { saysShown: true }), hint: VSCODE_HINT };
 		}
 		case "none":
 			return { none: channel.reason };

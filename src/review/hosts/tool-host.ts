@@ -2,6 +2,7 @@ import type { ToolCaller } from "../../editors/tool-caller.ts";
 import { IDE_REQUEST_TIMEOUT_MS } from "../../shared/core/timing.ts";
 import type { DiffHost, DiffRequest, DiffView, EditorAnswer, ShownResult } from "../core/diff-host.ts";
 import { diffNotificationOf, openDiffAnswerOf, openDiffArguments, tabNameOf } from "../core/open-diff.ts";
+import { settleOnce } from "../core/settle-once.ts";
 
 /** A connection to ask on for one review: an IDE server's open session, or the VS Code client's socket opened for it. */
 export type ToolConnect = () => Promise<
@@ -19,14 +20,9 @@ export function toolDiffHost(editorName: string, connect: ToolConnect, options: 
 
 function openToolDiff(request: DiffRequest, connect: ToolConnect, saysShown: boolean): DiffView {
 	const tabName = tabNameOf(request);
-	let settleShown!: (shown: ShownResult) => void;
-	let settleAnswer!: (answer: EditorAnswer) => void;
-	const shown = new Promise<ShownResult>((done) => {
-		settleShown = done;
-	});
-	const answer = new Promise<EditorAnswer>((done) => {
-		settleAnswer = done;
-	});
+	const shownOnce = settleOnce<ShownResult>();
+	const answerOnce = settleOnce<EditorAnswer>();
+	const [settleShown, settleAnswer] = [shownOnce.settle, answerOnce.settle];
 	const fail = (reason: string) => {
 		settleShown({ ok: false, reason });
 		settleAnswer({ kind: "failed", reason });
@@ -60,8 +56,8 @@ function openToolDiff(request: DiffRequest, connect: ToolConnect, saysShown: boo
 		settleAnswer(editorAnswer);
 	})();
 	return {
-		shown,
-		answer,
+		shown: shownOnce.promise,
+		answer: answerOnce.promise,
 		close: async () => {
 			if (ended) return;
 			ended = true;

@@ -43,6 +43,40 @@ export function readServerMessage(text: string): ServerMessage {
 	return { kind: "nonsense", reason: "a JSON-RPC message pi cannot place" };
 }
 
+/** What a client does with each message the server sends: the parts that differ between its transports. */
+export interface ServerMessageHandlers {
+	answered: (id: number, answer: { ok: true; result: unknown } | { ok: false; reason: string }) => void;
+	reply: (text: string) => void;
+	notified: (method: string, params: unknown) => void;
+	nonsense: (reason: string) => void;
+}
+
+/**
+ * One message from the server (`who` names it in an error): an answer settles pi's request, the server's own
+ * request is answered (`ping` with `{}`, anything else "method not found"), a notification is handed on.
+ */
+export function handleServerMessage(text: string, who: string, handlers: ServerMessageHandlers): void {
+	const message = readServerMessage(text);
+	switch (message.kind) {
+		case "result":
+			handlers.answered(message.id, { ok: true, result: message.result });
+			return;
+		case "error":
+			handlers.answered(message.id, { ok: false, reason: `${who} answered with an error: ${message.message}` });
+			return;
+		case "request":
+			handlers.reply(
+				message.method === "ping" ? resultText(message.id, {}) : methodNotFoundText(message.id, message.method),
+			);
+			return;
+		case "notification":
+			handlers.notified(message.method, message.params);
+			return;
+		case "nonsense":
+			handlers.nonsense(message.reason);
+	}
+}
+
 export const requestText = (id: number, method: string, params: unknown) =>
 	JSON.stringify({ jsonrpc: "2.0", id, method, params });
 export const notificationText = (method: string, params?: unknown) =>
