@@ -168,7 +168,11 @@ describe.skipIf(skipReason !== undefined)(
 			const file = "src/accept.ts";
 			await palette(vscode.page, "View: Toggle Terminal");
 			await vscode.page.waitForSelector(".terminal-wrapper textarea", { timeout: 30_000, state: "attached" });
-			const before = await focused(vscode.page);
+			// The terminal takes the focus a moment after it appears: "before" is the focus it settled on.
+			const before = await waitFor("the terminal focused", async () => {
+				const now = await focused(vscode.page);
+				return now.includes("xterm-helper-textarea") && now;
+			});
 			expect(before).toContain("terminal");
 			const { select, done } = await underReview("accept it", file);
 			expect(await tabLabels(vscode.page)).toContainEqual(expect.stringContaining("accept.ts (pi's proposal)"));

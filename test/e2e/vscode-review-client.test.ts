@@ -110,7 +110,11 @@ describe.skipIf(skipReason !== undefined)("VS Code: the client's review channel 
 		await vscode.open("main.ts");
 		await vscode.palette("View: Toggle Terminal");
 		await vscode.page.waitForSelector(".terminal-wrapper textarea", { timeout: 30_000, state: "attached" });
-		const before = await vscode.focused();
+		// The terminal takes the focus a moment after it appears: "before" is the focus it settled on.
+		const before = await waitFor("the terminal focused", async () => {
+			const now = await vscode.focused();
+			return now.includes("xterm-helper-textarea") && now;
+		});
 		const writtenBefore = vscode.written().mtimeMs;
 		const diff = await openDiff(file("src/main.ts"), PROPOSED);
 		expect(await tabLabels()).toContainEqual(expect.stringContaining("main.ts (pi's proposal)"));

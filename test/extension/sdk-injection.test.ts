@@ -129,6 +129,7 @@ describe("the event bus", () => {
 			file: `${ws.project}/src/main.ts`,
 			timestamp,
 			widget: "1 line selected in main.ts",
+			review: false,
 		});
 		await nvim.kill();
 		await waitFor("undefined on disconnect", () => announced.length > 1 && announced.at(-1) === undefined, 3000);
@@ -140,11 +141,12 @@ describe("the /ide command as pi registered it", () => {
 		const { session: pi } = await session();
 		const command = pi.extensionRunner.getCommand("ide");
 		expect(command?.description).toBe(
-			"Connect pi to an editor: /ide, /ide all, /ide off, /ide status, /ide install vscode",
+			"Connect pi to an editor: /ide, /ide all, /ide off, /ide status, /ide review on|off, /ide install vscode",
 		);
 		const complete = async (prefix: string) =>
 			((await command?.getArgumentCompletions?.(prefix)) ?? null)?.map((item) => item.value) ?? null;
-		expect(await complete("")).toEqual(["status", "all", "off", "install vscode"]);
+		expect(await complete("")).toEqual(["status", "all", "off", "install vscode", "review on", "review off"]);
+		expect(await complete("r")).toEqual(["review on", "review off"]);
 		expect(await complete("i")).toEqual(["install vscode"]);
 		expect(await complete("s")).toEqual(["status"]);
 		expect(await complete("o")).toEqual(["off"]);

@@ -49,12 +49,17 @@ export async function typeInProposal(page: ReviewPage, text: string): Promise<vo
 	await page.keyboard.type(text);
 }
 
-/** What has the keyboard focus, as a path of tags and classes: to tell it did not move. */
+/**
+ * What has the keyboard focus, to tell it did not move: the element's own tag and classes under its ancestors'
+ * tags and ids (an ancestor's classes follow state, e.g. xterm's `focus`, and would differ for the same element).
+ */
 export function focused(page: ReviewPage): Promise<string> {
 	return page.evaluate(`(() => {
-		const parts = [];
-		for (let node = document.activeElement; node && node !== document.body; node = node.parentElement)
-			parts.push(node.tagName.toLowerCase() + (node.id ? "#" + node.id : "") + (typeof node.className === "string" && node.className ? "." + node.className.trim().split(/\\s+/).slice(0, 3).join(".") : ""));
+		const element = document.activeElement;
+		if (!element || element === document.body) return "body";
+		const parts = [element.tagName.toLowerCase() + (typeof element.className === "string" && element.className ? "." + element.className.trim().split(/\\s+/).sort().join(".") : "")];
+		for (let node = element.parentElement; node && node !== document.body; node = node.parentElement)
+			parts.push(node.tagName.toLowerCase() + (node.id ? "#" + node.id : ""));
 		return parts.reverse().join(" > ");
 	})()`);
 }
