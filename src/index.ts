@@ -45,7 +45,8 @@ import { secretFileMatcher, secretFilePatterns } from "./safety/core/secret-file
 import { guardUnsavedWrite } from "./safety/unsaved-guard.ts";
 import type { IdeSettings } from "./settings/core/settings.ts";
 import { readSettings, settingsFiles, settingsWarnings } from "./settings/settings-files.ts";
-import { editorLabel } from "./shared/core/display-text.ts";
+import { systemClock } from "./shared/clock.ts";
+import { editorName } from "./shared/core/display-text.ts";
 import { connectionMemory } from "./shared/process-memory.ts";
 import { installVscodeClient } from "./ui/client-install.ts";
 import { IDE_SUBCOMMANDS, type IdeCommandConnection, runIdeCommand } from "./ui/ide-command.ts";
@@ -143,16 +144,18 @@ export default function piIdeContext(pi: ExtensionAPI): void {
 			},
 		);
 		const started = controller;
+		const secretFile = secretFileMatcher(secretFilePatterns(settings.secretFiles));
 		review = new SessionReview({
 			setting: settings.review,
 			printMode: !ctx.hasUI,
 			connected: () => {
 				const editor = started.connectedEditor();
-				return { channel: started.connectedChannel(), editorName: editor ? editorLabel(editor) : "no editor" };
+				return { channel: started.connectedChannel(), editorName: editor ? editorName(editor) : "no editor" };
 			},
 			guard: (event, toolCtx) => guardIfOn(started, event, toolCtx),
 			rpc: () => surface.isRpc,
-			nowSeconds: () => started.nowSeconds(),
+			clock: systemClock,
+			isSecretFile: (file) => secretFile([file]) !== undefined,
 			changed: () => started.refreshWidget(),
 		});
 		references = referenceOptions(ctx.cwd, settings);

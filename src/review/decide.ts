@@ -1,5 +1,7 @@
 import type { ExtensionUIContext } from "@mariozechner/pi-coding-agent";
-import { CHOICES, choiceOf, type Decision, RPC_DIALOG_TIMEOUT_MS, type ViewNote } from "./core/choices.ts";
+import type { Clock } from "../shared/core/clock.ts";
+import { REVIEW_RPC_DIALOG_TIMEOUT_MS, REVIEW_SHOWN_WAIT_MS } from "../shared/core/timing.ts";
+import { CHOICES, choiceOf, type Decision, type ViewNote } from "./core/choices.ts";
 import type { DiffView, EditorAnswer } from "./core/diff-host.ts";
 
 /** What a decision is made with: pi's dialogs (none in print mode), the editor's view (none without one). */
@@ -11,75 +13,104 @@ export interface DecideInputs {
 	unshown?: string;
 	/** `hint`: how to answer there (":w accepts, :PiReject rejects"). */
 	view?: { editor: string; hint: string; diff: DiffView };
-	/** The turn's abort (Esc in pi, the host's abort): the review ends undecided. */
+	/** The turn's abort (Esc in pi, the host's abort) and the session's end: the review ends undecided. */
 	signal?: AbortSignal;
 	/** The select's title for a note on where the diff is. */
 	title: (note: ViewNote) => string;
-	nowMs: () => number;
+	clock: Clock;
 }
 
 type Raced = { from: "editor"; answer: EditorAnswer } | { from: "pi"; answer: string | undefined } | { from: "abort" };
 
 /**
  * The editor and pi's select at the same moment; the first answer wins and the other side is withdrawn. A view
- * closed or broken decides nothing: the select stays (asked again, saying so) and the user decides there.
+ * closed or broken decides nothing: the select stays and the user decides there (the TUI asks again, saying so;
+ * an RPC host keeps its dialog, which pi cannot take back). Print mode has only the editor.
  */
 export async function decide(inputs: DecideInputs): Promise<Decision> {
-	const { ui, view, signal } = inputs;
-	let editorAnswer: Promise<Raced> | undefined = view?.diff.answer.then((answer) => ({ from: "editor", answer }));
-	let note: ViewNote = view ? await shownNote(view) : { kind: "none", reason: inputs.unshown ?? "no editor can" };
-	if (note.kind === "failed") {
-		editorAnswer = undefined;
-		if (!ui) return { kind: "reject", by: "editor", reason: noteReason(note) };
-	}
-	const aborted = new Promise<Raced>((done) => {
-		if (signal?.aborted) done({ from: "abort" });
-		signal?.addEventListener("abort", () => done({ from: "abort" }), { once: true });
-	});
+	const { ui, view } = inputs;
+	let editor: Promise<Raced> | undefined = view?.diff.answer.then((answer) => ({ from: "editor", answer }));
+	let note: ViewNote = view
+		? await shownNote(view, inputs.clock)
+		: { kind: "none", reason: inputs.unshown ?? "no editor can" };
+	if (note.kind === "failed") editor = undefined;
+	const aborted = abortedOf(inputs.signal);
+	let select: Asked | undefined;
+	let askAgain = true;
 	for (;;) {
-		const withdraw = new AbortController();
-		const askedAtMs = inputs.nowMs();
-		const select: Promise<Raced> | undefined = ui
-			?.select(inputs.title(note), CHOICES, {
-				signal: withdraw.signal,
-				...(inputs.rpc && { timeout: RPC_DIALOG_TIMEOUT_MS }),
-			})
-			.then((answer) => ({ from: "pi", answer }));
-		const raced: Raced = await Promise.race([
-			aborted,
-			...(editorAnswer ? [editorAnswer] : []),
-			...(select ? [select] : []),
-		]);
-		if (raced.from !== "pi") withdraw.abort();
-		if (raced.from === "abort") return { kind: "aborted" };
+		if (ui && !select && askAgain) select = ask(ui, inputs, note);
+		askAgain = false;
+		if (!editor && !select) return { kind: "unshown", reason: viewEndText(note) };
+		const raced: Raced = await Promise.race([aborted, ...(editor ? [editor] : []), ...(select ? [select.answer] : [])]);
+		if (raced.from === "abort") {
+			select?.withdraw.abort();
+			return { kind: "aborted" };
+		}
 		if (raced.from === "editor") {
-			const answer = raced.answer;
-			if (answer.kind === "accepted") return { kind: "accept", by: "editor", text: answer.text };
-			if (answer.kind === "rejected")
-				return { kind: "reject", by: "editor", ...(answer.reason && { reason: answer.reason }) };
-			editorAnswer = undefined;
+			const decision = editorDecision(raced.answer);
+			if (decision) {
+				select?.withdraw.abort();
+				return decision;
+			}
+			editor = undefined;
+			const editorName = view?.editor ?? "";
+			const ended = raced.answer;
 			note =
-				answer.kind === "closed"
-					? { kind: "closed", editor: view?.editor ?? "" }
-					: { kind: "failed", editor: view?.editor ?? "", reason: answer.reason };
-			// Print mode: nobody left to ask.
-			if (!ui) return { kind: "reject", by: "editor", reason: noteReason(note) };
-			await select;
+				ended.kind === "failed"
+					? { kind: "failed", editor: editorName, reason: ended.reason }
+					: { kind: "closed", editor: editorName };
+			// The TUI's select is asked again with the news; an RPC host's stays up (pi cannot take it back).
+			if (select && !inputs.rpc) {
+				select.withdraw.abort();
+				await select.answer;
+				select = undefined;
+			}
+			askAgain = select === undefined;
 			continue;
 		}
 		const timedOut =
-			inputs.rpc && raced.answer === undefined && inputs.nowMs() - askedAtMs >= RPC_DIALOG_TIMEOUT_MS - 100;
-		if (timedOut && editorAnswer) {
-			// The host's dialog ended by itself: the editor still shows the diff and decides.
-			const rest = await Promise.race([aborted, editorAnswer]);
-			if (rest.from === "editor" && (rest.answer.kind === "accepted" || rest.answer.kind === "rejected"))
-				return rest.answer.kind === "accepted"
-					? { kind: "accept", by: "editor", text: rest.answer.text }
-					: { kind: "reject", by: "editor", ...(rest.answer.reason && { reason: rest.answer.reason }) };
-			return rest.from === "abort" ? { kind: "aborted" } : { kind: "reject", by: "pi", reason: "no answer" };
-		}
+			inputs.rpc &&
+			raced.answer === undefined &&
+			inputs.clock.nowMs() - (select?.askedAtMs ?? 0) >= REVIEW_RPC_DIALOG_TIMEOUT_MS;
+		select = undefined;
+		// The host's dialog ended by itself while the editor still shows the diff: the editor decides, and a view
+		// closed after that asks in pi again.
+		if (timedOut && editor) continue;
 		return await piDecision(raced.answer, inputs, timedOut);
 	}
+}
+
+interface Asked {
+	answer: Promise<Raced>;
+	withdraw: AbortController;
+	askedAtMs: number;
+}
+
+function ask(ui: NonNullable<DecideInputs["ui"]>, inputs: DecideInputs, note: ViewNote): Asked {
+	const withdraw = new AbortController();
+	const askedAtMs = inputs.clock.nowMs();
+	const answer = ui
+		.select(inputs.title(note), CHOICES, {
+			signal: withdraw.signal,
+			...(inputs.rpc && { timeout: REVIEW_RPC_DIALOG_TIMEOUT_MS }),
+		})
+		.then((chosen): Raced => ({ from: "pi", answer: chosen }));
+	return { answer, withdraw, askedAtMs };
+}
+
+/** The editor's answer as the decision, or undefined when it decides nothing (closed, failed). */
+function editorDecision(answer: EditorAnswer): Decision | undefined {
+	if (answer.kind === "accepted") return { kind: "accept", by: "editor", text: answer.text };
+	if (answer.kind === "rejected")
+		return { kind: "reject", by: "editor", ...(answer.reason && { reason: answer.reason }) };
+	return undefined;
+}
+
+function abortedOf(signal: AbortSignal | undefined): Promise<Raced> {
+	return new Promise<Raced>((done) => {
+		if (signal?.aborted) done({ from: "abort" });
+		signal?.addEventListener("abort", () => done({ from: "abort" }), { once: true });
+	});
 }
 
 async function piDecision(answer: string | undefined, inputs: DecideInputs, timedOut: boolean): Promise<Decision> {
@@ -93,6 +124,7 @@ async function piDecision(answer: string | undefined, inputs: DecideInputs, time
 		case "rejectWhy": {
 			const reason = await inputs.ui?.input("Why? (the model reads this)", "what to do instead", {
 				...(inputs.signal && { signal: inputs.signal }),
+				...(inputs.rpc && { timeout: REVIEW_RPC_DIALOG_TIMEOUT_MS }),
 			});
 			return { kind: "reject", by: "pi", ...(reason?.trim() && { reason: reason.trim() }) };
 		}
@@ -105,25 +137,25 @@ async function piDecision(answer: string | undefined, inputs: DecideInputs, time
 }
 
 /** The select says where the diff is: it waits for the editor that long at most, then says it is opening. */
-const SHOWN_WAIT_MS = 1500;
-
-async function shownNote(view: NonNullable<DecideInputs["view"]>): Promise<ViewNote> {
-	let timer: NodeJS.Timeout | undefined;
+async function shownNote(view: NonNullable<DecideInputs["view"]>, clock: Clock): Promise<ViewNote> {
+	let cancel: (() => void) | undefined;
 	const shown = await Promise.race([
 		view.diff.shown,
 		new Promise<undefined>((done) => {
-			timer = setTimeout(() => done(undefined), SHOWN_WAIT_MS);
+			cancel = clock.after(REVIEW_SHOWN_WAIT_MS, () => done(undefined));
 		}),
 	]);
-	clearTimeout(timer);
+	cancel?.();
 	if (shown === undefined) return { kind: "opening", editor: view.editor };
 	return shown.ok
 		? { kind: "shown", editor: view.editor, where: shown.where, keys: view.hint }
 		: { kind: "failed", editor: view.editor, reason: shown.reason };
 }
 
-function noteReason(note: ViewNote): string | undefined {
+/** Why nobody could decide (print mode): the view's end as the note says it. */
+function viewEndText(note: ViewNote): string {
 	if (note.kind === "closed") return `the diff in ${note.editor} was closed without a decision`;
-	if (note.kind === "failed") return `${note.editor} could not show it: ${note.reason}`;
-	return undefined;
+	if (note.kind === "failed") return `${note.editor} could not show it (${note.reason})`;
+	if (note.kind === "none") return note.reason;
+	return "no editor could show it";
 }

@@ -46,26 +46,37 @@ export async function proposalOf(
 	const before = pending(file) ?? disk.text;
 	if (tool === "write") {
 		if (typeof input.content !== "string") return { ok: false, reason: "no content" };
+		// A file pi's write cannot write fails without the user's time spent on it.
+		if (disk.text !== undefined && !(await writable(file))) return { ok: false, reason: "the file is not writable" };
 		return { ok: true, proposal: { tool, file, before, onDisk: disk.text, proposed: input.content } };
 	}
 	if (before === undefined) return { ok: false, reason: "the file does not exist" };
-	const proposed = await editedText(file, before, input, cwd);
+	const proposed = await editedText(file, before, input, cwd, disk.text === undefined);
 	return typeof proposed === "string"
 		? { ok: true, proposal: { tool, file, before, onDisk: disk.text, proposed } }
 		: { ok: false, reason: proposed.reason };
 }
 
+const writable = (file: string) =>
+	access(file, constants.W_OK).then(
+		() => true,
+		() => false,
+	);
+
+/** `pendingOnly`: the file exists only as an earlier accepted call of this message leaves it (not on disk yet). */
 async function editedText(
 	file: string,
 	before: string,
 	input: Record<string, unknown>,
 	cwd: string,
+	pendingOnly: boolean,
 ): Promise<string | { reason: string }> {
 	let written: string | undefined;
 	const definition = createEditToolDefinition(cwd, {
 		operations: {
+			// The file itself is read from `before`; pi's tool may still not write it (read-only): asked as pi asks.
 			access: async (path) => {
-				if (path !== file) await access(path, constants.R_OK | constants.W_OK);
+				if (path !== file || !pendingOnly) await access(path, constants.R_OK | constants.W_OK);
 			},
 			readFile: async (path) => (path === file ? Buffer.from(before, "utf8") : readFile(path)),
 			writeFile: async (path, content) => {
@@ -73,10 +84,10 @@ async function editedText(
 			},
 		},
 	});
-	// A copy: pi 1.x has already prepared the arguments, 0.73's legacy shape is prepared here; the call's own input stays.
-	const copy = structuredClone(input);
-	const prepared = definition.prepareArguments ? definition.prepareArguments(copy) : copy;
 	try {
+		// A copy: pi 1.x has already prepared the arguments, 0.73's legacy shape is prepared here; the call's own input stays.
+		const copy = structuredClone(input);
+		const prepared = definition.prepareArguments ? definition.prepareArguments(copy) : copy;
 		await definition.execute(
 			"pi-ide-review",
 			prepared as never,

@@ -7,13 +7,16 @@ import type {
 	ToolResultEvent,
 } from "@mariozechner/pi-coding-agent";
 import type { ReviewStanding } from "../settings/core/settings.ts";
-import { type Decider, type Decision, lineCounts, selectTitle } from "./core/choices.ts";
+import { guarded } from "../shared/background.ts";
+import type { Clock } from "../shared/core/clock.ts";
+import { type Applied, applyDecision } from "./apply-decision.ts";
+import { type Decision, lineCounts, selectTitle } from "./core/choices.ts";
 import type { DiffHost, DiffView, ReviewedTool } from "./core/diff-host.ts";
-import { acceptedText, normalizedText, rewriteToAccepted, userChanged } from "./core/final-text.ts";
-import { ABORTED_TEXT, changedText, movedText, NO_REVIEWER_TEXT, rejectedText } from "./core/model-texts.ts";
+import { normalizedText } from "./core/final-text.ts";
+import { ABORTED_TEXT, NO_REVIEWER_TEXT, TURN_STOPPED_TEXT } from "./core/model-texts.ts";
 import { MAX_REVIEW_RECORDS, type ReviewRecord, reviewStatusLines } from "./core/review-status.ts";
 import { decide } from "./decide.ts";
-import { type Proposal, proposalOf, textOnDisk } from "./proposal.ts";
+import { type Proposal, proposalOf } from "./proposal.ts";
 
 const REVIEWED_TOOLS: ReadonlySet<string> = new Set<ReviewedTool>(["write", "edit"]);
 
@@ -28,7 +31,9 @@ export interface ReviewGateInputs {
 	guard: (event: ToolCallEvent, ctx: ExtensionContext) => Promise<ToolCallEventResult | undefined>;
 	/** RPC mode: the host's dialog gets a timeout (pi cannot withdraw it). */
 	rpc: () => boolean;
-	nowSeconds: () => number;
+	/** A secret file's changes are not shown to the model (the diff would carry lines it never saw). */
+	isSecretFile: (file: string) => boolean;
+	clock: Clock;
 }
 
 /**
@@ -45,28 +50,49 @@ export class ReviewGate {
 	private acceptingAll = false;
 	/** Reviews under way, each with what stops it: the session's end closes them. */
 	private readonly running = new Set<{ stop: AbortController; done: Promise<Decision> }>();
+	/** The session ended: a call still on its way to a review opens nothing. */
+	private closed = false;
+	/** The user stopped the turn (Esc): the message's other calls are not shown, until the turn ends. */
+	private turnStopped = false;
 
 	constructor(private readonly inputs: ReviewGateInputs) {}
 
 	async toolCall(event: ToolCallEvent, ctx: ExtensionContext): Promise<ToolCallEventResult | undefined> {
 		if (!REVIEWED_TOOLS.has(event.toolName) || !this.inputs.standing().on || this.acceptingAll) return undefined;
+		if (this.turnStopped) return { block: true, reason: TURN_STOPPED_TEXT };
 		const tool = event.toolName as ReviewedTool;
-		const input = event.input as Record<string, unknown>;
-		const made = await proposalOf(tool, input, ctx.cwd, (file) => this.pending.get(file)?.text);
+		const made = await proposalOf(
+			tool,
+			event.input as Record<string, unknown>,
+			ctx.cwd,
+			(file) => this.pending.get(file)?.text,
+		);
 		// pi's own tool fails on this call without writing: nothing to review.
 		if (!made.ok) return undefined;
 		const proposal = made.proposal;
 		const displayName = displayNameOf(proposal.file, ctx.cwd);
 		const target = await this.inputs.target();
+		if (this.closed) return { block: true, reason: ABORTED_TEXT };
 		if (!ctx.hasUI && "none" in target) return this.blocked(proposal, displayName, NO_REVIEWER_TEXT);
 		const decision = await this.decideOn(proposal, displayName, target, ctx);
-		return this.apply(decision, {
-			event,
-			ctx,
-			proposal,
+		const where = "host" in target ? target.host.editorName : "pi";
+		const secretFile = this.inputs.isSecretFile(proposal.file);
+		const applied = await applyDecision(
+			decision,
+			{ event, ctx, proposal, displayName, where, secretFile },
+			this.inputs.guard,
+		);
+		this.afterDecision(applied, event.toolCallId, proposal.file, ctx);
+		const by = decision.kind === "accept" || decision.kind === "reject" ? decision.by : undefined;
+		this.record({
+			atSeconds: this.inputs.clock.nowSeconds(),
+			tool,
 			displayName,
-			where: "host" in target ? target.host.editorName : "pi",
+			outcome: applied.outcome,
+			where,
+			...(by && { by }),
 		});
+		return applied.result;
 	}
 
 	/** A changed proposal's note goes with pi's own result; the file now holds what was accepted. */
@@ -82,6 +108,7 @@ export class ReviewGate {
 	turnEnded(): void {
 		this.pending.clear();
 		this.changedNotes.clear();
+		this.turnStopped = false;
 	}
 
 	/** `/ide review on` asks again after "accept all". */
@@ -95,7 +122,7 @@ export class ReviewGate {
 			shows,
 			acceptingAll: this.acceptingAll,
 			records: this.records,
-			nowSeconds: this.inputs.nowSeconds(),
+			nowSeconds: this.inputs.clock.nowSeconds(),
 		});
 	}
 
@@ -127,7 +154,7 @@ export class ReviewGate {
 			...("none" in target && { unshown: target.none }),
 			signal: ctx.signal ? AbortSignal.any([ctx.signal, stop.signal]) : stop.signal,
 			title: (note) => selectTitle(call, note),
-			nowMs: () => Date.now(),
+			clock: this.inputs.clock,
 		}).finally(() => view?.close());
 		const running = { stop, done: deciding };
 		this.running.add(running);
@@ -140,59 +167,26 @@ export class ReviewGate {
 
 	/** The session ends: every review under way stops undecided (nothing written) and its view closes, awaited. */
 	async close(): Promise<void> {
+		this.closed = true;
 		const running = [...this.running];
 		for (const review of running) review.stop.abort();
 		await Promise.allSettled(running.map((review) => review.done));
 	}
 
-	private async apply(
-		decision: Decision,
-		call: { event: ToolCallEvent; ctx: ExtensionContext; proposal: Proposal; displayName: string; where: string },
-	): Promise<ToolCallEventResult | undefined> {
-		const { event, ctx, proposal, displayName } = call;
-		const record = (outcome: ReviewRecord["outcome"], by?: Decider) =>
-			this.record({
-				atSeconds: this.inputs.nowSeconds(),
-				tool: proposal.tool,
-				displayName,
-				outcome,
-				where: call.where,
-				...(by && { by }),
-			});
-		if (decision.kind === "aborted") {
-			record("cancelled");
-			return { block: true, reason: ABORTED_TEXT };
-		}
-		if (decision.kind === "reject") {
-			record("rejected", decision.by);
-			if (decision.stopTurn) setImmediate(() => ctx.abort());
-			const where = decision.by === "pi" ? "pi" : call.where;
-			return { block: true, reason: rejectedText(proposal.tool, displayName, where, decision.reason) };
-		}
-		if (decision.all) this.acceptingAll = true;
-		const accepted = decision.text === undefined ? proposal.proposed : acceptedText(proposal.proposed, decision.text);
-		// The guard's rule: a file saved, or started on, in the editor meanwhile is never overwritten.
-		const now = await textOnDisk(proposal.file);
-		if (!now.ok || now.text !== proposal.onDisk) {
-			record("not written, the file moved", decision.by);
-			return { block: true, reason: movedText(displayName) };
-		}
-		const guarded = await this.inputs.guard(event, ctx);
-		if (guarded?.block) return guarded;
-		const input = event.input as Record<string, unknown>;
-		const changed = userChanged(proposal.proposed, accepted);
-		if (changed) {
-			rewriteToAccepted(proposal.tool, input, proposal.before ?? "", accepted);
-			this.changedNotes.set(event.toolCallId, changedText(proposal.tool, displayName, proposal.proposed, accepted));
-		}
-		this.pending.set(proposal.file, { text: accepted, toolCallId: event.toolCallId });
-		record(changed ? "accepted, changed by you" : "accepted", decision.by);
-		return undefined;
+	private afterDecision(applied: Applied, toolCallId: string, file: string, ctx: ExtensionContext): void {
+		if (applied.acceptAll) this.acceptingAll = true;
+		if (applied.note !== undefined) this.changedNotes.set(toolCallId, applied.note);
+		if (applied.accepted !== undefined && applied.result === undefined)
+			this.pending.set(file, { text: applied.accepted, toolCallId });
+		if (!applied.stopTurn) return;
+		this.turnStopped = true;
+		// After this handler returned its block: the turn stops with it.
+		setImmediate(guarded("stop the turn", () => ctx.abort()));
 	}
 
 	private blocked(proposal: Proposal, displayName: string, reason: string): ToolCallEventResult {
 		this.record({
-			atSeconds: this.inputs.nowSeconds(),
+			atSeconds: this.inputs.clock.nowSeconds(),
 			tool: proposal.tool,
 			displayName,
 			outcome: "blocked",

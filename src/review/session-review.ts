@@ -6,7 +6,7 @@ import { showsText, targetOf } from "./hosts/target-of.ts";
 import { ReviewGate, type ReviewGateInputs } from "./review-gate.ts";
 
 /** What one session's review reads of the rest: the setting, the connected editor's channel, the guard. */
-export interface SessionReviewInputs extends Pick<ReviewGateInputs, "guard" | "rpc" | "nowSeconds"> {
+export interface SessionReviewInputs extends Pick<ReviewGateInputs, "guard" | "rpc" | "clock" | "isSecretFile"> {
 	setting: IdeSettings["review"];
 	/** Print mode: a project's `true` does not apply. */
 	printMode: boolean;
@@ -32,7 +32,8 @@ export class SessionReview {
 			},
 			guard: inputs.guard,
 			rpc: inputs.rpc,
-			nowSeconds: inputs.nowSeconds,
+			clock: inputs.clock,
+			isSecretFile: inputs.isSecretFile,
 		});
 	}
 

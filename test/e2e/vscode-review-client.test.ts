@@ -67,7 +67,8 @@ describe.skipIf(skipReason !== undefined)("VS Code: the client's review channel 
 
 	const file = (name: string) => join(vscode.project, name);
 	/** openDiff as pi sends it; resolves once the client says the diff is shown. */
-	const openDiff = async (path: string, contents: string) => {
+	/** `before`: pi's own old_file_contents, the left side's text. */
+	const openDiff = async (path: string, contents: string, before?: string) => {
 		const tabName = `✻ [pi] ${path.slice(path.lastIndexOf("/") + 1)} (${(++counter).toString(16).padStart(6, "0")}) ⧉`;
 		opened.push(tabName);
 		const sentMs = performance.now();
@@ -75,7 +76,13 @@ describe.skipIf(skipReason !== undefined)("VS Code: the client's review channel 
 		const answer = channel
 			.callTool(
 				"openDiff",
-				{ old_file_path: path, new_file_path: path, new_file_contents: contents, tab_name: tabName },
+				{
+					old_file_path: path,
+					new_file_path: path,
+					new_file_contents: contents,
+					tab_name: tabName,
+					...(before !== undefined && { old_file_contents: before }),
+				},
 				undefined,
 			)
 			.finally(() => {
@@ -121,7 +128,8 @@ describe.skipIf(skipReason !== undefined)("VS Code: the client's review channel 
 		await waitFor("both sides rendered", async () => (await sideText("modified")).includes("// proposed"), 10_000);
 		expect(await sideText("original")).toBe(MAIN);
 		expect(await sideText("modified")).toBe(PROPOSED);
-		expect(await vscode.focused()).toBe(before);
+		// Settled where it was: VS Code's workbench may blink its focus while it lays the diff out.
+		await waitFor("the focus where it was", async () => (await vscode.focused()) === before, 3000);
 		expect(before).toContain("terminal");
 		// The diff became VS Code's active editor: the state file still names the user's own file.
 		await waitFor("the state written after the diff opened", () => vscode.written().mtimeMs > writtenBefore, 10_000);
@@ -209,6 +217,15 @@ describe.skipIf(skipReason !== undefined)("VS Code: the client's review channel 
 		await vscode.palette("pi: Accept Proposed Change");
 		expect(texts(await diff.answer)).toEqual(["FILE_SAVED", "export const fresh = true;\n"]);
 		expect(existsSync(path)).toBe(false);
+		await noProposalTab();
+	}, 120_000);
+
+	test("pi's old_file_contents is the left side: not the file VS Code holds, nor its unsaved edits", async () => {
+		const diff = await openDiff(file("src/main.ts"), PROPOSED, "what pi read\n");
+		await waitFor("both sides rendered", async () => (await sideText("modified")).includes("// proposed"), 10_000);
+		expect(await sideText("original")).toBe("what pi read\n");
+		await vscode.palette("pi: Reject Proposed Change");
+		expect(texts(await diff.answer)).toContain("DIFF_REJECTED");
 		await noProposalTab();
 	}, 120_000);
 

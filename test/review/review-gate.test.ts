@@ -1,11 +1,12 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createEditTool, type ExtensionContext, type ToolCallEvent } from "@mariozechner/pi-coding-agent";
-import { afterEach, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import type { DiffHost, DiffRequest, EditorAnswer, ShownResult } from "../../src/review/core/diff-host.ts";
 import { NO_REVIEWER_TEXT } from "../../src/review/core/model-texts.ts";
 import { ReviewGate, type ReviewTarget } from "../../src/review/review-gate.ts";
 import type { ReviewStanding } from "../../src/settings/core/settings.ts";
+import { ManualClock } from "../support/clocks.ts";
 import { tempDir } from "../support/temp-dir.ts";
 
 /** An editor that shows what it is asked and answers when the test says: the host contract, nothing faked below it. */
@@ -15,12 +16,14 @@ class ScriptedHost implements DiffHost {
 	closed = 0;
 	private answers: ((answer: EditorAnswer) => void)[] = [];
 
-	constructor(private readonly shown: ShownResult = { ok: true, where: "tab page 2" }) {}
+	/** `never`: the editor never says it shows the diff. */
+	constructor(private readonly shown: ShownResult | "never" = { ok: true, where: "tab page 2" }) {}
 
 	open(request: DiffRequest) {
 		this.requests.push(request);
 		const answer = new Promise<EditorAnswer>((done) => this.answers.push(done));
-		return { shown: Promise.resolve(this.shown), answer, close: async () => void this.closed++ };
+		const shown = this.shown === "never" ? new Promise<ShownResult>(() => {}) : Promise.resolve(this.shown);
+		return { shown, answer, close: async () => void this.closed++ };
 	}
 
 	answer(answer: EditorAnswer): void {
@@ -36,11 +39,19 @@ class ScriptedUi {
 	private pending: ((answer: string | undefined) => void)[] = [];
 	inputAnswer: string | undefined = "too clever";
 
+	constructor(private readonly clock: ManualClock) {}
+
+	/** As pi's dialogs do: withdrawn by the signal, ended by the timeout (on the test's clock). */
 	select = (title: string, _choices: string[], options?: { signal?: AbortSignal; timeout?: number }) => {
 		this.titles.push(title);
 		this.options.push({ ...(options?.timeout !== undefined && { timeout: options.timeout }) });
 		return new Promise<string | undefined>((done) => {
 			this.pending.push(done);
+			if (options?.timeout !== undefined)
+				this.clock.after(options.timeout, () => {
+					this.pending = this.pending.filter((waiting) => waiting !== done);
+					done(undefined);
+				});
 			options?.signal?.addEventListener("abort", () => {
 				this.withdrawn++;
 				this.pending = this.pending.filter((waiting) => waiting !== done);
@@ -64,12 +75,21 @@ async function waitUntil(condition: () => boolean): Promise<void> {
 
 describe("the review gate: the editor and pi's select race, the first answer wins, pi's own tool writes", () => {
 	const dir = tempDir("review-gate");
-	afterEach(() => undefined);
 	let calls = 0;
 
-	function setup(options: { target?: ReviewTarget; hasUI?: boolean; standing?: ReviewStanding } = {}) {
-		const host = new ScriptedHost();
-		const ui = new ScriptedUi();
+	function setup(
+		options: {
+			target?: ReviewTarget;
+			hasUI?: boolean;
+			standing?: ReviewStanding;
+			rpc?: boolean;
+			host?: ScriptedHost;
+			secret?: boolean;
+		} = {},
+	) {
+		const clock = new ManualClock();
+		const host = options.host ?? new ScriptedHost();
+		const ui = new ScriptedUi(clock);
 		let aborted = 0;
 		const controller = new AbortController();
 		const target = options.target ?? { host, hint: ":w accepts" };
@@ -77,8 +97,9 @@ describe("the review gate: the editor and pi's select race, the first answer win
 			standing: () => options.standing ?? { on: true, source: "global" },
 			target: async () => target,
 			guard: async () => undefined,
-			rpc: () => false,
-			nowSeconds: () => 1000,
+			rpc: () => options.rpc ?? false,
+			isSecretFile: () => options.secret ?? false,
+			clock,
 		});
 		const ctx = {
 			cwd: dir.path,
@@ -91,7 +112,7 @@ describe("the review gate: the editor and pi's select race, the first answer win
 			const event = { type: "tool_call", toolName, toolCallId: `call-${++calls}`, input } as ToolCallEvent;
 			return { event, result: gate.toolCall(event, ctx) };
 		};
-		return { gate, host, ui, call, aborted: () => aborted, abortTurn: () => controller.abort() };
+		return { gate, host, ui, clock, call, aborted: () => aborted, abortTurn: () => controller.abort() };
 	}
 
 	const file = (name: string, text?: string) => {
@@ -198,18 +219,22 @@ describe("the review gate: the editor and pi's select race, the first answer win
 		file("e.ts", "x\n");
 		const { result } = call("write", { path: "e.ts", content: "y\n" });
 		await ui.choose(undefined);
-		expect(await result).toMatchObject({ block: true });
+		expect(await result).toMatchObject({
+			block: true,
+			reason: expect.stringContaining("The user rejected this write of e.ts in pi"),
+		});
 		await waitUntil(() => aborted() === 1);
 	});
 
 	test("the turn aborted: the view closes, nothing is written", async () => {
 		const { host, call, abortTurn } = setup();
 		file("ab.ts", "x\n");
-		const { result } = call("write", { path: "ab.ts", content: "y\n" });
+		const { event, result } = call("write", { path: "ab.ts", content: "y\n" });
 		await waitUntil(() => host.requests.length === 1);
 		abortTurn();
 		expect(await result).toMatchObject({ block: true, reason: expect.stringContaining("cancelled") });
 		expect(host.closed).toBe(1);
+		expect(event.input).toEqual({ path: "ab.ts", content: "y\n" });
 	});
 
 	test("a file saved meanwhile is not overwritten", async () => {
@@ -272,7 +297,128 @@ describe("the review gate: the editor and pi's select race, the first answer win
 		await waitUntil(() => host.requests.length === 1);
 		await gate.close();
 		expect(host.closed).toBe(1);
-		expect(await result).toMatchObject({ block: true });
+		expect(await result).toMatchObject({ block: true, reason: expect.stringContaining("cancelled") });
 		expect(readFileSync(path, "utf8")).toBe("x\n");
+	});
+
+	test("Esc stops the turn: the message's later calls are blocked without a view; the next turn reviews again", async () => {
+		const { gate, host, ui, call } = setup();
+		file("s1.ts", "x\n");
+		const first = call("write", { path: "s1.ts", content: "y\n" });
+		await ui.choose(undefined);
+		await first.result;
+		expect(await call("write", { path: "s1.ts", content: "z\n" }).result).toMatchObject({
+			block: true,
+			reason: expect.stringContaining("stopped the turn"),
+		});
+		expect(host.requests).toHaveLength(1);
+		gate.turnEnded();
+		const again = call("write", { path: "s1.ts", content: "z\n" });
+		await waitUntil(() => host.requests.length === 2);
+		await ui.choose("Reject");
+		expect(await again.result).toMatchObject({ block: true });
+	});
+
+	test("RPC, no editor: the host's dialog carries a timeout; when it ends unanswered, the call is rejected", async () => {
+		const { ui, clock, call } = setup({ target: { none: "no editor is connected" }, rpc: true });
+		file("t.ts", "x\n");
+		const { result } = call("write", { path: "t.ts", content: "y\n" });
+		await waitUntil(() => ui.titles.length === 1);
+		expect(ui.options[0]).toEqual({ timeout: 120_000 });
+		clock.advance(120_000);
+		expect(await result).toMatchObject({ block: true, reason: expect.stringContaining('"no answer in time"') });
+	});
+
+	test("RPC, the dialog timed out while the editor shows the diff: the editor decides", async () => {
+		const { host, ui, clock, call } = setup({ rpc: true });
+		file("t2.ts", "x\n");
+		const { result } = call("write", { path: "t2.ts", content: "y\n" });
+		await waitUntil(() => ui.titles.length === 1);
+		clock.advance(120_000);
+		host.answer({ kind: "accepted", text: "y\n" });
+		expect(await result).toBeUndefined();
+		expect(ui.titles).toHaveLength(1);
+	});
+
+	test("RPC, the view closed: the host's dialog stays (pi cannot take it back) and decides; no second one", async () => {
+		const { host, ui, call } = setup({ rpc: true });
+		file("t3.ts", "x\n");
+		const { result } = call("write", { path: "t3.ts", content: "y\n" });
+		await waitUntil(() => ui.titles.length === 1);
+		host.answer({ kind: "closed" });
+		await ui.choose("Accept");
+		expect(await result).toBeUndefined();
+		expect(ui.titles).toHaveLength(1);
+		expect(ui.withdrawn).toBe(0);
+	});
+
+	test("print mode, the view closed: not written, and not called the user's rejection", async () => {
+		const { host, call } = setup({ hasUI: false });
+		file("p2.ts", "x\n");
+		const { result } = call("write", { path: "p2.ts", content: "y\n" });
+		await waitUntil(() => host.requests.length === 1);
+		host.answer({ kind: "closed" });
+		const blocked = (await result) as { reason: string };
+		expect(blocked.reason).toContain("the diff in Neovim was closed without a decision");
+		expect(blocked.reason).toContain("The user did not reject it.");
+	});
+
+	test("an editor slow to show it: pi's select asks after a second, saying the diff is opening", async () => {
+		const { ui, clock, call } = setup({ host: new ScriptedHost("never") });
+		file("slow.ts", "x\n");
+		const { result } = call("write", { path: "slow.ts", content: "y\n" });
+		await waitUntil(() => clock.pendingTimers > 0);
+		expect(ui.titles).toHaveLength(0);
+		clock.advance(999);
+		expect(ui.titles).toHaveLength(0);
+		clock.advance(1);
+		await waitUntil(() => ui.titles.length === 1);
+		expect(ui.titles[0]).toContain("Opening the diff in Neovim...");
+		await ui.choose("Reject");
+		await result;
+	});
+
+	test("a secret file changed by the user: the model is told, without the diff", async () => {
+		const { gate, host, call } = setup({ secret: true });
+		file("secret.env", "KEY=1\n");
+		const { event, result } = call("write", { path: "secret.env", content: "KEY=2\n" });
+		await waitUntil(() => host.requests.length === 1);
+		host.answer({ kind: "accepted", text: "KEY=sk-live-abc\n" });
+		expect(await result).toBeUndefined();
+		const patched = gate.toolResult({ toolCallId: event.toolCallId, isError: false, content: [] } as never);
+		expect(JSON.stringify(patched)).toContain("secret file");
+		expect(JSON.stringify(patched)).not.toContain("sk-live");
+	});
+
+	test("the session ends while a call is on its way to a review: no view opens", async () => {
+		const host = new ScriptedHost();
+		let release!: () => void;
+		const gate = new ReviewGate({
+			standing: () => ({ on: true, source: "global" }),
+			target: () =>
+				new Promise((done) => {
+					release = () => done({ host, hint: "" });
+				}),
+			guard: async () => undefined,
+			rpc: () => false,
+			isSecretFile: () => false,
+			clock: new ManualClock(),
+		});
+		file("late.ts", "x\n");
+		const ctx = { cwd: dir.path, hasUI: true, ui: new ScriptedUi(new ManualClock()) } as unknown as ExtensionContext;
+		const result = gate.toolCall(
+			{
+				type: "tool_call",
+				toolName: "write",
+				toolCallId: "late",
+				input: { path: "late.ts", content: "y\n" },
+			} as ToolCallEvent,
+			ctx,
+		);
+		await waitUntil(() => release !== undefined);
+		await gate.close();
+		release();
+		expect(await result).toMatchObject({ block: true });
+		expect(host.requests).toHaveLength(0);
 	});
 });

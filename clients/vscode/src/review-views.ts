@@ -49,7 +49,9 @@ export class ReviewViews {
 				}),
 				{ isCaseSensitive: true },
 			),
-			vscode.workspace.registerTextDocumentContentProvider(EMPTY_SCHEME, { provideTextDocumentContent: () => "" }),
+			vscode.workspace.registerTextDocumentContentProvider(EMPTY_SCHEME, {
+				provideTextDocumentContent: (uri) => this.proposals.byPath(uri.path)?.before ?? "",
+			}),
 			vscode.commands.registerCommand(ACCEPT_COMMAND, (uri: unknown) => this.decideByCommand(uri, "accept")),
 			vscode.commands.registerCommand(REJECT_COMMAND, (uri: unknown) => this.decideByCommand(uri, "reject")),
 			vscode.window.tabGroups.onDidChangeTabs((event) => this.onTabsClosed(event.closed)),
@@ -64,14 +66,24 @@ export class ReviewViews {
 			settle = resolve;
 		});
 		const isNew = !existsSync(args.oldFilePath);
-		const input = { tabName: args.tabName, owner: peer.id, file: args.newFilePath, isNew, text: args.contents, settle };
+		const before = args.oldContents !== undefined ? { before: args.oldContents } : {};
+		const input = {
+			tabName: args.tabName,
+			owner: peer.id,
+			file: args.newFilePath,
+			isNew,
+			text: args.contents,
+			settle,
+			...before,
+		};
 		const { proposal, replaced } = this.proposals.add(input, Date.now());
 		// One diff per tab name, as the IDE servers do: the older one is rejected, not left behind.
 		if (replaced && this.proposals.decide(replaced, rejectedAnswer(replaced.tabName))) void this.closeView(replaced);
 		const right = proposalUri(proposal);
-		const left = isNew
-			? vscode.Uri.from({ scheme: EMPTY_SCHEME, path: proposalPath(proposal) })
-			: vscode.Uri.file(args.oldFilePath);
+		const left =
+			isNew || proposal.before !== undefined
+				? vscode.Uri.from({ scheme: EMPTY_SCHEME, path: proposalPath(proposal) })
+				: vscode.Uri.file(args.oldFilePath);
 		try {
 			await vscode.commands.executeCommand("vscode.diff", left, right, diffTitle(proposal), {
 				preview: false,

@@ -1,3 +1,5 @@
+import { clip, sanitizeForDisplay } from "../../shared/core/display-text.ts";
+
 /**
  * pi's own side of a review: the select raced against the editor. First answer wins; Esc rejects and stops the
  * turn, so a stray key never approves.
@@ -12,15 +14,14 @@ export const CHOICE = {
 
 export const CHOICES = [CHOICE.accept, CHOICE.acceptAll, CHOICE.reject, CHOICE.rejectWhy];
 
-/** How long an RPC host's dialog stays: pi cannot withdraw it once the editor answered, so it ends by itself. */
-export const RPC_DIALOG_TIMEOUT_MS = 120_000;
-
 /** Who decided, for `/ide status` and the model. */
 export type Decider = "pi" | "editor";
 
 export type Decision =
 	| { kind: "accept"; by: Decider; text?: string; all?: boolean }
 	| { kind: "reject"; by: Decider; reason?: string; stopTurn?: boolean }
+	/** Nobody could decide: print mode, and the editor could not show it or closed it (why). */
+	| { kind: "unshown"; reason: string }
 	| { kind: "aborted" };
 
 /** What pi's select says under the question: where the diff is, or why it is not there. */
@@ -32,27 +33,32 @@ export type ViewNote =
 	/** No editor can show it: why ("no editor is connected", "Zed is read from its database, ..."). */
 	| { kind: "none"; reason: string };
 
-/** The select's title: the call, then where to look. One line each: a select's title is not a pager. */
+/**
+ * The select's title: the call, then where to look. One line each: a select's title is not a pager. What came from
+ * outside (the path, an editor's reason) is made terminal-safe and cut here.
+ */
 export function selectTitle(
 	call: { tool: string; displayName: string; added: number; removed: number },
 	note: ViewNote,
 ): string {
-	const head = `Review: ${call.tool} ${call.displayName} (+${call.added} -${call.removed})`;
+	const head = `Review: ${call.tool} ${shown(call.displayName, 200)} (+${call.added} -${call.removed})`;
 	return `${head}\n${noteText(note)}`;
 }
+
+const shown = (text: string, chars: number) => clip(sanitizeForDisplay(text).replace(/\s+/g, " "), chars);
 
 function noteText(note: ViewNote): string {
 	switch (note.kind) {
 		case "opening":
 			return `Opening the diff in ${note.editor}...`;
 		case "shown":
-			return `Shown in ${note.editor}, ${note.where}: ${note.keys}; or answer here.`;
+			return `Shown in ${note.editor}, ${shown(note.where, 120)}: ${note.keys}; or answer here.`;
 		case "closed":
 			return `The diff in ${note.editor} was closed without a decision: decide here.`;
 		case "failed":
-			return `Not shown in ${note.editor}: ${note.reason}. Decide here.`;
+			return `Not shown in ${note.editor}: ${shown(note.reason, 200)}. Decide here.`;
 		case "none":
-			return `Not shown in an editor: ${note.reason}. Decide here.`;
+			return `Not shown in an editor: ${shown(note.reason, 200)}. Decide here.`;
 	}
 }
 

@@ -36,23 +36,58 @@ export function userChanged(proposed: string, accepted: string): boolean {
 	return normalizedText(proposed) !== normalizedText(accepted);
 }
 
+/** Lines with their own `\n` (the last may have none): so that joining a span gives back its exact text. */
+const linesOf = (text: string) => text.split(/(?<=\n)/);
+
+/**
+ * One edit taking the file as it stands when the call runs (`before`) to the user's version: only the span of
+ * lines that differ, widened until it occurs once in the file (pi's edit wants a unique match), so the lines
+ * around it keep what they are (pi 1.x keeps each untouched line's ending). LF and without BOM, as pi's edit
+ * matches; it puts the file's BOM and line endings back. Undefined when the two are the same text.
+ */
+export function editToAccepted(before: string, accepted: string): { oldText: string; newText: string } | undefined {
+	const old = normalizedText(before);
+	const mine = normalizedText(accepted);
+	if (old === mine) return undefined;
+	const a = linesOf(old);
+	const b = linesOf(mine);
+	let head = 0;
+	while (head < a.length && head < b.length && a[head] === b[head]) head++;
+	let tail = 0;
+	while (tail < a.length - head && tail < b.length - head && a[a.length - 1 - tail] === b[b.length - 1 - tail]) tail++;
+	const span = () => ({
+		oldText: a.slice(head, a.length - tail).join(""),
+		newText: b.slice(head, b.length - tail).join(""),
+	});
+	let edit = span();
+	// An insertion matches nothing, a repeated span matches twice: one line more on a side until it is unique.
+	while ((edit.oldText === "" || old.indexOf(edit.oldText) !== old.lastIndexOf(edit.oldText)) && head + tail > 0) {
+		if (head > 0) head--;
+		else tail--;
+		edit = span();
+	}
+	return edit;
+}
+
 /**
  * The call's input rewritten so pi's own tool writes exactly the user's version: `write` gets it as its content;
- * `edit` becomes one edit of the whole file as it stands when the call runs (`before`), compared LF and without
- * its BOM as pi's edit matches, which then puts the file's BOM and line endings back. Mutated in place: pi reads
- * the same object (both lines), and re-validates nothing.
+ * `edit` becomes the one edit above. Mutated in place: pi reads the same object (both lines), and re-validates
+ * nothing. False when there is nothing to write (the user undid the change).
  */
 export function rewriteToAccepted(
 	tool: ReviewedTool,
 	input: Record<string, unknown>,
 	before: string,
 	accepted: string,
-): void {
+): boolean {
 	if (tool === "write") {
 		input.content = accepted;
-		return;
+		return true;
 	}
+	const edit = editToAccepted(before, accepted);
+	if (!edit) return false;
 	delete input.oldText;
 	delete input.newText;
-	input.edits = [{ oldText: normalizedText(before), newText: normalizedText(accepted) }];
+	input.edits = [edit];
+	return true;
 }

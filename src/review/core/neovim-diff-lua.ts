@@ -166,8 +166,10 @@ local function open()
     vim.bo[right].modified = false
     send("accepted", table.concat(lines, ending) .. (vim.bo[right].eol and ending or ""))
   end
+  -- Its autocmds go at once: once both windows are gone (:tabclose) its buffers, which name them, are wiped too.
   local function closed()
     send("closed")
+    for _, autocmd in ipairs(made_autocmds) do pcall(api.nvim_del_autocmd, autocmd) end
     vim.schedule(function() pcall(close_reviews, channel, group_name, id) end)
   end
   local function check_channel()

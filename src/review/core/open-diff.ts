@@ -12,12 +12,18 @@ export function tabNameOf(request: Pick<DiffRequest, "displayName" | "id">): str
 	return `✻ [pi] ${base} (${request.id}) ⧉`;
 }
 
-export function openDiffArguments(request: DiffRequest): Record<string, string> {
+/**
+ * `withBefore`: the left side's text too (`old_file_contents`, this package's VS Code client only): the file as pi
+ * read it or as an earlier accepted change of the message leaves it, never the editor's unsaved document. The
+ * IDE servers show the file itself on the left.
+ */
+export function openDiffArguments(request: DiffRequest, withBefore: boolean): Record<string, string> {
 	return {
 		old_file_path: request.file,
 		new_file_path: request.file,
 		new_file_contents: request.proposed,
 		tab_name: tabNameOf(request),
+		...(withBefore && request.onDisk !== undefined && { old_file_contents: request.onDisk }),
 	};
 }
 

@@ -39,7 +39,7 @@ function openDiff(channel: NeovimDiffChannel, request: DiffRequest): DiffView {
 	let connectionGone = false;
 	let closing: Promise<void> | undefined;
 
-	const decide = (editorAnswer: EditorAnswer) => {
+	const settleAnswer = (editorAnswer: EditorAnswer) => {
 		if (answerOnce.settled) return;
 		unsubscribe();
 		answerOnce.settle(editorAnswer);
@@ -47,16 +47,16 @@ function openDiff(channel: NeovimDiffChannel, request: DiffRequest): DiffView {
 	const settleShown = (result: ShownResult) => {
 		if (shownOnce.settled) return;
 		shownOnce.settle(result);
-		if (!result.ok) decide({ kind: "failed", reason: result.reason });
+		if (!result.ok) settleAnswer({ kind: "failed", reason: result.reason });
 	};
 	const unsubscribe = channel.onDiffEvent((params) => {
 		const editorAnswer = answerFromEvent(params, id);
-		if (editorAnswer) decide(editorAnswer);
+		if (editorAnswer) settleAnswer(editorAnswer);
 	});
 	void channel.whenClosed().then((reason) => {
 		connectionGone = true;
 		settleShown({ ok: false, reason });
-		decide({ kind: "failed", reason });
+		settleAnswer({ kind: "failed", reason });
 	});
 
 	/** Asked again while the connection lasts: a review left open after pi decided would still take `:w`. */
@@ -70,7 +70,7 @@ function openDiff(channel: NeovimDiffChannel, request: DiffRequest): DiffView {
 	const close = (): Promise<void> => {
 		closing ??= (async () => {
 			// Closed by pi: whatever Neovim says of this review from now on is not an answer.
-			decide({ kind: "closed" });
+			settleAnswer({ kind: "closed" });
 			// After the open's answer, so the close never overtakes the open it closes.
 			await shown;
 			await closeInNeovim(0);

@@ -23,7 +23,7 @@ export function targetOf(channel: EditorChannel, editorName: string): ReviewTarg
 		case "ide-server": {
 			const caller = channel.caller;
 			const connect = async () => ({ ok: true as const, caller, release: () => {} });
-			return { host: toolDiffHost(editorName, connect, { saysShown: false }), hint: IDE_HINT };
+			return { host: toolDiffHost(editorName, connect, { ownClient: false }), hint: IDE_HINT };
 		}
 		case "neovim":
 			return { host: neovimDiffHost(channel.channel), hint: NEOVIM_HINT };
@@ -33,7 +33,7 @@ export function targetOf(channel: EditorChannel, editorName: string): ReviewTarg
 				return opened.ok ? { ok: true as const, caller: opened.caller, release: () => opened.caller.close() } : opened;
 			};
 			const name = VSCODE_APP_NAMES.get(channel.app) ?? editorName;
-			return { host: toolDiffHost(name, connect, { saysShown: true }), hint: VSCODE_HINT };
+			return { host: toolDiffHost(name, connect, { ownClient: true }), hint: VSCODE_HINT };
 		}
 		case "none":
 			return { none: channel.reason };

@@ -11,14 +11,15 @@ export type ToolConnect = () => Promise<
 
 /**
  * A review over `openDiff` (no timeout: the user may take their time) and `close_tab` after the decision; pi
- * never calls `closeAllDiffTabs`. An editor that says when it shows the diff (`pi/diffShown`, the VS Code client)
- * is shown then; an IDE server, which says nothing until the user decides, is shown once the call went out.
+ * never calls `closeAllDiffTabs`. This package's VS Code client (`ownClient`) says when it shows the diff
+ * (`pi/diffShown`) and takes the left side's text from pi; an IDE server, which says nothing until the user
+ * decides, is shown once the call went out, the file itself on its left.
  */
-export function toolDiffHost(editorName: string, connect: ToolConnect, options: { saysShown: boolean }): DiffHost {
-	return { editorName, open: (request) => openToolDiff(request, connect, options.saysShown) };
+export function toolDiffHost(editorName: string, connect: ToolConnect, options: { ownClient: boolean }): DiffHost {
+	return { editorName, open: (request) => openToolDiff(request, connect, options.ownClient) };
 }
 
-function openToolDiff(request: DiffRequest, connect: ToolConnect, saysShown: boolean): DiffView {
+function openToolDiff(request: DiffRequest, connect: ToolConnect, ownClient: boolean): DiffView {
 	const tabName = tabNameOf(request);
 	const shownOnce = settleOnce<ShownResult>();
 	const answerOnce = settleOnce<EditorAnswer>();
@@ -30,8 +31,11 @@ function openToolDiff(request: DiffRequest, connect: ToolConnect, saysShown: boo
 	const where = `tab "${tabName}"`;
 	let ended = false;
 	let release = () => {};
+	// Held until the answer, which may come long after pi closed the view: dropped on close.
+	let proposed: string | undefined = request.proposed;
+	const args = openDiffArguments(request, ownClient);
 	const connected = connect();
-	void (async () => {
+	const ask = async () => {
 		const connection = await connected;
 		if (!connection.ok) return fail(connection.reason);
 		const caller = connection.caller;
@@ -47,20 +51,23 @@ function openToolDiff(request: DiffRequest, connect: ToolConnect, saysShown: boo
 		if (ended) return release();
 		if (!caller.offers("openDiff")) return fail("it does not offer openDiff");
 		void caller.whenClosed().then(fail);
-		const call = caller.callTool("openDiff", openDiffArguments(request), undefined);
-		if (!saysShown) settleShown({ ok: true, where });
+		const call = caller.callTool("openDiff", args, undefined);
+		if (!ownClient) settleShown({ ok: true, where });
 		const result = await call;
 		if (!result.ok) return fail(result.reason);
-		const editorAnswer = openDiffAnswerOf(result.result, request.proposed);
+		const editorAnswer = openDiffAnswerOf(result.result, proposed ?? "");
 		if (editorAnswer.kind === "failed") settleShown({ ok: false, reason: editorAnswer.reason });
 		settleAnswer(editorAnswer);
-	})();
+	};
+	// A throw of the other end's code (a caller's) is the editor failing, never a crash of pi or a review stuck.
+	void ask().catch((error: unknown) => fail(`the review failed: ${String(error).slice(0, 200)}`));
 	return {
 		shown: shownOnce.promise,
 		answer: answerOnce.promise,
 		close: async () => {
 			if (ended) return;
 			ended = true;
+			proposed = undefined;
 			settleAnswer({ kind: "failed", reason: "closed by pi" });
 			settleShown({ ok: false, reason: "closed by pi" });
 			// The connection comes first (its own timeouts cap it): a tab asked for is closed even when it is still opening.

@@ -56,6 +56,11 @@ export function formatAgo(ageSeconds: number): string {
  * gives itself where it gives one (an IDE server's `ideName`), else by its `app`.
  */
 export function editorLabel(editor: { pid: number; state: { app: string }; name?: string }): string {
+	return `${editorName(editor)} ${editor.pid}`;
+}
+
+/** The editor as a sentence names it ("rejected in IntelliJ IDEA"): its own name, else its app; no pid. */
+export function editorName(editor: { state: { app: string }; name?: string }): string {
 	const name = editor.name === undefined ? "" : clip(sanitizeForDisplay(editor.name).trim(), 32);
-	return `${name || clip(sanitizeForDisplay(editor.state.app), 16) || "editor"} ${editor.pid}`;
+	return name || clip(sanitizeForDisplay(editor.state.app), 16) || "editor";
 }

@@ -86,3 +86,8 @@ export const NEOVIM_DIFF_OPEN_MS = 2000;
 /** A close Neovim could not take (a prompt held it) is asked again this often, this many times at most. */
 export const NEOVIM_DIFF_CLOSE_RETRY_MS = 1000;
 export const NEOVIM_DIFF_CLOSE_ATTEMPTS = 30;
+
+/** How long an RPC host's review dialog stays: pi cannot withdraw it once the editor answered, so it ends by itself. */
+export const REVIEW_RPC_DIALOG_TIMEOUT_MS = 120_000;
+/** pi's select waits this long for the editor to show the diff, so its title can say where; then it asks anyway. */
+export const REVIEW_SHOWN_WAIT_MS = 1000;

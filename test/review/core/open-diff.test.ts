@@ -16,12 +16,16 @@ describe("openDiff in the IDE servers' shapes", () => {
 
 	test("the arguments name the file on both sides and carry the whole proposal", () => {
 		const request = { id: "abcdef", file: "/p/src/a.ts", displayName: "src/a.ts", onDisk: "x\n", proposed: "y\n" };
-		expect(openDiffArguments(request)).toEqual({
+		const ideServers = {
 			old_file_path: "/p/src/a.ts",
 			new_file_path: "/p/src/a.ts",
 			new_file_contents: "y\n",
 			tab_name: "✻ [pi] a.ts (abcdef) ⧉",
-		});
+		};
+		expect(openDiffArguments(request, false)).toEqual(ideServers);
+		// The package's own client shows pi's text on the left, never the editor's unsaved document.
+		expect(openDiffArguments(request, true)).toEqual({ ...ideServers, old_file_contents: "x\n" });
+		expect(openDiffArguments({ ...request, onDisk: undefined }, true)).toEqual(ideServers);
 	});
 
 	test.each([

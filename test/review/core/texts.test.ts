@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { CHOICES, choiceOf, lineCounts, selectTitle } from "../../../src/review/core/choices.ts";
-import { rewriteToAccepted } from "../../../src/review/core/final-text.ts";
+import { editToAccepted, rewriteToAccepted } from "../../../src/review/core/final-text.ts";
 import { changedText, rejectedText } from "../../../src/review/core/model-texts.ts";
 
 describe("what the model is told", () => {
@@ -13,12 +13,36 @@ describe("what the model is told", () => {
 	});
 
 	test("a changed proposal: the unified diff of the user's changes, and no need to re-read", () => {
-		const text = changedText("edit", "src/a.ts", "a\r\nb\r\n", "a\r\nB\r\n");
+		const text = changedText("edit", "src/a.ts", { proposed: "a\r\nb\r\n", accepted: "a\r\nB\r\n", secretFile: false });
 		expect(text).toContain("The user changed your proposed edit before accepting it");
 		expect(text).toContain(
 			"--- src/a.ts (your proposal)\n+++ src/a.ts (as the user accepted it)\n@@ -1,2 +1,2 @@\n a\n-b\n+B\n",
 		);
 		expect(text).toContain("no need to read it again");
+	});
+
+	test("a secret file's changes are not shown: the diff would carry lines the model never saw", () => {
+		const text = changedText("edit", ".env", { proposed: "KEY=1\n", accepted: "KEY=sk-live-123\n", secretFile: true });
+		expect(text).toContain(
+			"The user changed your proposed edit before accepting it: .env now holds the user's version.",
+		);
+		expect(text).not.toContain("sk-live");
+		expect(text).not.toContain("KEY=");
+	});
+
+	test("a huge change is cut at 64 KiB, and the model told to read the file again", () => {
+		const many = (word: string) =>
+			Array.from({ length: 4000 }, (_, index) => `${word} ${index} ${"x".repeat(20)}\n`).join("");
+		const text = changedText("write", "big.txt", { proposed: many("old"), accepted: many("new"), secretFile: false });
+		expect(Buffer.byteLength(text)).toBeLessThan(70 * 1024);
+		expect(text).toContain("[diff cut at 64 KiB:");
+		expect(text).toContain("read the file again");
+	});
+
+	test("the reason goes as one quoted line, whatever the editor sent", () => {
+		expect(rejectedText("write", "a.ts", "Neovim", 'no\n"really"\tno')).toContain(
+			'The user\'s reason: "no \\"really\\" no".',
+		);
 	});
 });
 
@@ -61,20 +85,37 @@ describe("pi's select", () => {
 });
 
 describe("the accepted input", () => {
+	test.each([
+		["one line changed: only that line", "a\nb\nc\n", "a\nB\nc\n", { oldText: "b\n", newText: "B\n" }],
+		["an inserted line: anchored on the line before", "a\nb\n", "a\nx\nb\n", { oldText: "a\n", newText: "a\nx\n" }],
+		["inserted at the top: anchored on the line after", "a\nb\n", "x\na\nb\n", { oldText: "a\n", newText: "x\na\n" }],
+		["a repeated line widened until unique", "x\ny\nx\nz\n", "x\ny\nX\nz\n", { oldText: "y\nx\n", newText: "y\nX\n" }],
+		["CRLF and BOM compared as pi's edit matches", "\uFEFFa\r\nb\r\n", "a\nc\n", { oldText: "b\n", newText: "c\n" }],
+		["the last line without a newline", "a\nb", "a\nc", { oldText: "b", newText: "c" }],
+	])("edit: %s", (_name, before, accepted, expected) => {
+		expect(editToAccepted(before, accepted)).toEqual(expected);
+	});
+
+	test("edit: the user undid the change: nothing to write", () => {
+		const input: Record<string, unknown> = { path: "a.ts", edits: [{ oldText: "b", newText: "c" }] };
+		expect(rewriteToAccepted("edit", input, "a\nb\n", "a\r\nb\r\n")).toBe(false);
+		expect(input.edits).toEqual([{ oldText: "b", newText: "c" }]);
+	});
+
 	test("write: the user's version is the content", () => {
 		const input: Record<string, unknown> = { path: "a.ts", content: "model\n" };
 		rewriteToAccepted("write", input, "old\n", "user\n");
 		expect(input).toEqual({ path: "a.ts", content: "user\n" });
 	});
 
-	test("edit: one edit of the whole file, LF and without BOM as pi's edit matches; legacy fields gone", () => {
+	test("edit: the span that differs, LF and without BOM as pi's edit matches; legacy fields gone", () => {
 		const input: Record<string, unknown> = {
 			path: "a.ts",
 			oldText: "x",
 			newText: "y",
 			edits: [{ oldText: "b", newText: "c" }],
 		};
-		rewriteToAccepted("edit", input, "\uFEFFa\r\nb\r\n", "\uFEFFa\r\nuser\r\n");
-		expect(input).toEqual({ path: "a.ts", edits: [{ oldText: "a\nb\n", newText: "a\nuser\n" }] });
+		expect(rewriteToAccepted("edit", input, "\uFEFFa\r\nb\r\n", "\uFEFFa\r\nuser\r\n")).toBe(true);
+		expect(input).toEqual({ path: "a.ts", edits: [{ oldText: "b\n", newText: "user\n" }] });
 	});
 });

@@ -419,6 +419,24 @@ return rows`)) as string[];
 		expect(await nvim.lua("return #vim.api.nvim_list_wins()")).toBe(1);
 	});
 
+	test.each([
+		["the review tab closed with :tabclose", ":tabclose<CR>"],
+		["the left window closed, then the right one", ":wincmd h<CR>:q<CR>:q<CR>"],
+	])("%s: 'closed' once, and no autocmd or group of the review left", async (_name, keys) => {
+		const nvim = await neovim();
+		const { channel } = await channelTo(nvim);
+		const view = neovimDiffHost(channel).open(request());
+		expect((await view.shown).ok).toBe(true);
+		await nvim.keys("<Esc>", "n");
+		await nvim.command("2tabnext");
+		await nvim.keys(keys, "n");
+		expect(await view.answer).toEqual({ kind: "closed" });
+		await waitFor("the review gone", async () => (await layout(nvim)).pi.length === 0);
+		await view.close();
+		await expectNothingLeft(nvim);
+		expect(await nvim.piGroups()).not.toContainEqual(expect.stringMatching(/^pi_ide_review_/));
+	});
+
 	test("closed before it was shown: the open runs first, then the close; nothing is left", async () => {
 		const nvim = await neovim();
 		const { channel } = await channelTo(nvim);

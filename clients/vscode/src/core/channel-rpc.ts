@@ -77,7 +77,15 @@ export const TOOLS = [
 			"Shows the file beside pi's proposal in a diff editor; answers once the user accepts (FILE_SAVED and the proposal's text) or rejects (DIFF_REJECTED and the tab name).",
 		inputSchema: {
 			type: "object",
-			properties: { old_file_path: text, new_file_path: text, new_file_contents: text, tab_name: text },
+			properties: {
+				old_file_path: text,
+				new_file_path: text,
+				new_file_contents: text,
+				tab_name: text,
+				// pi's own: the left side's text (the file on disk as pi read it, or what an earlier accepted change of
+				// the same message leaves), never the editor's possibly unsaved document.
+				old_file_contents: text,
+			},
 			required: ["old_file_path", "new_file_path", "new_file_contents", "tab_name"],
 		},
 	},
@@ -93,6 +101,8 @@ export interface OpenDiffArgs {
 	newFilePath: string;
 	contents: string;
 	tabName: string;
+	/** What the left side shows; absent: the file on disk (an IDE server's client sends no such text). */
+	oldContents?: string;
 }
 
 /** A `tools/call`'s params, checked: which tool with which arguments, or why it cannot be called. */
@@ -120,7 +130,11 @@ export function toolCallOf(params: unknown): ToolCall {
 	if (newFilePath === undefined) return missing("openDiff", "new_file_path (an absolute path)");
 	if (typeof args.new_file_contents !== "string") return missing("openDiff", "new_file_contents");
 	if (tabName === undefined) return missing("openDiff", "tab_name");
-	return { tool: "openDiff", args: { oldFilePath, newFilePath, contents: args.new_file_contents, tabName } };
+	const oldContents = typeof args.old_file_contents === "string" ? { oldContents: args.old_file_contents } : {};
+	return {
+		tool: "openDiff",
+		args: { oldFilePath, newFilePath, contents: args.new_file_contents, tabName, ...oldContents },
+	};
 }
 
 const missing = (tool: string, what: string): ToolCall => ({

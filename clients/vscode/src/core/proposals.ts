@@ -16,6 +16,8 @@ export interface Proposal {
 	readonly file: string;
 	/** The file is not on disk: the left side is an empty document. */
 	readonly isNew: boolean;
+	/** The left side's text when pi sent it (a read-only document then, never the possibly dirty real one). */
+	readonly before?: string;
 	/** What the document serves: the proposal, then the user's last save into it. */
 	text: string;
 	mtimeMs: number;
@@ -27,7 +29,7 @@ export interface Proposal {
 }
 
 export const PROPOSAL_SCHEME = "pi-proposal";
-/** The left side of a new file: an empty read-only document. */
+/** The left side when it is not the file itself: a new file's empty document, or the text pi sent. Read-only. */
 export const EMPTY_SCHEME = "pi-proposal-empty";
 
 const baseName = (file: string) => file.slice(file.lastIndexOf("/") + 1) || file;
@@ -50,7 +52,7 @@ export class Proposals {
 
 	/** A new proposal; one already open under the same tab name is handed back to be rejected ("replaced"). */
 	add(
-		input: Pick<Proposal, "tabName" | "owner" | "file" | "isNew" | "text" | "settle">,
+		input: Pick<Proposal, "tabName" | "owner" | "file" | "isNew" | "text" | "settle" | "before">,
 		nowMs: number,
 	): { proposal: Proposal; replaced?: Proposal } {
 		const replaced = this.byTab(input.tabName);

@@ -85,6 +85,16 @@ describe("tools/call's params, checked", () => {
 	});
 });
 
+test("openDiff: pi's own old_file_contents is the left side's text; absent (an IDE server's client), none", () => {
+	const base = { old_file_path: "/p/a.ts", new_file_path: "/p/a.ts", new_file_contents: "new\n", tab_name: "t" };
+	expect(toolCallOf({ name: "openDiff", arguments: { ...base, old_file_contents: "old\n" } })).toEqual({
+		tool: "openDiff",
+		args: { oldFilePath: "/p/a.ts", newFilePath: "/p/a.ts", contents: "new\n", tabName: "t", oldContents: "old\n" },
+	});
+	const plain = toolCallOf({ name: "openDiff", arguments: { ...base, old_file_contents: 42 } });
+	expect(plain.tool === "openDiff" && "oldContents" in plain.args).toBe(false);
+});
+
 describe("what the client answers, read by pi's own IDE-server readers", () => {
 	test("initialize: the client's name and version; the protocol version pi asked for", () => {
 		const result = initializeResult({ protocolVersion: "2024-11-05" }, "0.4.0");
