@@ -20,7 +20,10 @@ export interface DecideInputs {
 	clock: Clock;
 }
 
-type Raced = { from: "editor"; answer: EditorAnswer } | { from: "pi"; answer: string | undefined } | { from: "abort" };
+type Raced =
+	| { from: "editor"; answer: EditorAnswer }
+	| { from: "pi"; id: number; answer: string | undefined }
+	| { from: "abort" };
 
 /**
  * The editor and pi's select at the same moment; the first answer wins and the other side is withdrawn. A view
@@ -35,21 +38,25 @@ export async function decide(inputs: DecideInputs): Promise<Decision> {
 		: { kind: "none", reason: inputs.unshown ?? "no editor can" };
 	if (note.kind === "failed") editor = undefined;
 	const aborted = abortedOf(inputs.signal);
-	let select: Asked | undefined;
+	/** pi's dialogs up now: one in the TUI; in RPC an older one too, which the host keeps and may still answer. */
+	let selects: Asked[] = [];
+	const withdrawAll = () => {
+		for (const select of selects) select.withdraw.abort();
+	};
 	let askAgain = true;
 	for (;;) {
-		if (ui && !select && askAgain) select = ask(ui, inputs, note);
+		if (ui && askAgain) selects.push(ask(ui, inputs, note));
 		askAgain = false;
-		if (!editor && !select) return { kind: "unshown", reason: viewEndText(note) };
-		const raced: Raced = await Promise.race([aborted, ...(editor ? [editor] : []), ...(select ? [select.answer] : [])]);
+		if (!editor && selects.length === 0) return { kind: "unshown", reason: viewEndText(note) };
+		const raced = await Promise.race([aborted, ...(editor ? [editor] : []), ...selects.map((select) => select.answer)]);
 		if (raced.from === "abort") {
-			select?.withdraw.abort();
+			withdrawAll();
 			return { kind: "aborted" };
 		}
 		if (raced.from === "editor") {
 			const decision = editorDecision(raced.answer);
 			if (decision) {
-				select?.withdraw.abort();
+				withdrawAll();
 				return decision;
 			}
 			editor = undefined;
@@ -59,34 +66,40 @@ export async function decide(inputs: DecideInputs): Promise<Decision> {
 				ended.kind === "failed"
 					? { kind: "failed", editor: editorName, reason: ended.reason }
 					: { kind: "closed", editor: editorName };
-			// The TUI's select is asked again with the news; an RPC host's stays up (pi cannot take it back).
-			if (select && !inputs.rpc) {
-				select.withdraw.abort();
-				await select.answer;
-				select = undefined;
+			// Asked again with the news. The TUI's older select goes; an RPC host keeps its (pi cannot take it back),
+			// and whichever of the two is answered first decides.
+			if (!inputs.rpc) {
+				withdrawAll();
+				await Promise.all(selects.map((select) => select.answer));
+				selects = [];
 			}
-			askAgain = select === undefined;
+			askAgain = ui !== undefined;
 			continue;
 		}
+		const answered = selects.find((select) => select.id === raced.id);
+		selects = selects.filter((select) => select !== answered);
 		const timedOut =
 			inputs.rpc &&
 			raced.answer === undefined &&
-			inputs.clock.nowMs() - (select?.askedAtMs ?? 0) >= REVIEW_RPC_DIALOG_TIMEOUT_MS;
-		select = undefined;
-		// The host's dialog ended by itself while the editor still shows the diff: the editor decides, and a view
-		// closed after that asks in pi again.
-		if (timedOut && editor) continue;
+			inputs.clock.nowMs() - (answered?.askedAtMs ?? 0) >= REVIEW_RPC_DIALOG_TIMEOUT_MS;
+		// A host's dialog ended by itself while another, or the editor, may still answer: they decide.
+		if (timedOut && (editor || selects.length > 0)) continue;
+		withdrawAll();
 		return await piDecision(raced.answer, inputs, timedOut);
 	}
 }
 
 interface Asked {
+	id: number;
 	answer: Promise<Raced>;
 	withdraw: AbortController;
 	askedAtMs: number;
 }
 
+let askedCount = 0;
+
 function ask(ui: NonNullable<DecideInputs["ui"]>, inputs: DecideInputs, note: ViewNote): Asked {
+	const id = ++askedCount;
 	const withdraw = new AbortController();
 	const askedAtMs = inputs.clock.nowMs();
 	const answer = ui
@@ -94,8 +107,8 @@ function ask(ui: NonNullable<DecideInputs["ui"]>, inputs: DecideInputs, note: Vi
 			signal: withdraw.signal,
 			...(inputs.rpc && { timeout: REVIEW_RPC_DIALOG_TIMEOUT_MS }),
 		})
-		.then((chosen): Raced => ({ from: "pi", answer: chosen }));
-	return { answer, withdraw, askedAtMs };
+		.then((chosen): Raced => ({ from: "pi", id, answer: chosen }));
+	return { id, answer, withdraw, askedAtMs };
 }
 
 /** The editor's answer as the decision, or undefined when it decides nothing (closed, failed). */

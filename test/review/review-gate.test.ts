@@ -340,16 +340,18 @@ describe("the review gate: the editor and pi's select race, the first answer win
 		expect(ui.titles).toHaveLength(1);
 	});
 
-	test("RPC, the view closed: the host's dialog stays (pi cannot take it back) and decides; no second one", async () => {
+	test("RPC, the view closed: asked again, saying so; the host keeps the first dialog, and either answer decides", async () => {
 		const { host, ui, call } = setup({ rpc: true });
 		file("t3.ts", "x\n");
 		const { result } = call("write", { path: "t3.ts", content: "y\n" });
 		await waitUntil(() => ui.titles.length === 1);
 		host.answer({ kind: "closed" });
+		await waitUntil(() => ui.titles.length === 2);
+		expect(ui.titles[1]).toContain("The diff in Neovim was closed without a decision: decide here.");
+		expect(ui.withdrawn).toBe(0);
 		await ui.choose("Accept");
 		expect(await result).toBeUndefined();
-		expect(ui.titles).toHaveLength(1);
-		expect(ui.withdrawn).toBe(0);
+		expect(ui.withdrawn).toBe(1);
 	});
 
 	test("print mode, the view closed: not written, and not called the user's rejection", async () => {
