@@ -160,7 +160,7 @@ export async function neovimReviews(pairs: number): Promise<NeovimReviewTimes> {
 export interface VscodeReviewTimes {
 	/**
 	 * Model answer -> pi's select saying the diff is shown in VS Code (raised when the client's pi/diffShown came);
-	 * Infinity for a select still "opening": pi waits 1.5 s for the client's word, so that one took longer.
+	 * Infinity for a select still "opening": pi waits REVIEW_SHOWN_WAIT_MS (1 s) for the client's word, so that one took longer.
 	 */
 	shownMs: number[];
 }
