@@ -3,10 +3,12 @@ import type { Clock } from "../shared/core/clock.ts";
 import { REVIEW_RPC_DIALOG_TIMEOUT_MS, REVIEW_SHOWN_WAIT_MS } from "../shared/core/timing.ts";
 import { CHOICES, choiceOf, type Decision, type ViewNote } from "./core/choices.ts";
 import type { DiffView, EditorAnswer } from "./core/diff-host.ts";
+import { guardedSelect } from "./review-select.ts";
 
 /** What a decision is made with: pi's dialogs (none in print mode), the editor's view (none without one). */
 export interface DecideInputs {
-	ui?: Pick<ExtensionUIContext, "select" | "input">;
+	/** `custom` where pi has it (the TUI): the select that ignores keys at first (review-select.ts). */
+	ui?: Pick<ExtensionUIContext, "select" | "input"> & Partial<Pick<ExtensionUIContext, "custom">>;
 	/** RPC mode: the host's dialog cannot be withdrawn, so it gets a timeout and ends by itself. */
 	rpc: boolean;
 	/** Why no editor shows it, when none does. */
@@ -102,12 +104,19 @@ function ask(ui: NonNullable<DecideInputs["ui"]>, inputs: DecideInputs, note: Vi
 	const id = ++askedCount;
 	const withdraw = new AbortController();
 	const askedAtMs = inputs.clock.nowMs();
-	const answer = ui
-		.select(inputs.title(note), CHOICES, {
+	const title = inputs.title(note);
+	const asking = async (): Promise<string | undefined> => {
+		if (!inputs.rpc && ui.custom) {
+			const tui = ui as Pick<ExtensionUIContext, "custom">;
+			const guarded = await guardedSelect(tui, title, CHOICES, { signal: withdraw.signal, clock: inputs.clock });
+			if (guarded !== "unsupported") return guarded;
+		}
+		return ui.select(title, CHOICES, {
 			signal: withdraw.signal,
 			...(inputs.rpc && { timeout: REVIEW_RPC_DIALOG_TIMEOUT_MS }),
-		})
-		.then((chosen): Raced => ({ from: "pi", id, answer: chosen }));
+		});
+	};
+	const answer = asking().then((chosen): Raced => ({ from: "pi", id, answer: chosen }));
 	return { id, answer, withdraw, askedAtMs };
 }
 

@@ -137,6 +137,7 @@ async function main(): Promise<void> {
 		await waitForPane("the diff in Neovim", neovimPane, "(proposed)");
 		await waitForPane("pi's select", piPane, "Review: edit src/main.ts");
 		await waitForPane("pi's select saying where the diff is", piPane, "Shown in Neovim");
+		await waitForPane("pi's select taking keys", piPane, "enter choose");
 		const svg = ansiScreenToSvg(
 			sideBySide(
 				[

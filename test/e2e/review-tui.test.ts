@@ -38,6 +38,10 @@ describe.skipIf(!hasTmux()).each(piLines())("review in the real $name's TUI (tmu
 			expect(screen).toContain("its state-file client cannot show a diff");
 			for (const choice of ["Accept", "Accept all in this session", "Reject", "Reject and say why"])
 				expect(screen).toContain(choice);
+			// The review's select ignores keys at first: an Enter typed for the prompt does not approve.
+			tui.press("Enter");
+			await tui.waitForScreen("the keys armed", (text) => text.includes("enter choose, esc reject and stop the turn"));
+			expect(readFileSync(target(), "utf8")).toBe("mine\n");
 			tui.press("Enter");
 			await waitFor("the file written", () => readFileSync(target(), "utf8") === "theirs\n");
 		},
@@ -49,7 +53,7 @@ describe.skipIf(!hasTmux()).each(piLines())("review in the real $name's TUI (tmu
 		const tui = start();
 		await waitFor("the widget", () => tui.belowEditor() === "in main.ts, review on", PI_START_TIMEOUT_MS, 50);
 		await tui.submit(`write ${target()}`);
-		await tui.waitForScreen("the review select", (text) => text.includes("Review: write src/main.ts"));
+		await tui.waitForScreen("the keys armed", (text) => text.includes("enter choose, esc reject and stop the turn"));
 		const asked = ws.server.requests.length;
 		tui.press("Escape");
 		await tui.waitForScreen("the select gone", (text) => !text.includes("Reject and say why"));

@@ -91,3 +91,5 @@ export const NEOVIM_DIFF_CLOSE_ATTEMPTS = 30;
 export const REVIEW_RPC_DIALOG_TIMEOUT_MS = 120_000;
 /** pi's select waits this long for the editor to show the diff, so its title can say where; then it asks anyway. */
 export const REVIEW_SHOWN_WAIT_MS = 1000;
+/** pi's review select ignores keys this long after it appears: an Enter typed for the prompt never approves. */
+export const REVIEW_KEYS_ARMED_MS = 500;
