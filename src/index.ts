@@ -144,7 +144,8 @@ export default function piIdeContext(pi: ExtensionAPI): void {
 			},
 		);
 		const started = controller;
-		const secretFile = secretFileMatcher(secretFilePatterns(settings.secretFiles));
+		const sessionReferences = referenceOptions(ctx.cwd, settings);
+		references = sessionReferences;
 		review = new SessionReview({
 			setting: settings.review,
 			printMode: !ctx.hasUI,
@@ -155,10 +156,9 @@ export default function piIdeContext(pi: ExtensionAPI): void {
 			guard: (event, toolCtx) => guardIfOn(started, event, toolCtx),
 			rpc: () => surface.isRpc,
 			clock: systemClock,
-			isSecretFile: (file) => secretFile([file]) !== undefined,
+			isSecretFile: (file) => sessionReferences.secretFile([file]) !== undefined,
 			changed: () => started.refreshWidget(),
 		});
-		references = referenceOptions(ctx.cwd, settings);
 		messages = new MessageBuilder(
 			() => started.project,
 			prepareSelection({ redactSecrets: settings.redactSecrets.on }),
