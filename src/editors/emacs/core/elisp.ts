@@ -1,0 +1,43 @@
+/**
+ * Every piece of elisp pi sends to an Emacs, as fixed texts: each is a `(lambda (pi-ide-args) ...)` called
+ * with one base64 string of JSON (core/server-protocol.ts `evalRequestLine`), so what pi reads from outside is
+ * data and never code. Each returns base64 of UTF-8 JSON, so no print setting of the user's (`print-escape-*`,
+ * `pp`'s) changes the reply, and catches every error itself: an error that reaches the server makes 28.2 hold
+ * its process filter in a `(sit-for 5)` (30 shows it in the echo area for 2 s) and pi's must never show.
+ * json.el, not `json-parse-string`: before Emacs 30 that needs libjansson, and a build may lack it.
+ */
+
+/**
+ * Who answered: the pid, the version, whether it is a daemon, and the arguments read back (the test of the
+ * quoting: what pi sent is what the elisp got). Arrays read as vectors and objects as hash tables, so `[]`
+ * and `{}` come back as they went.
+ */
+export const PROBE_ELISP = `(lambda (pi-ide-args)
+  (condition-case pi-ide-error
+      (progn
+        (require 'json)
+        (let* ((json-object-type 'hash-table)
+               (json-array-type 'vector)
+               (json-key-type 'string)
+               (json-false :json-false)
+               (json-null nil)
+               (json-encoding-pretty-print nil)
+               (args (json-read-from-string
+                      (decode-coding-string (base64-decode-string pi-ide-args) 'utf-8 t))))
+          (base64-encode-string
+           (encode-coding-string
+            (json-encode
+             (list (cons "pid" (emacs-pid))
+                   (cons "version" emacs-version)
+                   (cons "daemon" (if (daemonp) t :json-false))
+                   (cons "args" args)))
+            'utf-8 t)
+           t)))
+    (error
+     (base64-encode-string
+      (encode-coding-string
+       (condition-case nil
+           (json-encode (list (cons "error" (error-message-string pi-ide-error))))
+         (error "{\\"error\\":\\"unreadable\\"}"))
+       'utf-8 t)
+      t))))`;

@@ -1,0 +1,45 @@
+/**
+ * Which processes are an Emacs the user works in, from what `/proc` says of them. A name is a first cut
+ * only: the socket an Emacs listens on is proven through its own fds (../discovery.ts), never by a name.
+ */
+
+/**
+ * The names Emacs runs under: `emacs`, or `emacs-<variant>` as Debian's alternatives and versioned builds
+ * call the binary (`emacs-nox`, `emacs-gtk`, `emacs-lucid`, `emacs-29.1`). `comm` is cut at 15 bytes, so a
+ * long variant may end anywhere. Never `emacsclient`: it is a client, and has no server of its own.
+ */
+export function isEmacsName(name: string): boolean {
+	return /^emacs(?:-[A-Za-z0-9._+-]*)?$/.test(name);
+}
+
+/**
+ * The file name of the binary a process runs, from its `/proc/<pid>/exe` link. Debian's `/usr/bin/emacs` is
+ * a link to `emacs-nox` (or `-gtk`, `-lucid`); after a package upgrade the running binary is ` (deleted)`.
+ */
+export function exeName(exeLink: string): string {
+	const path = exeLink.endsWith(" (deleted)") ? exeLink.slice(0, -" (deleted)".length) : exeLink;
+	return path.slice(path.lastIndexOf("/") + 1);
+}
+
+/** How an Emacs was started, from its arguments. */
+export interface EmacsLaunch {
+	/** A batch or script Emacs (a native-compile worker, a test runner): no UI, no user in it; never spoken to. */
+	batch: boolean;
+	/** `--daemon`, `--bg-daemon`, `--fg-daemon` (with or without `=NAME`): it may have no frame at all. */
+	daemon: boolean;
+}
+
+/** Options that make Emacs run without a terminal: a cold Emacs spawns `emacs -no-comp-spawn --batch -l ...` workers. */
+const BATCH_OPTIONS = new Set(["-batch", "--batch", "-script", "--script", "-x", "-no-comp-spawn"]);
+
+const DAEMON_OPTION = /^--?(?:bg-|fg-)?daemon(?:=.*)?$/s;
+
+/** Emacs reads options up to `--` (after it, every argument is a file); `argv[0]` is the program. */
+export function launchOf(argv: readonly string[]): EmacsLaunch {
+	const end = argv.indexOf("--", 1);
+	const options = argv.slice(1, end < 0 ? undefined : end);
+	return {
+		batch: options.some((arg) => BATCH_OPTIONS.has(arg)),
+		daemon: options.some((arg) => DAEMON_OPTION.test(arg)),
+	};
+}

@@ -1,0 +1,99 @@
+import { describe, expect, test } from "vitest";
+import {
+	chooseServerSocket,
+	dirOf,
+	pathsHeldTwice,
+	type SocketFacts,
+} from "../../../../src/editors/emacs/core/server-sockets.ts";
+import type { FsFacts } from "../../../../src/editors/state-dir/core/trust.ts";
+
+const UID = 1000;
+const DIR: FsFacts = { kind: "directory", uid: UID, mode: 0o40700, size: 0 };
+const SOCKET: FsFacts = { kind: "socket", uid: UID, mode: 0o140700, size: 0 };
+
+const facts = (path: string, change: Partial<SocketFacts> = {}): SocketFacts => ({
+	path,
+	socket: SOCKET,
+	dir: DIR,
+	heldTwice: false,
+	...change,
+});
+
+describe("whether pi may speak to a listening socket of an Emacs", () => {
+	test.each<[string, Partial<SocketFacts>, string | undefined]>([
+		["Emacs's own: a socket of this uid in a 0700 dir of this uid", {}, undefined],
+		["a socket whose mode has group bits (the dir guards it)", { socket: { ...SOCKET, mode: 0o140755 } }, undefined],
+		["held twice", { heldTwice: true }, "another listening socket was bound to the same path"],
+		["its dir open to the group", { dir: { ...DIR, mode: 0o40750 } }, "/run/user/1000/emacs has mode 0750"],
+		["its dir of another uid", { dir: { ...DIR, uid: 0 } }, "/run/user/1000/emacs is owned by uid 0"],
+		["its dir a symlink", { dir: { ...DIR, kind: "symlink" } }, "/run/user/1000/emacs is a symlink"],
+		["its dir gone", { dir: { ...DIR, kind: "missing" } }, "/run/user/1000/emacs does not exist"],
+		["its file gone (unlinked)", { socket: { ...SOCKET, kind: "missing" } }, "its socket file is gone"],
+		["a symlink at the path", { socket: { ...SOCKET, kind: "symlink" } }, "a symlink, not a socket"],
+		["a file at the path", { socket: { ...SOCKET, kind: "file" } }, "a file, not a socket"],
+		[
+			"a socket of another uid",
+			{ socket: { ...SOCKET, uid: 0 } },
+			"the socket is owned by uid 0, not by you (uid 1000)",
+		],
+	])("%s", (_name, change, reason) => {
+		const choice = chooseServerSocket([facts("/run/user/1000/emacs/server", change)], UID);
+		if (reason === undefined) expect(choice).toEqual({ socket: "/run/user/1000/emacs/server", refused: [] });
+		else {
+			expect(choice.socket).toBeUndefined();
+			expect(choice.refused).toHaveLength(1);
+			expect(choice.refused[0]?.reason).toContain(reason);
+		}
+	});
+
+	test("no listening socket: no server, nothing refused", () => {
+		expect(chooseServerSocket([], UID)).toEqual({ refused: [] });
+	});
+
+	test.each<[string, string[], string]>([
+		[
+			"a dir Emacs names goes first",
+			["/home/u/my-server", "/run/user/1000/emacs/server"],
+			"/run/user/1000/emacs/server",
+		],
+		["the /tmp fallback's name (emacs<uid>)", ["/home/u/a", "/tmp/emacs1000/server"], "/tmp/emacs1000/server"],
+		["then by path", ["/run/user/1000/emacs/work", "/run/user/1000/emacs/server"], "/run/user/1000/emacs/server"],
+		["an absolute server-name alone is used", ["/home/u/sockets/main"], "/home/u/sockets/main"],
+	])("which: %s", (_name, paths, chosen) => {
+		expect(
+			chooseServerSocket(
+				paths.map((path) => facts(path)),
+				UID,
+			).socket,
+		).toBe(chosen);
+	});
+
+	test("a refused socket is listed while a usable one is chosen", () => {
+		const choice = chooseServerSocket(
+			[facts("/run/user/1000/emacs/server", { heldTwice: true }), facts("/home/u/sockets/other")],
+			UID,
+		);
+		expect(choice.socket).toBe("/home/u/sockets/other");
+		expect(choice.refused.map((entry) => entry.path)).toEqual(["/run/user/1000/emacs/server"]);
+	});
+});
+
+describe("paths more than one listening socket was bound to", () => {
+	test("an impostor bound at the path after unlinking Emacs's socket file", () => {
+		const listening = new Map([
+			[101, "/run/user/1000/emacs/server"],
+			[202, "/run/user/1000/emacs/server"],
+			[303, "/run/user/1000/emacs/other"],
+		]);
+		expect([...pathsHeldTwice(listening)]).toEqual(["/run/user/1000/emacs/server"]);
+	});
+	test("none", () => expect(pathsHeldTwice(new Map([[1, "/a"]])).size).toBe(0));
+});
+
+describe("a socket's dir", () => {
+	test.each([
+		["/run/user/1000/emacs/server", "/run/user/1000/emacs"],
+		["/server", "/"],
+		["server", "/"],
+	])("%s → %s", (path, dir) => expect(dirOf(path)).toBe(dir));
+});
