@@ -1,0 +1,120 @@
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { quoteArgument } from "../../src/editors/emacs/core/server-protocol.ts";
+import { requestEmacs, type ServerAnswer } from "../../src/editors/emacs/server-client.ts";
+import { commOf } from "../../src/editors/proc-files.ts";
+import { systemClock } from "../../src/shared/clock.ts";
+import { hasTmux } from "./tmux-pi.ts";
+import { waitFor } from "./wait-for.ts";
+
+/** The real Emacs on the PATH (`.ci/run` installs Debian's `emacs-nox` 28.2), or why there is none. */
+export function emacsOnPath(): { version?: string; skipReason?: string } {
+	try {
+		const version = execFileSync("emacs", ["--version"], { encoding: "utf8" }).split("\n")[0] ?? "";
+		return { version };
+	} catch {
+		return { skipReason: "emacs is not installed (.ci/run installs Debian's emacs-nox)" };
+	}
+}
+
+/** Says once why real-Emacs tests are skipped, and fails under CI=true (CI never skips a real component). */
+export function requireEmacs(what: string): boolean {
+	const { version, skipReason } = emacsOnPath();
+	if (version) return hasTmux();
+	if (process.env.CI === "true") throw new Error(`CI=true and ${what} cannot run: ${skipReason}`);
+	process.stderr.write(`${what} skipped: ${skipReason}\n`);
+	return false;
+}
+
+let sessions = 0;
+
+/**
+ * A real Emacs in a terminal, as users run it: `emacs -nw -Q` in a tmux pane of its own, its server (unless
+ * `server: false`) named uniquely so that it lands at `<runtimeDir>/emacs/<name>` (`XDG_RUNTIME_DIR` is the
+ * test's). Deferred native compilation is off: a cold cache would otherwise spawn `--batch` workers for
+ * minutes. The test-only proc scope lets only the test's scan see it.
+ */
+export class RealEmacs {
+	private constructor(
+		readonly pid: number,
+		/** Its server's socket; "" when it runs none. */
+		readonly socket: string,
+		private readonly tmuxServer: string,
+	) {}
+
+	static async start(options: {
+		cwd: string;
+		runtimeDir: string;
+		scope: string;
+		files?: string[];
+		server?: boolean;
+	}): Promise<RealEmacs> {
+		mkdirSync(options.runtimeDir, { recursive: true, mode: 0o700 });
+		const name = `pi-ide-test-${process.pid}-${++sessions}`;
+		const setup = [
+			"(setq native-comp-deferred-compilation nil)",
+			`(setq server-name ${JSON.stringify(name)})`,
+			options.server === false ? "" : "(server-start)",
+		].join(" ");
+		const env: Record<string, string> = {
+			XDG_RUNTIME_DIR: options.runtimeDir,
+			TERM: "xterm-256color",
+			PI_IDE_TEST_PROC_SCOPE: options.scope,
+		};
+		const exports = Object.entries(env).map(([key, value]) => `${key}=${shellQuote(value)}`);
+		const args = ["-nw", "-Q", "--eval", `(progn ${setup})`, ...(options.files ?? [])];
+		const command = `cd ${shellQuote(options.cwd)} && exec env -u INSIDE_EMACS -u EMACS_SOCKET_NAME ${exports.join(" ")} emacs ${args.map(shellQuote).join(" ")}`;
+		const tmuxServer = `pi-ide-emacs-${process.pid}-${sessions}`;
+		execFileSync("tmux", ["-L", tmuxServer, "new-session", "-d", "-x", "100", "-y", "30", command]);
+		const pid = Number(
+			execFileSync("tmux", ["-L", tmuxServer, "list-panes", "-F", "#{pane_pid}"], { encoding: "utf8" }),
+		);
+		const socket = options.server === false ? "" : join(options.runtimeDir, "emacs", name);
+		const emacs = new RealEmacs(pid, socket, tmuxServer);
+		await waitFor(`Emacs ${pid} running`, () => commOf(pid) === "emacs\n", 20_000);
+		if (socket) {
+			await waitFor(`the server socket of Emacs ${pid}`, () => existsSync(socket), 20_000);
+			await waitFor(`Emacs ${pid} answering`, async () => (await emacs.eval("(+ 1 2)")).ok, 20_000);
+		} else {
+			// The mode line's line number (`line-number-mode` is on under -Q): its first screen is drawn.
+			await waitFor(`Emacs ${pid} showing its first screen`, () => /\bL1\b/.test(emacs.screen()), 20_000);
+		}
+		return emacs;
+	}
+
+	/** A test's own expression (never pi's way: pi sends only core/elisp.ts), answered or not within `timeoutMs`. */
+	eval(expression: string, timeoutMs = 5000): Promise<ServerAnswer> {
+		return requestEmacs(this.socket, `-eval ${quoteArgument(expression)} \n`, { clock: systemClock, timeoutMs });
+	}
+
+	/** Keys as typed into its terminal (tmux key names: `C-x`, `Enter`). */
+	keys(...keys: string[]): void {
+		execFileSync("tmux", ["-L", this.tmuxServer, "send-keys", ...keys]);
+	}
+
+	/** What its terminal shows now. */
+	screen(): string {
+		return execFileSync("tmux", ["-L", this.tmuxServer, "capture-pane", "-p"], { encoding: "utf8" });
+	}
+
+	/** Ends it the hard way (kill -9): its socket file stays behind. */
+	kill(): void {
+		try {
+			process.kill(this.pid, "SIGKILL");
+		} catch {
+			// Already gone.
+		}
+		this.close();
+	}
+
+	close(): void {
+		try {
+			execFileSync("tmux", ["-L", this.tmuxServer, "kill-server"], { stdio: "ignore" });
+		} catch {
+			// Already gone.
+		}
+	}
+}
+
+const shellQuote = (arg: string) => `'${arg.replaceAll("'", "'\\''")}'`;
