@@ -1,4 +1,4 @@
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { quoteArgument } from "../../src/editors/emacs/core/server-protocol.ts";
@@ -41,6 +41,7 @@ export class RealEmacs {
 		/** Its server's socket; "" when it runs none. */
 		readonly socket: string,
 		private readonly tmuxServer: string,
+		private readonly daemon = false,
 	) {}
 
 	static async start(options: {
@@ -83,6 +84,39 @@ export class RealEmacs {
 		return emacs;
 	}
 
+	/**
+	 * `emacs --daemon=<name>` as `systemctl --user` or a login script starts it: no frame until an
+	 * `emacsclient` makes one (`clientFrame`). Its pid is asked of it: the starting process exits once it is up.
+	 */
+	static async startDaemon(options: { cwd: string; runtimeDir: string; scope: string }): Promise<RealEmacs> {
+		mkdirSync(options.runtimeDir, { recursive: true, mode: 0o700 });
+		const name = `pi-ide-test-${process.pid}-${++sessions}`;
+		const { INSIDE_EMACS: _, EMACS_SOCKET_NAME: __, ...parentEnv } = process.env;
+		const starter = spawn(
+			"emacs",
+			["-Q", "--eval", "(setq native-comp-deferred-compilation nil)", `--daemon=${name}`],
+			{
+				cwd: options.cwd,
+				env: { ...parentEnv, XDG_RUNTIME_DIR: options.runtimeDir, PI_IDE_TEST_PROC_SCOPE: options.scope },
+				stdio: "ignore",
+			},
+		);
+		await new Promise((exited) => starter.once("exit", exited));
+		const socket = join(options.runtimeDir, "emacs", name);
+		const probe = new RealEmacs(0, socket, "");
+		const answer = await waitFor(`the daemon ${name} answering`, async () => {
+			const pid = existsSync(socket) ? await probe.eval("(emacs-pid)") : undefined;
+			return pid?.ok ? pid : undefined;
+		});
+		return new RealEmacs(Number(answer.value), socket, `pi-ide-emacs-${process.pid}-${sessions}`, true);
+	}
+
+	/** An `emacsclient -t` frame of this daemon in a tmux pane of its own, as a user opens one. */
+	clientFrame(): void {
+		const command = `exec env TERM=xterm-256color emacsclient -t -s ${shellQuote(this.socket)}`;
+		execFileSync("tmux", ["-L", this.tmuxServer, "new-session", "-d", "-x", "100", "-y", "30", command]);
+	}
+
 	/** A test's own expression (never pi's way: pi sends only core/elisp.ts), answered or not within `timeoutMs`. */
 	eval(expression: string, timeoutMs = 5000): Promise<ServerAnswer> {
 		return requestEmacs(this.socket, `-eval ${quoteArgument(expression)} \n`, { clock: systemClock, timeoutMs });
@@ -110,7 +144,12 @@ export class RealEmacs {
 
 	close(): void {
 		try {
-			execFileSync("tmux", ["-L", this.tmuxServer, "kill-server"], { stdio: "ignore" });
+			if (this.tmuxServer) execFileSync("tmux", ["-L", this.tmuxServer, "kill-server"], { stdio: "ignore" });
+		} catch {
+			// Already gone, or never started (a daemon without a client frame).
+		}
+		try {
+			if (this.daemon) process.kill(this.pid, "SIGTERM");
 		} catch {
 			// Already gone.
 		}

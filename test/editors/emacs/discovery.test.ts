@@ -3,8 +3,12 @@ import { chmodSync, existsSync, lstatSync, mkdirSync, rmSync, writeFileSync } fr
 import { createServer, type Server } from "node:net";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import { PROBE_ELISP } from "../../../src/editors/emacs/core/elisp.ts";
+import { probeResultOf } from "../../../src/editors/emacs/core/probe.ts";
 import { scanForEmacsen } from "../../../src/editors/emacs/discovery.ts";
+import { evalInEmacs } from "../../../src/editors/emacs/server-client.ts";
 import { commOf } from "../../../src/editors/proc-files.ts";
+import { systemClock } from "../../../src/shared/clock.ts";
 import { CleanupScope } from "../../support/cleanup-scope.ts";
 import { RealEmacs, requireEmacs } from "../../support/real-emacs.ts";
 import { tempDir } from "../../support/temp-dir.ts";
@@ -101,6 +105,27 @@ describe.skipIf(!available)("finding every Emacs of this user (real Emacs 28.2 i
 		await waitFor("the batch Emacs running", () => commOf(batch.pid as number) === "emacs\n");
 		const started = await emacs(false);
 		expect((await scan()).map((found) => found.pid)).toEqual([started.pid]);
+	});
+
+	test("a daemon: found and marked, no frame a user sees until emacsclient -t makes one", async () => {
+		const daemon = await RealEmacs.startDaemon({ cwd: project, runtimeDir, scope: procScope });
+		scope.defer(() => daemon.close());
+		expect(await scan()).toEqual([
+			{ pid: daemon.pid, startTicks: expect.any(Number), daemon: true, socket: daemon.socket, refused: [] },
+		]);
+		const probe = async () => {
+			const answer = await evalInEmacs(daemon.socket, PROBE_ELISP, null, {
+				clock: systemClock,
+				timeoutMs: 5000,
+				expectedPid: daemon.pid,
+			});
+			const result = answer.ok ? probeResultOf(answer.value, daemon.pid) : answer;
+			if (!result.ok) throw new Error(result.reason);
+			return result.probe;
+		};
+		expect(await probe()).toMatchObject({ daemon: true, frames: 0 });
+		daemon.clientFrame();
+		await waitFor("the client frame", async () => (await probe()).frames === 1, 20_000);
 	});
 
 	test("after kill -9 the socket file stays, and nothing is found", async () => {

@@ -115,7 +115,7 @@ describe.skipIf(!available)("the client against a real Emacs 28.2's server (in t
 		const answer = await evalInEmacs(emacs.socket, PROBE_ELISP, HOSTILE, options(5000, emacs.pid));
 		expect(answer).toEqual({
 			ok: true,
-			value: { pid: emacs.pid, version: "28.2", daemon: false, args: HOSTILE },
+			value: { pid: emacs.pid, version: "28.2", daemon: false, frames: 1, args: HOSTILE },
 		});
 	});
 

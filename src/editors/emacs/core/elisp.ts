@@ -8,8 +8,9 @@
  */
 
 /**
- * Who answered: the pid, the version, whether it is a daemon, and the arguments read back (the test of the
- * quoting: what pi sent is what the elisp got). Arrays read as vectors and objects as hash tables, so `[]`
+ * Who answered: the pid, the version, whether it is a daemon, how many frames a user can see (a daemon's
+ * own frame is on its `initial_terminal`, shown nowhere; each `emacsclient -t`/`-c` adds one), and the
+ * arguments read back (the test of the quoting: what pi sent is what the elisp got). Arrays read as vectors and objects as hash tables, so `[]`
  * and `{}` come back as they went.
  */
 export const PROBE_ELISP = `(lambda (pi-ide-args)
@@ -30,6 +31,12 @@ export const PROBE_ELISP = `(lambda (pi-ide-args)
              (list (cons "pid" (emacs-pid))
                    (cons "version" emacs-version)
                    (cons "daemon" (if (daemonp) t :json-false))
+                   (cons "frames"
+                         (let ((count 0))
+                           (dolist (frame (frame-list) count)
+                             (unless (equal (terminal-name (frame-terminal frame))
+                                            "initial_terminal")
+                               (setq count (1+ count))))))
                    (cons "args" args)))
             'utf-8 t)
            t)))
