@@ -22,10 +22,10 @@
  * events → shared → settings → editors → safety → connection → review → references → prompt → ui → index.
  */
 import { homedir } from "node:os";
-import { join } from "node:path";
 import type { ExtensionAPI, ExtensionContext, ToolCallEvent } from "@mariozechner/pi-coding-agent";
 import { IdeController } from "./connection/controller.ts";
 import { showModelWrite } from "./connection/model-writes.ts";
+import { editorSourcesOf } from "./connection/sources-config.ts";
 import { plannedStateDirs } from "./editors/state-dir/state-dir.ts";
 import { EDITOR_EVENT_CHANNEL } from "./events.ts";
 import { CONTEXT_MESSAGE_TYPE } from "./prompt/core/context-message.ts";
@@ -95,39 +95,7 @@ export default function piIdeContext(pi: ExtensionAPI): void {
 				settings,
 				reviewOn: () => review?.standing().on ?? false,
 				settingsFiles: files,
-				zed: {
-					enabled: { on: settings.zed.on, source: settings.zed.source === "project" ? files.project : files.global },
-					env: process.env,
-					home: homedir(),
-					platform: process.platform,
-					uid,
-					testScope: process.env.PI_IDE_TEST_PROC_SCOPE,
-				},
-				neovim: {
-					enabled: {
-						on: settings.neovim.on,
-						source: settings.neovim.source === "project" ? files.project : files.global,
-					},
-					uid,
-					platform: process.platform,
-					env: {
-						NVIM: process.env.NVIM,
-						NVIM_LISTEN_ADDRESS: process.env.NVIM_LISTEN_ADDRESS,
-						XDG_RUNTIME_DIR: process.env.XDG_RUNTIME_DIR,
-						TMPDIR: process.env.TMPDIR,
-					},
-					testScope: process.env.PI_IDE_TEST_PROC_SCOPE,
-				},
-				ideServers: {
-					mode: {
-						mode: settings.ideServers.mode,
-						source: settings.ideServers.source === "project" ? files.project : files.global,
-					},
-					uid,
-					platform: process.platform,
-					home: lockHome(process.env),
-					env: { ...lockDirEnv(process.env), CLAUDE_CODE_SSE_PORT: process.env.CLAUDE_CODE_SSE_PORT },
-				},
+				...editorSourcesOf(settings, files, uid, process.env),
 			},
 			{
 				showWidget: (text) => surface.show(text),
@@ -257,20 +225,6 @@ export default function piIdeContext(pi: ExtensionAPI): void {
 			if (controller && review) await runIdeCommand(args, ctx, ideCommandConnection(controller, review));
 		},
 	});
-}
-
-/** Where lock dirs are found: the user's home; a test's own root in tests (`PI_IDE_TEST_LOCK_ROOT`). */
-function lockHome(env: NodeJS.ProcessEnv): string {
-	const root = env.PI_IDE_TEST_LOCK_ROOT || (env.PI_IDE_TEST_FS_ROOT && join(env.PI_IDE_TEST_FS_ROOT, "home"));
-	return root || homedir();
-}
-
-/** The lock dirs' variables; under a test's root only those inside it: a test never reads the developer's own. */
-function lockDirEnv(env: NodeJS.ProcessEnv): { CLAUDE_CONFIG_DIR?: string; PI_IDE_LOCK_DIR?: string } {
-	const root = env.PI_IDE_TEST_LOCK_ROOT || env.PI_IDE_TEST_FS_ROOT || undefined;
-	const allowed = (value: string | undefined) =>
-		root === undefined || value?.startsWith(`${root}/`) ? value : undefined;
-	return { CLAUDE_CONFIG_DIR: allowed(env.CLAUDE_CONFIG_DIR), PI_IDE_LOCK_DIR: allowed(env.PI_IDE_LOCK_DIR) };
 }
 
 /** The unsaved guard when it is on (safety/unsaved-guard.ts), on the connected editor's latest word. */

@@ -1,7 +1,6 @@
 import type { Editor, ListedEditor } from "../editors/core/editor.ts";
 import type { NoticeLevel, SourceHooks } from "../editors/editor-source.ts";
 import type { MergedSources } from "../editors/merged-sources.ts";
-import type { ReloadResult } from "../editors/neovim/session.ts";
 import { realFile, realOrNormal } from "../editors/real-paths.ts";
 import { secretFilePatterns } from "../safety/core/secret-files.ts";
 import type { UnsavedBuffer } from "../safety/core/unsaved-buffers.ts";
@@ -28,7 +27,7 @@ import {
 } from "./core/rules.ts";
 import { type DirReport, formatNoMatch } from "./core/status-report.ts";
 import { controllerStatusText, dirReports } from "./doctor.ts";
-import { type EditorChannel, EditorSources } from "./editor-sources.ts";
+import { type EditorChannel, EditorSources, type ModelWriteShown } from "./editor-sources.ts";
 import { recordEvent } from "./event-journal.ts";
 import { EditorPresenter } from "./presenter.ts";
 import { type PromptViewInputs, promptViewOf } from "./prompt-view.ts";
@@ -192,10 +191,10 @@ export class IdeController {
 		return editor ? this.all.channelOf(editor) : { kind: "none", reason: "no editor is connected" };
 	}
 
-	/** After the model's `write` or `edit` of `path`: the connected Neovim shows it (when that is safe). */
-	async afterModelWrite(path: string): Promise<ReloadResult | undefined> {
+	/** After the model's `write` or `edit` of `path`: the connected Neovim or Emacs shows it (when that is safe). */
+	async afterModelWrite(path: string): Promise<ModelWriteShown | undefined> {
 		const connected = this.connectedEditor();
-		if (connected?.origin !== "neovim") return undefined;
+		if (connected?.origin !== "neovim" && connected?.origin !== "emacs") return undefined;
 		return this.all.reloadAfterWrite(connected.key, await realFile(path));
 	}
 

@@ -1,5 +1,9 @@
 import type { Editor } from "../editors/core/editor.ts";
 import type { SourceHooks } from "../editors/editor-source.ts";
+import { emacsNoMatchLine, emacsStatusLines } from "../editors/emacs/core/status.ts";
+import type { EmacsDiffChannel } from "../editors/emacs/diff-channel.ts";
+import type { EmacsReloadResult } from "../editors/emacs/session.ts";
+import { EmacsSource, type EmacsSourceOptions } from "../editors/emacs/source.ts";
 import { ideServersNoMatchLine, ideServersStatusLines, type Mention } from "../editors/ide-servers/core/status.ts";
 import { IdeServerSource, type IdeServerSourceOptions } from "../editors/ide-servers/source.ts";
 import { MergedSources } from "../editors/merged-sources.ts";
@@ -14,12 +18,13 @@ import type { ToolCaller } from "../editors/tool-caller.ts";
 import { zedNoMatchLine, zedStatusLines } from "../editors/zed/core/status.ts";
 import { ZedSource, type ZedSourceOptions } from "../editors/zed/source.ts";
 
-/** Where editors are read: state dirs always, Zed's database and Neovims' servers unless turned off. */
+/** Where editors are read: state dirs always, Zed's database and Neovims' and Emacsen's servers unless turned off. */
 export interface SourcesConfig {
 	stateDirs: readonly DirPlan[];
 	uid: number;
 	zed?: ZedSourceOptions;
 	neovim?: Omit<NeovimSourceOptions, "projectDir" | "connectedKey">;
+	emacs?: Omit<EmacsSourceOptions, "projectDir" | "connectedKey">;
 	ideServers?: Omit<IdeServerSourceOptions, "connectedKey" | "claimedElsewhere" | "mentioned" | "projectDir">;
 }
 
@@ -31,13 +36,22 @@ export interface ConnectionReads extends Pick<NeovimSourceOptions, "projectDir" 
 /** How the connected editor could show the model's change as a diff (review/), or why it cannot. */
 export type EditorChannel =
 	| { kind: "neovim"; channel: NeovimDiffChannel }
+	| { kind: "emacs"; channel: EmacsDiffChannel }
 	/** The shipped VS Code client's socket beside its state file: connected for each review, closed after. */
 	| { kind: "vscode-client"; app: string; connect: () => Promise<ClientChannelOpen> }
 	| { kind: "ide-server"; caller: ToolCaller }
 	| { kind: "none"; reason: string };
 
 /** How `/ide status` names the source that already reads an editor an IDE server also serves. */
-const ORIGIN_NAMES = { "state-file": "its state file", zed: "Zed's database", neovim: "Neovim's own server" } as const;
+const ORIGIN_NAMES = {
+	"state-file": "its state file",
+	zed: "Zed's database",
+	neovim: "Neovim's own server",
+	emacs: "Emacs's own server",
+} as const;
+
+/** What pi did with the model's write in the connected editor. */
+export type ModelWriteShown = ReloadResult | EmacsReloadResult;
 
 /**
  * Every source of editors, built once per session: the merged list the connection rules read, and what only
@@ -48,6 +62,7 @@ export class EditorSources {
 	readonly merged: MergedSources;
 	private readonly zed?: ZedSource;
 	private readonly neovim?: NeovimSource;
+	private readonly emacs?: EmacsSource;
 	private readonly ideServers?: IdeServerSource;
 
 	constructor(config: SourcesConfig, hooks: SourceHooks, connection: ConnectionReads) {
@@ -55,7 +70,13 @@ export class EditorSources {
 		this.zed = config.zed && new ZedSource(config.zed, hooks);
 		const { projectDir, connectedKey } = connection;
 		this.neovim = config.neovim && new NeovimSource({ ...config.neovim, projectDir, connectedKey }, hooks);
-		const others = [...this.dirs, ...(this.zed ? [this.zed] : []), ...(this.neovim ? [this.neovim] : [])];
+		this.emacs = config.emacs && new EmacsSource({ ...config.emacs, projectDir, connectedKey }, hooks);
+		const others = [
+			...this.dirs,
+			...(this.zed ? [this.zed] : []),
+			...(this.neovim ? [this.neovim] : []),
+			...(this.emacs ? [this.emacs] : []),
+		];
 		this.ideServers =
 			config.ideServers &&
 			new IdeServerSource(
@@ -79,6 +100,7 @@ export class EditorSources {
 		return [
 			...(this.zed ? zedStatusLines(this.zed.report(), nowSeconds, projectDir) : []),
 			...(this.neovim ? neovimStatusLines(this.neovim.report(), nowSeconds, projectDir) : []),
+			...(this.emacs ? emacsStatusLines(this.emacs.report(), nowSeconds, projectDir) : []),
 			...(this.ideServers ? ideServersStatusLines(this.ideServers.report(), nowSeconds, projectDir) : []),
 		];
 	}
@@ -93,13 +115,14 @@ export class EditorSources {
 		return [
 			...(zedLine ? [zedLine] : []),
 			...(neovim ? [neovimNoMatchLine(neovim)] : []),
+			...(this.emacs ? [emacsNoMatchLine(this.emacs.report())] : []),
 			...(ideServers ? [ideServers] : []),
 		];
 	}
 
-	/** After the model wrote `realPath`: reloads it in the connected Neovim when that is safe. */
-	reloadAfterWrite(key: string, realPath: string): Promise<ReloadResult | undefined> {
-		return this.neovim?.reload(key, realPath) ?? Promise.resolve(undefined);
+	/** After the model wrote `realPath`: reloads it in the connected Neovim or Emacs when that is safe. */
+	async reloadAfterWrite(key: string, realPath: string): Promise<ModelWriteShown | undefined> {
+		return (await this.neovim?.reload(key, realPath)) ?? (await this.emacs?.reload(key, realPath));
 	}
 
 	/** The connected editor's way to show a diff: by where it is read from. */
@@ -108,6 +131,9 @@ export class EditorSources {
 		const neovim = this.neovim?.diffChannel(editor.key);
 		if (neovim) return { kind: "neovim", channel: neovim };
 		if (editor.origin === "neovim") return { kind: "none", reason: "pi's connection to that Neovim is not open" };
+		const emacs = this.emacs?.diffChannel(editor.key);
+		if (emacs) return { kind: "emacs", channel: emacs };
+		if (editor.origin === "emacs") return { kind: "none", reason: "pi's connection to that Emacs is not open" };
 		if (editor.origin === "ide-server") {
 			const caller = this.ideServers?.toolCaller(editor.key);
 			if (!caller) return { kind: "none", reason: "pi's connection to its IDE server is not open" };
@@ -127,10 +153,11 @@ export class EditorSources {
 
 	/**
 	 * The connection changed (picked, auto-connected, `/ide off`): the connected IDE server is connected to and
-	 * pi's other connections closed; `/ide off` stops every Neovim's pushes, a connection made again restarts them.
+	 * pi's other connections closed; `/ide off` stops every Neovim's and Emacs's pushes, a connection made again
+	 * restarts them.
 	 */
-	connectionChanged(paused: boolean): Promise<void> {
+	async connectionChanged(paused: boolean): Promise<void> {
 		this.ideServers?.follow();
-		return this.neovim?.setPaused(paused) ?? Promise.resolve();
+		await Promise.all([this.neovim?.setPaused(paused), this.emacs?.setPaused(paused)]);
 	}
 }

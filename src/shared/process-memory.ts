@@ -20,6 +20,8 @@ export interface ResourceCount {
 	runtimeWatches: number;
 	/** Raw `fs.watch`es of the IDE servers' lock dirs (or their nearest parents while missing). */
 	lockWatches: number;
+	/** Raw `fs.watch`es of the dirs an Emacs's server socket appears in (or their nearest parents while missing). */
+	emacsWatches: number;
 }
 
 const MEMORY_KEY = Symbol.for("pi-ide-context.connection-memory");
@@ -27,6 +29,7 @@ const COUNT_KEY = Symbol.for("pi-ide-context.resource-count");
 const EVENTS_KEY = Symbol.for("pi-ide-context.recent-events");
 const ONCE_KEY = Symbol.for("pi-ide-context.said-once");
 const REVIEW_KEY = Symbol.for("pi-ide-context.review");
+const EMACS_INSTALLS_KEY = Symbol.for("pi-ide-context.emacs-installs");
 
 interface ProcessHolder {
 	[MEMORY_KEY]?: Map<string, ConnectionMemory>;
@@ -34,6 +37,7 @@ interface ProcessHolder {
 	[EVENTS_KEY]?: string[];
 	[ONCE_KEY]?: Set<string>;
 	[REVIEW_KEY]?: ReviewMemory;
+	[EMACS_INSTALLS_KEY]?: number;
 }
 
 /** `/ide review on|off` holds for this pi process, over the settings files, until pi exits. */
@@ -59,9 +63,10 @@ export function connectionMemory(sourcesId: string, projectDir: string): Connect
 
 export function resourceCount(): ResourceCount {
 	const store = holder();
-	store[COUNT_KEY] ??= { watchers: 0, timers: 0, runtimeWatches: 0, lockWatches: 0 };
+	store[COUNT_KEY] ??= { watchers: 0, timers: 0, runtimeWatches: 0, lockWatches: 0, emacsWatches: 0 };
 	store[COUNT_KEY].runtimeWatches ??= 0;
 	store[COUNT_KEY].lockWatches ??= 0;
+	store[COUNT_KEY].emacsWatches ??= 0;
 	return store[COUNT_KEY];
 }
 
@@ -88,4 +93,14 @@ export function reviewMemory(): ReviewMemory {
 	const store = holder();
 	store[REVIEW_KEY] ??= {};
 	return store[REVIEW_KEY];
+}
+
+/**
+ * The next install of pi's elisp in an Emacs, counted across this pi process's sessions: its symbols' prefix
+ * (`pi-ide-<pid>-<n>-`) is never one an older session's install, still tearing down there, also uses.
+ */
+export function nextEmacsInstall(): number {
+	const store = holder();
+	store[EMACS_INSTALLS_KEY] = (store[EMACS_INSTALLS_KEY] ?? 0) + 1;
+	return store[EMACS_INSTALLS_KEY];
 }

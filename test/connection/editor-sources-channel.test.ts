@@ -63,3 +63,35 @@ describe("channelOf for an editor read from a state file", () => {
 		}
 	});
 });
+
+describe("channelOf for an Emacs read over its own server", () => {
+	test("pi holds no open connection with it: no diff, and why (never a state file's channel)", async () => {
+		const { sources, editor } = await sourcesWith("pi-ide-context-vscode/0.4.0");
+		expect(sources.channelOf({ ...editor, origin: "emacs" })).toEqual({
+			kind: "none",
+			reason: "pi's connection to that Emacs is not open",
+		});
+	});
+});
+
+describe("the Emacs source among the sources", () => {
+	test('"emacs": false: its status section and /ide line say where; no Emacs source is asked for a reload', async () => {
+		const root = tempDir("editor-sources-emacs");
+		cleanups.push(root.cleanup);
+		const sources = new EditorSources(
+			{
+				stateDirs: [],
+				uid,
+				emacs: { enabled: { on: false, source: "/g/settings.json" }, uid, platform: process.platform, env: {} },
+			},
+			{ clock: systemClock, changed: () => {}, event: () => {}, notify: () => {}, settled: () => {} },
+			{ projectDir: () => root.path, connectedKey: () => undefined, mentioned: () => {} },
+		);
+		await sources.merged.start();
+		cleanups.push(() => sources.merged.close());
+		const off = 'Emacs: off ("emacs": false in /g/settings.json)';
+		expect(sources.statusSections(systemClock.nowSeconds(), root.path)).toEqual([off]);
+		expect(sources.noMatchLines()).toEqual([off]);
+		expect(await sources.reloadAfterWrite(pidKey(process.pid), join(root.path, "a.ts"))).toBeUndefined();
+	});
+});

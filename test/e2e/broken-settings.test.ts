@@ -23,7 +23,7 @@ describe.each(piLines())("a broken settings file in the real $name", (line) => {
 			PI_START_TIMEOUT_MS,
 		);
 		expect(warning).toBe(
-			`pi-ide: none of its settings in ${global} apply (pi names the error); in effect: context auto, auto-connect on, Zed read, Neovim read, credential redaction on, unsaved-buffer guard on, only the default secret-file patterns`,
+			`pi-ide: none of its settings in ${global} apply (pi names the error); in effect: context auto, auto-connect on, Zed read, Neovim read, Emacs read, credential redaction on, unsaved-buffer guard on, only the default secret-file patterns`,
 		);
 		// pi's own line names the same file (0.73 by scope, 1.x by path) and the parse error pi-ide leaves out.
 		await waitFor("pi's own warning", () => /Warning: .*global settings|Invalid settings file/.test(rpc.stderr()));

@@ -55,7 +55,7 @@ describe("session lifecycle in a real AgentSession", () => {
 		expect(resourceCount().runtimeWatches).toBeGreaterThan(0);
 		await emit(pi, { type: "session_shutdown", reason: "quit" });
 		await emit(pi, { type: "session_shutdown", reason: "quit" });
-		expect(resourceCount()).toEqual({ watchers: 0, timers: 0, runtimeWatches: 0, lockWatches: 0 });
+		expect(resourceCount()).toEqual({ watchers: 0, timers: 0, runtimeWatches: 0, lockWatches: 0, emacsWatches: 0 });
 	});
 
 	test("shutdown while reads are in flight does not throw and leaves nothing open", async () => {
@@ -81,6 +81,6 @@ describe("session lifecycle in a real AgentSession", () => {
 		await waitFor("the watcher is busy", () => announced >= 3, 20_000);
 		await emit(pi, { type: "session_shutdown", reason: "quit" });
 		clearInterval(writing);
-		expect(resourceCount()).toEqual({ watchers: 0, timers: 0, runtimeWatches: 0, lockWatches: 0 });
+		expect(resourceCount()).toEqual({ watchers: 0, timers: 0, runtimeWatches: 0, lockWatches: 0, emacsWatches: 0 });
 	});
 });

@@ -74,7 +74,7 @@ describe("the settings files read from disk", () => {
 		expect(settingsWarnings(readSettings(files))).toEqual([]);
 		writeFileSync(files.project, "{");
 		expect(settingsWarnings(readSettings(files))).toEqual([
-			`pi-ide: none of its settings in ${files.project} apply (pi names the error); in effect: context auto, auto-connect on, Zed read, Neovim read, credential redaction on, unsaved-buffer guard on, only the default secret-file patterns`,
+			`pi-ide: none of its settings in ${files.project} apply (pi names the error); in effect: context auto, auto-connect on, Zed read, Neovim read, Emacs read, credential redaction on, unsaved-buffer guard on, only the default secret-file patterns`,
 		]);
 		writeFileSync(files.project, "{}");
 		expect(settingsWarnings(readSettings(files))).toEqual([]);

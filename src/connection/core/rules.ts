@@ -16,7 +16,10 @@ export interface Candidate {
 	match: { tier: Tier | undefined };
 	/** Not what the user looks at now (a workspace its window does not show): never connected on its own. */
 	hidden?: boolean;
-	/** pi runs in this editor's terminal (`$NVIM`, `$CLAUDE_CODE_SSE_PORT`): the editor meant, whatever else the project has. */
+	/**
+	 * pi runs in this editor's terminal (`$NVIM`, `$CLAUDE_CODE_SSE_PORT`, `INSIDE_EMACS`): the editor meant,
+	 * whatever else the project has.
+	 */
 	enclosing?: boolean;
 	/** Connected only when picked (an IDE server under `"ideServers": "ask"`, or one that closed pi out). */
 	byHand?: boolean;
@@ -43,13 +46,19 @@ export function autoConnectTarget<T extends Candidate>(liveCandidates: readonly 
 	return editors.length === 1 && !editors[0]?.byHand ? editors[0] : undefined;
 }
 
+/** The variable that says pi runs in an editor's terminal, by where that editor is read. */
+const ENCLOSING_VARIABLES: Partial<Record<EditorOrigin, string>> = {
+	"ide-server": "$CLAUDE_CODE_SSE_PORT",
+	emacs: "$INSIDE_EMACS, and that Emacs is among pi's ancestors",
+};
+
 /** How well an editor matches the project: the Neovim pi runs in (`$NVIM`) is the one meant, above every tier. */
 export function editorMatch(
 	editor: { paths: EditorReading["paths"]; enclosing?: boolean; origin?: EditorOrigin },
 	projectDir: string,
 ): TierVerdict {
 	if (!editor.enclosing) return scoreTier(editor.paths, projectDir);
-	const variable = editor.origin === "ide-server" ? "$CLAUDE_CODE_SSE_PORT" : "$NVIM";
+	const variable = (editor.origin && ENCLOSING_VARIABLES[editor.origin]) ?? "$NVIM";
 	return { tier: 0, evidence: `pi runs in its terminal (${variable})` };
 }
 
@@ -66,6 +75,7 @@ export type ConnectionEnd =
 	| "app-quit"
 	| "workspace-closed"
 	| "server-closed"
+	| "emacs-closed"
 	| "lockfile-removed"
 	| "ide-server-gone"
 	| "closed-by-editor"
@@ -77,6 +87,7 @@ export const CONNECTION_END_TEXT: Record<ConnectionEnd, string> = {
 	"app-quit": "the app quit (or crashed)",
 	"workspace-closed": "its window was closed",
 	"server-closed": "Neovim quit (its server closed the connection)",
+	"emacs-closed": "Emacs quit (pi's connection to it closed)",
 	"lockfile-removed": "the IDE server went away (its lockfile was removed, or its process ended)",
 	"ide-server-gone": "the IDE server's process ended",
 	"closed-by-editor": "the editor closed pi's connection; another client may have taken it; /ide reconnects",
@@ -88,6 +99,7 @@ const ENDS: Record<EditorOrigin, { unlisted: ConnectionEnd; dead: ConnectionEnd 
 	"state-file": { unlisted: "file-removed", dead: "process-gone" },
 	zed: { unlisted: "workspace-closed", dead: "app-quit" },
 	neovim: { unlisted: "server-closed", dead: "server-closed" },
+	emacs: { unlisted: "emacs-closed", dead: "emacs-closed" },
 	"ide-server": { unlisted: "lockfile-removed", dead: "ide-server-gone" },
 };
 

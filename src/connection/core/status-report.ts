@@ -48,7 +48,13 @@ export interface StatusInput {
 	connectedRejection?: string;
 	nowSeconds: number;
 	/** Watchers and liveness timers open in this pi process (all sessions); one timer while one session runs. */
-	resources?: { watchers: number; timers: number; runtimeWatches?: number; lockWatches?: number };
+	resources?: {
+		watchers: number;
+		timers: number;
+		runtimeWatches?: number;
+		lockWatches?: number;
+		emacsWatches?: number;
+	};
 	/** This pi process's recent events, oldest first, each starting with its time. */
 	events?: readonly string[];
 	/** Background work of this pi process that failed (a scan, a read, a callback): recorded, not fatal. */
@@ -201,7 +207,9 @@ export function formatStatus(input: StatusInput): string {
 		lines.push(
 			`Open in this process: ${input.resources.watchers} watcher(s), ${input.resources.timers} liveness timer(s)${
 				input.resources.runtimeWatches ? `, ${input.resources.runtimeWatches} Neovim runtime-dir watch(es)` : ""
-			}${input.resources.lockWatches ? `, ${input.resources.lockWatches} IDE lock-dir watch(es)` : ""}`,
+			}${input.resources.lockWatches ? `, ${input.resources.lockWatches} IDE lock-dir watch(es)` : ""}${
+				input.resources.emacsWatches ? `, ${input.resources.emacsWatches} Emacs server-dir watch(es)` : ""
+			}`,
 		);
 	}
 	return lines.join("\n");

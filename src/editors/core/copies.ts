@@ -2,14 +2,14 @@ import { absoluteFile } from "./active-buffer.ts";
 import type { EditorFacts, EditorReading, ListedEditor } from "./editor.ts";
 
 /**
- * How much a copy counts by where it came from: a Neovim read over its open server outranks that Neovim's own
- * state file (the public plugin) while it answers; a Neovim waiting for the user (its pushes stopped) ranks below
- * the file. Other origins are equal.
+ * How much a copy counts by where it came from: a Neovim or an Emacs read over its open server outranks that
+ * editor's own state file (Neovim's public plugin) while it answers; one waiting for the user (its pushes stopped)
+ * or busy ranks below the file. Other origins are equal.
  */
 function rank(copy: { origin: EditorFacts["origin"]; blocked?: boolean }): number {
 	// An IDE server of an editor read another way is never connected to (its source leaves it out); below all.
 	if (copy.origin === "ide-server") return -1;
-	if (copy.origin !== "neovim") return 1;
+	if (copy.origin !== "neovim" && copy.origin !== "emacs") return 1;
 	return copy.blocked ? 0 : 2;
 }
 

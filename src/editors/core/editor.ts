@@ -2,11 +2,12 @@ import type { EditorState } from "./protocol-state.ts";
 import type { EditorPaths, TierVerdict } from "./tiers.ts";
 
 /**
- * Where an editor was read: its own state file (protocol v0.2), Zed's state database, a Neovim's own server, or
- * the IDE server its editor runs for Claude Code (a lockfile and MCP over a WebSocket). The merged list
+ * Where an editor was read: its own state file (protocol v0.2), Zed's state database, a Neovim's own server, an
+ * Emacs's own server (and the push connection pi's elisp opens back), or the IDE server its editor runs for
+ * Claude Code (a lockfile and MCP over a WebSocket). The merged list
  * ranks two copies of one key by it (core/copies.ts), and a connection to it ends in its own words.
  */
-export type EditorOrigin = "state-file" | "zed" | "neovim" | "ide-server";
+export type EditorOrigin = "state-file" | "zed" | "neovim" | "emacs" | "ide-server";
 
 /** Why a source cannot tell unsaved changes (see `EditorReading.unsavedUnknown`). */
 export type UnsavedUnknown = "no-unsaved-text" | "not-told";
@@ -38,11 +39,14 @@ export interface EditorReading {
 	 */
 	unsavedUnknown?: UnsavedUnknown;
 	/**
-	 * Neovim waits for the user (a prompt) or does not answer: what it pushed last still stands, but a state
-	 * file of the same editor, if any, is newer news.
+	 * Neovim waits for the user (a prompt) or does not answer, an Emacs did not answer its last request in time
+	 * (a long command): what it pushed last still stands, but a state file of the same editor, if any, is newer news.
 	 */
 	blocked?: boolean;
-	/** pi runs in this editor's terminal (`$NVIM`): the editor meant, above every tier. */
+	/**
+	 * pi runs in this editor's terminal (`$NVIM`; `INSIDE_EMACS` with that Emacs among pi's ancestors): the
+	 * editor meant, above every tier.
+	 */
 	enclosing?: boolean;
 	/**
 	 * The selection covers whole lines, as its source can tell (Neovim's `V` or a multi-line selection, Zed from

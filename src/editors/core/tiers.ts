@@ -20,6 +20,11 @@ export interface EditorPaths {
 	roots?: readonly string[];
 	/** Files a workspace was opened on (Zed opened on a single file), real paths: evidence like an active file. */
 	rootFiles?: readonly string[];
+	/**
+	 * The active file's project root as the editor knows it (an Emacs's `project-root`), real paths: the editor
+	 * works in that project, whatever its cwd (an Emacs started from `~` keeps `~`).
+	 */
+	projectRoots?: readonly string[];
 }
 
 export interface TierVerdict {
@@ -37,7 +42,10 @@ export function scoreTier(paths: EditorPaths, projectDir: string): TierVerdict {
 	}
 	const arg = paths.argvDirs.find((entry) => isSameOrInside(entry.dir, projectDir));
 	if (arg) return { tier: 1, evidence: `launch arg "${arg.arg}" is the project or inside it` };
-	return { tier: undefined, evidence: "no cwd, file or launch arg in the project" };
+	if (paths.projectRoots?.some((root) => isSameOrInside(root, projectDir)))
+		return { tier: 1, evidence: "the active file's project root is the project or inside it" };
+	const evidence = paths.projectRoots ? "no cwd, file, launch arg or project root" : "no cwd, file or launch arg";
+	return { tier: undefined, evidence: `${evidence} in the project` };
 }
 
 /** A workspace's roots: one equal to the project is tier 0; one inside it, or the active file inside it, tier 1. */

@@ -5,6 +5,7 @@ import {
 	commOf,
 	exeOf,
 	inTestScope,
+	listeningTcpTable,
 	listeningUnixSocketTable,
 	ownerOf,
 	processIds,
@@ -21,6 +22,11 @@ export interface FoundEmacs extends ServerChoice {
 	startTicks: number;
 	/** Started as a daemon: it may have no frame (the source decides what that means). */
 	daemon: boolean;
+	/**
+	 * With no unix server pi may use: the TCP ports it listens on among its own fds (`server-use-tcp`, or a
+	 * package's own listener); pi does not speak TCP to it (that needs the key in its auth file). Unset when none.
+	 */
+	tcpPorts?: number[];
 }
 
 /** Arguments read per process: enough to see the options, never a whole file list. */
@@ -52,6 +58,15 @@ export async function scanForEmacsen(uid: number, testScope: string | undefined)
 	for (const candidate of candidates) {
 		const emacs = await inspect(candidate, uid, testScope, listening, heldTwice);
 		if (emacs) found.push(emacs);
+	}
+	// Read only when some Emacs has no unix server: `/proc/net/tcp` of a busy host is long.
+	const serverless = found.filter((emacs) => emacs.socket === undefined);
+	if (serverless.length === 0) return found;
+	const tcp = await listeningTcpTable();
+	for (const emacs of serverless) {
+		const inodes = new Set(await socketInodesOf(emacs.pid));
+		const ports = [...new Set(tcp.filter((row) => inodes.has(row.inode)).map((row) => row.port))].sort((a, b) => a - b);
+		if (ports.length > 0) emacs.tcpPorts = ports;
 	}
 	return found;
 }

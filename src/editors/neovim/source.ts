@@ -4,8 +4,8 @@ import type { Cancel } from "../../shared/core/clock.ts";
 import { NEOVIM_SCAN_DELAYS_MS } from "../../shared/core/timing.ts";
 import type { EditorFacts, EditorReading, ListedEditor } from "../core/editor.ts";
 import { pidKey, pidOfKey } from "../core/editor-key.ts";
+import { pushesWanted } from "../core/push-choice.ts";
 import type { EditorSource, SourceHooks } from "../editor-source.ts";
-import { pushesWanted } from "./core/push-choice.ts";
 import type { NeovimReport } from "./core/status.ts";
 import { enclosingNeovimAddress } from "./core/unix-sockets.ts";
 import type { NeovimDiffChannel } from "./diff-channel.ts";
@@ -288,7 +288,7 @@ export class NeovimSource implements EditorSource {
 		this.hooks.changed();
 	}
 
-	/** Pushes from the Neovims that matter (core/push-choice.ts); the others are read again on `/ide`. */
+	/** Pushes from the Neovims that matter (editors/core/push-choice.ts); the others are read again on `/ide`. */
 	private async decidePushes(): Promise<void> {
 		const sessions = [...this.sessions.values()].filter((session) => session.isOpen);
 		const candidates = sessions.map((session) => ({

@@ -83,6 +83,7 @@ function defaultsInEffect(broken: SettingsScope, settings: IdeSettings): string 
 	if (settings.autoconnect) defaults.push("auto-connect on");
 	if (settings.zed.source === "default") defaults.push("Zed read");
 	if (settings.neovim.source === "default") defaults.push("Neovim read");
+	if (settings.emacs.source === "default") defaults.push("Emacs read");
 	if (settings.redactSecrets.source === "default") defaults.push("credential redaction on");
 	if (settings.guardUnsaved.source === "default") defaults.push("unsaved-buffer guard on");
 	const other: SettingsScope = broken === "global" ? "project" : "global";

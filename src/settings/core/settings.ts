@@ -51,6 +51,8 @@ export interface IdeSettings {
 	zed: { on: boolean; source: SettingSource };
 	/** Talk to every Neovim's own server: on unless global or project settings say `false`, as `zed`. */
 	neovim: { on: boolean; source: SettingSource };
+	/** Talk to every Emacs's own server (and let pi's elisp connect back): on unless either file says `false`, as `neovim`. */
+	emacs: { on: boolean; source: SettingSource };
 	/**
 	 * IDE servers (lockfiles + MCP over WebSocket): `ask` (default) connects to one when picked, `auto` by the
 	 * rules as every editor, `off` ignores them. Either file may turn them off; only the user's own (global) file
@@ -133,6 +135,7 @@ export function resolveSettings(
 		guardUnsaved: guard(global.guardUnsaved, project.guardUnsaved),
 		zed: sourceSetting(global.zed, project.zed),
 		neovim: sourceSetting(global.neovim, project.neovim),
+		emacs: sourceSetting(global.emacs, project.emacs),
 		ideServers: ideServersSetting(global.ideServers, project.ideServers),
 		review: reviewSetting(global.review, project.review),
 		problems,

@@ -93,3 +93,33 @@ export const REVIEW_RPC_DIALOG_TIMEOUT_MS = 120_000;
 export const REVIEW_SHOWN_WAIT_MS = 1000;
 /** pi's review select ignores keys this long after it appears: an Enter typed for the prompt never approves. */
 export const REVIEW_KEYS_ARMED_MS = 500;
+
+/**
+ * pi's elisp in an Emacs pushes the state this long after the first change of a burst (one timer, not moved
+ * while it is pending): measured key → pushed line ~13 ms at 10 ms, 53 ms at 50 ms, so a key reaches the
+ * widget well inside 50 ms.
+ */
+export const EMACS_PUSH_DEBOUNCE_MS = 10;
+/**
+ * A request to an Emacs's server that gets no answer in this long is given up (a busy Emacs answers after its
+ * command; the request may still run then, so every chunk is harmless late). The prompt never waits on it: a
+ * pushing Emacs's state is already in pi.
+ */
+export const EMACS_REQUEST_TIMEOUT_MS = 1000;
+/** A connection to pi's push socket that has not sent a known token as its first line by then is dropped. */
+export const EMACS_PUSH_HELLO_TIMEOUT_MS = 2000;
+/**
+ * After an entry appears in an Emacs server socket dir, `/proc` is scanned this long after (the socket is
+ * bound before it listens); an Emacs still found with no server is looked at again after the next delays.
+ */
+export const EMACS_SCAN_DELAYS_MS = [60, 300, 1500] as const;
+
+/**
+ * A review's proposal in Emacs: the whole open (the proposal written to pi's dir, Emacs reading it into its
+ * buffer in the file's mode); a file of a few MB opens in well under it. Past it pi's select asks alone, and Emacs
+ * opens nothing (the chunk's deadline).
+ */
+export const EMACS_DIFF_OPEN_MS = 2000;
+/** A close Emacs did not answer is asked again this often, this many times at most (it is idempotent). */
+export const EMACS_DIFF_CLOSE_RETRY_MS = 1000;
+export const EMACS_DIFF_CLOSE_ATTEMPTS = 5;

@@ -111,9 +111,14 @@ describe("an editor connected only when picked (byHand) is never taken on its ow
 		expect(autoConnectTarget(editors)?.key).toBe(target);
 	});
 
-	test.each<[string, "ide-server" | "neovim" | undefined, string]>([
+	test.each<[string, "ide-server" | "neovim" | "emacs" | undefined, string]>([
 		["an IDE server names $CLAUDE_CODE_SSE_PORT", "ide-server", "pi runs in its terminal ($CLAUDE_CODE_SSE_PORT)"],
 		["a Neovim names $NVIM", "neovim", "pi runs in its terminal ($NVIM)"],
+		[
+			"an Emacs names $INSIDE_EMACS and its ancestry",
+			"emacs",
+			"pi runs in its terminal ($INSIDE_EMACS, and that Emacs is among pi's ancestors)",
+		],
 		["no origin: $NVIM", undefined, "pi runs in its terminal ($NVIM)"],
 	])("the enclosing editor's evidence: %s", (_name, origin, evidence) => {
 		const paths = { cwd: "/elsewhere", argvDirs: [] };
@@ -199,6 +204,12 @@ describe("why a connection ends, and what a prompt gets", () => {
 			"disconnected",
 		],
 		[
+			"an Emacs's connection to pi closed (kill -9, C-x C-c)",
+			{ origin: "emacs", listed: false, alive: false },
+			"emacs-closed",
+			"disconnected",
+		],
+		[
 			"ended wins over unlisted and dead",
 			{ origin: "ide-server", listed: false, alive: false, ended: "closed-by-editor" },
 			"closed-by-editor",
@@ -228,6 +239,7 @@ describe("why a connection ends, and what a prompt gets", () => {
 		["ide-server-gone", "pi-ide: vscode 5150 is gone; disconnected"],
 		["process-gone", "pi-ide: vscode 5150 is gone; disconnected"],
 		["server-closed", "pi-ide: vscode 5150 is gone; disconnected"],
+		["emacs-closed", "pi-ide: vscode 5150 is gone; disconnected"],
 	])("the notice when a connection ends: %s", (end, notice) => {
 		expect(connectionEndNotice("vscode 5150", end)).toBe(notice);
 	});

@@ -137,6 +137,10 @@ describe("formatStatus", () => {
 			{ watchers: 1, timers: 1, runtimeWatches: 2 },
 			"Open in this process: 1 watcher(s), 1 liveness timer(s), 2 Neovim runtime-dir watch(es)",
 		],
+		[
+			{ watchers: 1, timers: 1, emacsWatches: 2 },
+			"Open in this process: 1 watcher(s), 1 liveness timer(s), 2 Emacs server-dir watch(es)",
+		],
 	])("what is open in this process: %j", (resources, line) => {
 		expect(
 			formatStatus({ ...BASE, resources })

@@ -56,7 +56,11 @@ describe("one key listed by two sources: the copy written last is the editor", (
 });
 
 describe("a Neovim read over its server and through its plugin's state file: one editor", () => {
-	const copy = (origin: "neovim" | "state-file", writtenAtSeconds: number, blocked = false): ListedEditor => ({
+	const copy = (
+		origin: "neovim" | "emacs" | "state-file" | "ide-server",
+		writtenAtSeconds: number,
+		blocked = false,
+	): ListedEditor => ({
 		...reading("/p/a.ts"),
 		origin,
 		writtenAtSeconds,
@@ -69,6 +73,14 @@ describe("a Neovim read over its server and through its plugin's state file: one
 		["a file does not replace the server's copy", copy("state-file", 9), copy("neovim", 5), false],
 		["a blocking Neovim's copy loses to the file", copy("neovim", 9, true), copy("state-file", 5), false],
 		["the file beats a blocking Neovim's copy", copy("state-file", 5), copy("neovim", 9, true), true],
+		[
+			"an Emacs over its server beats its IDE server (claude-code-ide.el)",
+			copy("emacs", 5),
+			copy("ide-server", 9),
+			true,
+		],
+		["an Emacs over its server beats a newer file", copy("emacs", 5), copy("state-file", 9), true],
+		["a busy Emacs's copy loses to the file", copy("emacs", 9, true), copy("state-file", 5), false],
 	])("%s", (_name, candidate, known, wins) => {
 		expect(listedCopyWins(candidate, known)).toBe(wins);
 	});

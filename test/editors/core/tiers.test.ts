@@ -78,6 +78,50 @@ describe("scoreTier", () => {
 	});
 });
 
+describe("scoreTier with the active file's project root (Emacs's project-root)", () => {
+	const project = "/home/u/p";
+	test.each([
+		[
+			"the root is the project: tier 1, never 0",
+			"/home/u",
+			["/home/u/p"],
+			1,
+			"the active file's project root is the project or inside it",
+		],
+		[
+			"a root inside the project (a sub-repository)",
+			"/home/u",
+			["/home/u/p/vendor/x"],
+			1,
+			"the active file's project root is the project or inside it",
+		],
+		[
+			"an ancestor root is no evidence",
+			"/home/u",
+			["/home/u"],
+			undefined,
+			"no cwd, file, launch arg or project root in the project",
+		],
+		[
+			"a look-alike root is not the project",
+			"/home/u",
+			["/home/u/p-old"],
+			undefined,
+			"no cwd, file, launch arg or project root in the project",
+		],
+		["cwd equal to the project still wins", "/home/u/p", ["/elsewhere"], 0, "cwd equals the project"],
+		[
+			"no root known: the words of every other editor",
+			"/home/u",
+			[],
+			undefined,
+			"no cwd, file, launch arg or project root in the project",
+		],
+	])("%s", (_name, cwd, projectRoots, tier, evidence) => {
+		expect(scoreTier(paths(cwd, { projectRoots }), project)).toEqual({ tier, evidence });
+	});
+});
+
 describe("scoreTier for a workspace's roots (Zed)", () => {
 	const project = "/home/u/p";
 	test.each([

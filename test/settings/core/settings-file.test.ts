@@ -87,17 +87,17 @@ describe("what the user is told", () => {
 		const settings = resolveSettings(undefined, undefined, [problem]);
 		const notice = settingsProblemNotice(problem, settings);
 		expect(notice).toBe(
-			"pi-ide: none of its settings in /global/settings.json apply (pi names the error); in effect: context auto, auto-connect on, Zed read, Neovim read, credential redaction on, unsaved-buffer guard on, only the default secret-file patterns",
+			"pi-ide: none of its settings in /global/settings.json apply (pi names the error); in effect: context auto, auto-connect on, Zed read, Neovim read, Emacs read, credential redaction on, unsaved-buffer guard on, only the default secret-file patterns",
 		);
 		expect(notice).not.toContain(problem.reason);
 	});
 
 	test("a broken project file: what the global file still sets is not called a default", () => {
 		const problem = broken("project", "{");
-		const global = { "pi-ide": { context: "explicit", neovim: false, secretFiles: ["*.key"] } };
+		const global = { "pi-ide": { context: "explicit", neovim: false, emacs: false, secretFiles: ["*.key"] } };
 		const notice = settingsProblemNotice(problem, resolveSettings(global, undefined, [problem]));
 		expect(notice).toContain("in effect: auto-connect on, Zed read, credential redaction on");
-		expect(notice).not.toMatch(/context|Neovim/);
+		expect(notice).not.toMatch(/context|Neovim|Emacs/);
 		expect(notice).toContain("the default secret-file patterns and 1 from the global settings");
 	});
 

@@ -152,7 +152,7 @@ describe("secretFiles: defaults, global and project lists all count (pi 1.x woul
 	});
 });
 
-describe.each(["zed", "neovim"] as const)(
+describe.each(["zed", "neovim", "emacs"] as const)(
 	"%s: on unless the global or project settings say false; a project's true never overrides a global false",
 	(key) => {
 		const set = (value: unknown) => ide({ [key]: value });

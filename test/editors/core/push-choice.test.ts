@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { type PushCandidate, pushesWanted } from "../../../../src/editors/neovim/core/push-choice.ts";
+import { type PushCandidate, pushesWanted } from "../../../src/editors/core/push-choice.ts";
 
 const at = (cwd: string) => ({ cwd, argvDirs: [] });
 const candidate = (overrides: Partial<PushCandidate>): PushCandidate => ({
@@ -10,7 +10,7 @@ const candidate = (overrides: Partial<PushCandidate>): PushCandidate => ({
 	...overrides,
 });
 
-describe("which Neovims push", () => {
+describe("which editors push (Neovims, Emacsen)", () => {
 	test.each([
 		[
 			"the best tier's push, a worse tier's not",
@@ -37,6 +37,12 @@ describe("which Neovims push", () => {
 			[true, true],
 		],
 		["no UI: not a tier, so none is best", [candidate({ paths: at("/p"), hasUi: false })], false, [false]],
+		[
+			"no UI: the one pi runs in and the connected one neither (a daemon's last frame closed)",
+			[candidate({ hasUi: false, enclosing: true }), candidate({ hasUi: false, connected: true })],
+			false,
+			[false, false],
+		],
 		["undescribed: left as it is", [candidate({ paths: undefined })], false, [undefined]],
 		[
 			"paused or closing: none, undescribed ones too",

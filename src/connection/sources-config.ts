@@ -1,0 +1,59 @@
+import { homedir } from "node:os";
+import { join } from "node:path";
+import type { IdeSettings } from "../settings/core/settings.ts";
+import type { SettingsFiles } from "../settings/settings-files.ts";
+import type { SourcesConfig } from "./editor-sources.ts";
+
+/**
+ * The sources beyond the state dirs, as the user's settings and pi's environment make them: Zed's database,
+ * Neovim's and Emacs's own servers, the IDE servers' lockfiles. A source turned off names the file that said so.
+ */
+export function editorSourcesOf(
+	settings: IdeSettings,
+	files: SettingsFiles,
+	uid: number,
+	env: NodeJS.ProcessEnv,
+): Pick<SourcesConfig, "zed" | "neovim" | "emacs" | "ideServers"> {
+	const saidIn = (source: IdeSettings["zed"]["source"]) => (source === "project" ? files.project : files.global);
+	const enabled = ({ on, source }: IdeSettings["zed"]) => ({ on, source: saidIn(source) });
+	const testScope = env.PI_IDE_TEST_PROC_SCOPE;
+	const dirs = { XDG_RUNTIME_DIR: env.XDG_RUNTIME_DIR, TMPDIR: env.TMPDIR };
+	return {
+		zed: { enabled: enabled(settings.zed), env, home: homedir(), platform: process.platform, uid, testScope },
+		neovim: {
+			enabled: enabled(settings.neovim),
+			uid,
+			platform: process.platform,
+			env: { NVIM: env.NVIM, NVIM_LISTEN_ADDRESS: env.NVIM_LISTEN_ADDRESS, ...dirs },
+			testScope,
+		},
+		emacs: {
+			enabled: enabled(settings.emacs),
+			uid,
+			platform: process.platform,
+			env: { INSIDE_EMACS: env.INSIDE_EMACS, ...dirs },
+			testScope,
+		},
+		ideServers: {
+			mode: { mode: settings.ideServers.mode, source: saidIn(settings.ideServers.source) },
+			uid,
+			platform: process.platform,
+			home: lockHome(env),
+			env: { ...lockDirEnv(env), CLAUDE_CODE_SSE_PORT: env.CLAUDE_CODE_SSE_PORT },
+		},
+	};
+}
+
+/** Where lock dirs are found: the user's home; a test's own root in tests (`PI_IDE_TEST_LOCK_ROOT`). */
+function lockHome(env: NodeJS.ProcessEnv): string {
+	const root = env.PI_IDE_TEST_LOCK_ROOT || (env.PI_IDE_TEST_FS_ROOT && join(env.PI_IDE_TEST_FS_ROOT, "home"));
+	return root || homedir();
+}
+
+/** The lock dirs' variables; under a test's root only those inside it: a test never reads the developer's own. */
+function lockDirEnv(env: NodeJS.ProcessEnv): { CLAUDE_CONFIG_DIR?: string; PI_IDE_LOCK_DIR?: string } {
+	const root = env.PI_IDE_TEST_LOCK_ROOT || env.PI_IDE_TEST_FS_ROOT || undefined;
+	const allowed = (value: string | undefined) =>
+		root === undefined || value?.startsWith(`${root}/`) ? value : undefined;
+	return { CLAUDE_CONFIG_DIR: allowed(env.CLAUDE_CONFIG_DIR), PI_IDE_LOCK_DIR: allowed(env.PI_IDE_LOCK_DIR) };
+}

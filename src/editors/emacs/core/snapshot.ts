@@ -1,0 +1,295 @@
+import { posix } from "node:path";
+import { type Static, Type } from "typebox";
+import { Compile } from "typebox/compile";
+import { type EditorState, MAX_DIAGNOSTICS, MAX_UNSAVED_FILES } from "../../core/protocol-state.ts";
+
+/**
+ * What pi's elisp may put in one snapshot (sent as the `caps` arg; core/state-elisp.ts `SNAPSHOT_FORM` cuts to them in
+ * Emacs characters). A selection this long is cut again by pi's own 64 KiB cut, which notes the lines left out.
+ */
+export const EMACS_SNAPSHOT_CAPS = {
+	selection_chars: 66_000,
+	diagnostics: MAX_DIAGNOSTICS,
+	message_chars: 1024,
+	unsaved: MAX_UNSAVED_FILES,
+	path_chars: 4096,
+} as const;
+
+/** An Emacs character can be two UTF-16 units (an emoji): pi's bounds are twice the elisp's cuts. */
+const UNITS_PER_CHAR = 2;
+const MAX_PATH_UNITS = EMACS_SNAPSHOT_CAPS.path_chars * UNITS_PER_CHAR;
+const MAX_TEXT_UNITS = EMACS_SNAPSHOT_CAPS.selection_chars * UNITS_PER_CHAR;
+/** The protocol's own bounds on a diagnostic (core/protocol-state.ts): a longer one is cut to them here. */
+const PROTOCOL_MESSAGE_UNITS = 1024;
+const PROTOCOL_SOURCE_UNITS = 200;
+
+const Count = (minimum: number) => Type.Integer({ minimum, maximum: 2_147_483_647 });
+const Position = Type.Object({ line: Count(1), column: Count(1) });
+const AbsolutePath = Type.String({ pattern: "^/", maxLength: MAX_PATH_UNITS });
+
+const EmacsDiagnosticSchema = Type.Object({
+	severity: Type.Union([Type.Literal("error"), Type.Literal("warning"), Type.Literal("info"), Type.Literal("hint")]),
+	line: Count(1),
+	column: Count(1),
+	end_line: Count(1),
+	end_column: Count(1),
+	message: Type.String({ maxLength: PROTOCOL_MESSAGE_UNITS }),
+	source: Type.Optional(Type.String({ maxLength: PROTOCOL_SOURCE_UNITS })),
+});
+
+/** What core/state-elisp.ts `SNAPSHOT_FORM` returns (STATE_ELISP's value, a push's `state`): Emacs's words, checked before use. */
+export const EmacsSnapshotSchema = Type.Object({
+	file: Type.Union([AbsolutePath, Type.Null()]),
+	/** The buffer's name (`*scratch*`), for a buffer that visits no file. */
+	name: Type.Optional(Type.String({ maxLength: 2000 })),
+	mode: Type.String({ maxLength: 400 }),
+	cursor: Position,
+	modified: Type.Boolean(),
+	lines_total: Count(0),
+	region: Type.Union([
+		Type.Object({
+			start: Position,
+			end: Position,
+			text: Type.String({ maxLength: MAX_TEXT_UNITS }),
+			active: Type.Boolean(),
+			selected_at: Type.Union([Type.Number(), Type.Null()]),
+		}),
+		Type.Null(),
+	]),
+	diagnostics: Type.Array(EmacsDiagnosticSchema, { maxItems: MAX_DIAGNOSTICS }),
+	unsaved: Type.Array(AbsolutePath, { maxItems: MAX_UNSAVED_FILES }),
+	project_root: Type.Union([AbsolutePath, Type.Null()]),
+	minibuffer: Type.Boolean(),
+	frames: Count(0),
+});
+export type EmacsSnapshot = Static<typeof EmacsSnapshotSchema>;
+
+const snapshotCheck = Compile(EmacsSnapshotSchema);
+
+type Fields = Record<string, unknown>;
+const isFields = (value: unknown): value is Fields =>
+	typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** A string cut to `max` UTF-16 units, never inside a surrogate pair. */
+function cutUnits(text: string, max: number): string {
+	if (text.length <= max) return text;
+	const code = text.charCodeAt(max - 1);
+	return text.slice(0, code >= 0xd800 && code <= 0xdbff ? max - 1 : max);
+}
+
+/** Diagnostic texts cut to the protocol's bounds (Emacs cuts in characters, the protocol counts UTF-16 units). */
+function cutDiagnostics(raw: Fields, cuts: string[]): Fields {
+	if (!Array.isArray(raw.diagnostics)) return raw;
+	let cut = false;
+	const diagnostics = raw.diagnostics.slice(0, MAX_DIAGNOSTICS).map((item: unknown) => {
+		if (!isFields(item)) return item;
+		const out = { ...item };
+		for (const [key, max] of [
+			["message", PROTOCOL_MESSAGE_UNITS],
+			["source", PROTOCOL_SOURCE_UNITS],
+		] as const) {
+			const text = out[key];
+			if (typeof text === "string" && text.length > max) {
+				out[key] = cutUnits(text, max);
+				cut = true;
+			}
+		}
+		return out;
+	});
+	if (raw.diagnostics.length > MAX_DIAGNOSTICS)
+		cuts.push(`the diagnostics: the first ${MAX_DIAGNOSTICS} of ${raw.diagnostics.length} kept`);
+	if (cut) cuts.push("diagnostic texts cut to the protocol's length");
+	return { ...raw, diagnostics };
+}
+
+/**
+ * A snapshot from Emacs, checked: a reason instead of a throw when it is not what the elisp returns (the
+ * elisp's caught error included). Diagnostic texts over the protocol's bounds are cut first, each with why.
+ */
+export function parseEmacsSnapshot(
+	raw: unknown,
+): { ok: true; snapshot: EmacsSnapshot; cuts: readonly string[] } | { ok: false; reason: string } {
+	if (isFields(raw) && typeof raw.error === "string") {
+		return { ok: false, reason: `Emacs could not describe its state: ${raw.error.slice(0, 200)}` };
+	}
+	const cuts: string[] = [];
+	const value = isFields(raw) ? cutDiagnostics(raw, cuts) : raw;
+	if (snapshotCheck.Check(value)) return { ok: true, snapshot: value, cuts };
+	const first = snapshotCheck.Errors(value)[0];
+	return {
+		ok: false,
+		reason: `unexpected state from Emacs${first ? ` at ${first.instancePath || "/"}: ${first.message}` : ""}`,
+	};
+}
+
+/** Modes whose name is not the fence name of their language. */
+const LANGUAGE_OF_MODE: Readonly<Record<string, string | null>> = {
+	"emacs-lisp": "elisp",
+	"lisp-interaction": "elisp",
+	"lisp-data": "elisp",
+	js: "javascript",
+	js2: "javascript",
+	js3: "javascript",
+	"js-jsx": "javascript",
+	rjsx: "javascript",
+	javascript: "javascript",
+	typescript: "typescript",
+	tsx: "typescript",
+	"typescript-tsx": "typescript",
+	"c++": "cpp",
+	sh: "bash",
+	bash: "bash",
+	"shell-script": "bash",
+	cperl: "perl",
+	"js-json": "json",
+	"conf-toml": "toml",
+	mhtml: "html",
+	web: "html",
+	gfm: "markdown",
+	latex: "latex",
+	"plain-tex": "tex",
+	"makefile-gmake": "makefile",
+	"makefile-bsdmake": "makefile",
+	"makefile-automake": "makefile",
+	tuareg: "ocaml",
+	"ess-r": "r",
+	"csharp-tree-sitter": "csharp",
+	"python-base": "python",
+	fundamental: null,
+	text: null,
+	special: null,
+	prog: null,
+	dired: null,
+	help: null,
+	"messages-buffer": null,
+	minibuffer: null,
+};
+
+/**
+ * The fence name of a major mode's language: `python-ts-mode` and `python-mode` are `python`; the few modes
+ * named otherwise are mapped; modes of no language (`fundamental-mode`, `text-mode`, `dired-mode`) are null.
+ */
+export function languageOfMode(mode: string): string | null {
+	const name = mode.toLowerCase().replace(/-ts-mode$|-mode$/, "");
+	if (name === "") return null;
+	return Object.hasOwn(LANGUAGE_OF_MODE, name) ? (LANGUAGE_OF_MODE[name] as string | null) : name;
+}
+
+/** Emacs's options whose next argument is a value, not a file to visit (`--eval=EXPR` carries its own). */
+const FLAGS_WITH_VALUE = new Set([
+	"-l",
+	"--load",
+	"-f",
+	"--funcall",
+	"--eval",
+	"--execute",
+	"-L",
+	"--directory",
+	"--insert",
+	"-t",
+	"--terminal",
+	"-d",
+	"--display",
+	"-u",
+	"--user",
+	"--name",
+	"-T",
+	"--title",
+	"-fn",
+	"--font",
+	"-bg",
+	"--background-color",
+	"-fg",
+	"--foreground-color",
+	"-bd",
+	"--border-color",
+	"-bw",
+	"--border-width",
+	"-cr",
+	"--cursor-color",
+	"-ms",
+	"--mouse-color",
+	"-ib",
+	"--internal-border",
+	"-lsp",
+	"--line-spacing",
+	"-xrm",
+	"--xrm",
+	"--parent-id",
+	"--chdir",
+	"--dump-file",
+	"--init-directory",
+	"--smid",
+]);
+/** Options whose next argument is a file Emacs visits. */
+const FLAGS_WITH_FILE = new Set(["--file", "--find-file", "--visit"]);
+
+/** Emacs's launch args without the binary, options and `+LINE[:COL]`: the files and dirs it was opened on. */
+export function emacsOpenedArgs(argv: readonly string[]): string[] {
+	const opened: string[] = [];
+	for (let index = 1; index < argv.length; index++) {
+		const arg = argv[index] as string;
+		if (arg === "--") {
+			opened.push(...argv.slice(index + 1).filter((rest) => rest !== ""));
+			break;
+		}
+		if (FLAGS_WITH_FILE.has(arg)) {
+			const file = argv[++index];
+			if (file) opened.push(file);
+		} else if (FLAGS_WITH_VALUE.has(arg)) index++;
+		else if (arg !== "" && !arg.startsWith("-") && !/^\+\d+(?::\d+)?$/.test(arg)) opened.push(arg);
+	}
+	return opened;
+}
+
+/**
+ * The protocol state a state file would hold for this Emacs. The region is the selection: made now while it
+ * is active (`use-region-p`), else at the moment the elisp saw it end (never later than now), unknown when the
+ * elisp did not see it (a read without an install knows only an active one).
+ */
+export function stateFromEmacsSnapshot(
+	snapshot: EmacsSnapshot,
+	facts: { pid: number; cwd: string; argv: readonly string[]; nowSeconds: number },
+): EditorState {
+	const { file, region } = snapshot;
+	const selectedAt = !region
+		? null
+		: region.active
+			? facts.nowSeconds
+			: region.selected_at === null
+				? null
+				: Math.min(region.selected_at, facts.nowSeconds);
+	return {
+		pid: facts.pid,
+		cwd: facts.cwd,
+		timestamp: facts.nowSeconds,
+		app: "emacs",
+		argv: emacsOpenedArgs(facts.argv),
+		// A daemon whose last frame closed shows nothing: its hidden frame's buffer is no context of the user's.
+		active_buffer:
+			snapshot.frames === 0
+				? null
+				: {
+						file,
+						name: file !== null ? posix.basename(file) : snapshot.name || "[No File]",
+						language: languageOfMode(snapshot.mode),
+						cursor: snapshot.cursor,
+						selection:
+							region && file !== null
+								? { start: region.start, end: region.end, text: region.text, selected_at: selectedAt }
+								: null,
+						modified: snapshot.modified,
+						lines_total: snapshot.lines_total,
+						...(snapshot.diagnostics.length > 0 && {
+							diagnostics: snapshot.diagnostics.map(({ severity, line, column, message, source }) => ({
+								severity,
+								line,
+								column,
+								message,
+								...(source !== undefined && { source }),
+							})),
+						}),
+					},
+		unsaved_files: snapshot.unsaved,
+	};
+}

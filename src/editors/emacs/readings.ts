@@ -1,0 +1,62 @@
+import type { Clock } from "../../shared/core/clock.ts";
+import type { EditorReading } from "../core/editor.ts";
+import { EditorPathsCache, realOrNormal } from "../real-paths.ts";
+import { type EmacsSnapshot, parseEmacsSnapshot, stateFromEmacsSnapshot } from "./core/snapshot.ts";
+
+/** One snapshot taken: checked and turned into a reading, or why it was refused. */
+export type TakenSnapshot =
+	| { ok: true; snapshot: EmacsSnapshot; reading: EditorReading; cuts: readonly string[] }
+	| { ok: false; reason: string };
+
+/**
+ * One Emacs's snapshots (a push, a read) turned into readings: the paths the tiers look at resolved again only
+ * when what they come from changed, the project root's real path likewise, and when pi first saw each
+ * `selected_at` (a clock ahead of pi's is fresh for the window at most).
+ */
+export class EmacsReadings {
+	private readonly paths = new EditorPathsCache();
+	private root?: { raw: string; real: Promise<string> };
+	private seen?: { selectedAt: number; atSeconds: number };
+	private sequence = 0;
+
+	constructor(private readonly clock: Clock) {}
+
+	/** undefined when a later snapshot came in meanwhile: an older one finishing late never replaces it. */
+	async take(raw: unknown, facts: { pid: number; cwd: string; argv: string[] }): Promise<TakenSnapshot | undefined> {
+		const sequence = ++this.sequence;
+		const parsed = parseEmacsSnapshot(raw);
+		if (!parsed.ok) return parsed;
+		const nowSeconds = this.clock.nowSeconds();
+		const snapshot = parsed.snapshot;
+		const state = stateFromEmacsSnapshot(snapshot, { ...facts, nowSeconds });
+		const [paths, root] = await Promise.all([this.paths.pathsOf(state), this.realRoot(snapshot.project_root)]);
+		if (sequence !== this.sequence) return undefined;
+		const selection = state.active_buffer?.selection;
+		const selectedAt = selection?.selected_at;
+		if (typeof selectedAt === "number" && this.seen?.selectedAt !== selectedAt)
+			this.seen = { selectedAt, atSeconds: nowSeconds };
+		const reading: EditorReading = {
+			origin: "emacs",
+			pid: facts.pid,
+			state,
+			paths: root === undefined ? paths : { ...paths, projectRoots: [root] },
+			selectionFirstSeenSeconds: typeof selectedAt === "number" ? (this.seen?.atSeconds ?? nowSeconds) : nowSeconds,
+			writtenAtSeconds: nowSeconds,
+			unsavedFiles: snapshot.unsaved,
+			// From column 1 through a line's end (the region ended at the start of the next line): whole lines.
+			// A region starting inside a line is a fragment; one from column 1 ending inside its last line, unknown.
+			...(selection &&
+				(selection.start.column > 1
+					? { wholeLineSelection: false }
+					: selection.text.endsWith("\n") && { wholeLineSelection: true })),
+		};
+		return { ok: true, snapshot, reading, cuts: parsed.cuts };
+	}
+
+	/** The project root's real path, resolved again only when Emacs names another. */
+	private realRoot(root: string | null): Promise<string | undefined> {
+		if (root === null || root === "") return Promise.resolve(undefined);
+		if (this.root?.raw !== root) this.root = { raw: root, real: realOrNormal(root) };
+		return this.root.real;
+	}
+}

@@ -1,0 +1,64 @@
+import type { Clock } from "../../shared/core/clock.ts";
+import { EMACS_REQUEST_TIMEOUT_MS } from "../../shared/core/timing.ts";
+import type { EmacsEntry } from "./core/status.ts";
+import { type EvalAnswer, evalInEmacs } from "./server-client.ts";
+
+const isFields = (value: unknown): value is Record<string, unknown> =>
+	typeof value === "object" && value !== null && !Array.isArray(value);
+
+/**
+ * The requests pi sends one Emacs's server: each on its own connection with a timeout, as the pid discovery
+ * proved holds the socket (an answer as another pid is refused). One that gets no answer in time marks Emacs
+ * busy (a long command runs) until it answers or pushes again; the last request is kept for `/ide status`.
+ */
+export class EmacsRequests {
+	private busyNow = false;
+	private last?: EmacsEntry["lastRequest"];
+
+	constructor(
+		private readonly target: () => { socket: string; pid: number },
+		private readonly clock: Clock,
+	) {}
+
+	get busy(): boolean {
+		return this.busyNow;
+	}
+
+	get lastRequest(): EmacsEntry["lastRequest"] {
+		return this.last;
+	}
+
+	/** Emacs ran Lisp for pi (a line on the push connection): it is not busy. */
+	heardFrom(): void {
+		this.busyNow = false;
+	}
+
+	/**
+	 * One `-eval` of a fixed elisp function with `args`, under the request timeout or what is left of
+	 * `deadlineMs` (this clock). The elisp's own caught error (`{"error": ...}`) is a failure in Emacs's words.
+	 */
+	async ask(what: string, elisp: string, args: unknown, deadlineMs?: number): Promise<EvalAnswer> {
+		const timeoutMs =
+			deadlineMs === undefined ? EMACS_REQUEST_TIMEOUT_MS : Math.max(0, Math.floor(deadlineMs - this.clock.nowMs()));
+		if (timeoutMs === 0) return this.failed(what, "no time left to ask");
+		const startedMs = this.clock.nowMs();
+		const { socket, pid } = this.target();
+		const answer = await evalInEmacs(socket, elisp, args, { clock: this.clock, timeoutMs, expectedPid: pid });
+		if (!answer.ok) {
+			// Only silence for the whole budget is busy: a refused connection or an error is an answer of sorts.
+			if (this.clock.nowMs() - startedMs >= timeoutMs) this.busyNow = true;
+			return this.failed(what, answer.reason);
+		}
+		this.busyNow = false;
+		const value = answer.value;
+		if (isFields(value) && typeof value.error === "string")
+			return this.failed(what, `failed in Emacs: ${value.error.slice(0, 300)}`);
+		this.last = { atSeconds: this.clock.nowSeconds(), what };
+		return answer;
+	}
+
+	private failed(what: string, reason: string): EvalAnswer {
+		this.last = { atSeconds: this.clock.nowSeconds(), what, failure: reason };
+		return { ok: false, reason };
+	}
+}

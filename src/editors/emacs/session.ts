@@ -1,0 +1,304 @@
+import { randomBytes } from "node:crypto";
+import { dirname } from "node:path";
+import { runInBackground } from "../../shared/background.ts";
+import type { Clock } from "../../shared/core/clock.ts";
+import { EMACS_PUSH_DEBOUNCE_MS, EMACS_PUSH_HELLO_TIMEOUT_MS } from "../../shared/core/timing.ts";
+import type { EditorReading } from "../core/editor.ts";
+import { cmdlineOf, cwdOf } from "../proc-files.ts";
+import { PROBE_ELISP } from "./core/elisp.ts";
+import { type ProbeAnswer, probeResultOf } from "./core/probe.ts";
+import { INSTALL_ELISP, SET_PUSHING_ELISP } from "./core/push-elisp.ts";
+import { EMACS_SNAPSHOT_CAPS, type EmacsSnapshot } from "./core/snapshot.ts";
+import { RELOAD_ELISP, STATE_ELISP, UNSAVED_ELISP } from "./core/state-elisp.ts";
+import type { EmacsEntry } from "./core/status.ts";
+import type { EmacsDiffChannel, ReviewMessage } from "./diff-channel.ts";
+import type { FoundEmacs } from "./discovery.ts";
+import type { PushListener, PushPeer } from "./push-listener.ts";
+import { EmacsReadings } from "./readings.ts";
+import { EmacsRequests } from "./requests.ts";
+
+/** What `/ide status` says of one Emacs, as far as its session knows. */
+export type EmacsSessionReport = Omit<EmacsEntry, "enclosing" | "editor">;
+
+/** An Emacs found with a server socket pi may speak to. */
+export type ServedEmacs = FoundEmacs & { socket: string };
+
+/** How opening went: connected and read (a daemon with no frame too: `hasUi` says), or not (`report().problem`). */
+export type OpenResult = "open" | "failed";
+
+export type EmacsReloadResult = "reloaded" | "modified" | "not-loaded" | "busy" | "failed";
+
+export interface EmacsSessionHooks {
+	clock: Clock;
+	/** pi's socket that the installed elisp connects back to. */
+	listener: PushListener;
+	/** The prefix of every symbol this install defines in that Emacs: `pi-ide-<pi pid>-<n>-`. */
+	prefix: string;
+	changed: () => void;
+	closed: (session: EmacsSession) => void;
+}
+
+/** Arguments pi reads of one process: enough for the files it was opened on. */
+const MAX_ARGS = 64;
+
+const isFields = (value: unknown): value is Record<string, unknown> =>
+	typeof value === "object" && value !== null && !Array.isArray(value);
+
+/**
+ * One Emacs's server, with pi's elisp installed there: a connection back to pi that carries its pushes and
+ * whose close is the death signal (kill -9, `C-x C-c`: pi sees EOF; nothing polls), and whose close by pi
+ * removes everything pi put in that Emacs. Requests go over the server, one connection each, each with a
+ * timeout: a busy Emacs (a long command) answers none of them, and a prompt never waits for it; it uses what
+ * was pushed last.
+ */
+export class EmacsSession {
+	private peer?: PushPeer;
+	private closedReason?: string;
+	private readonly closedWaiters: ((reason: string) => void)[] = [];
+	private probe?: ProbeAnswer;
+	/** Its process's cwd (undefined until read) and arguments, from `/proc`. */
+	private proc: { cwd?: string; argv: string[] } = { argv: [] };
+	private snapshot?: EmacsSnapshot;
+	private readingNow?: EditorReading;
+	private pushing = false;
+	private wantPushes = false;
+	private pushes: EmacsEntry["pushes"] = { count: 0 };
+	private problem?: string;
+	private cuts: readonly string[] = [];
+	private readonly reviewListeners = new Set<(message: ReviewMessage) => void>();
+
+	private readonly requests: EmacsRequests;
+	private readonly readings: EmacsReadings;
+
+	constructor(
+		public found: ServedEmacs,
+		private readonly hooks: EmacsSessionHooks,
+	) {
+		this.requests = new EmacsRequests(() => this.found, hooks.clock);
+		this.readings = new EmacsReadings(hooks.clock);
+	}
+
+	/**
+	 * The probe (is it that Emacs), then pi's elisp installed (pushes off) and the state read once. A daemon
+	 * with no frame a user sees is installed in too: its frames' coming and going is pushed, and the connection
+	 * is its death signal as any other's.
+	 */
+	async open(): Promise<OpenResult> {
+		await this.readProc();
+		const nonce = randomBytes(6).toString("hex");
+		const probed = await this.requests.ask("probe", PROBE_ELISP, { probe: nonce });
+		if (!probed.ok) return this.failedToOpen(probed.reason);
+		const checked = probeResultOf(probed.value, this.found.pid);
+		if (!checked.ok) return this.failedToOpen(checked.reason);
+		if (!isFields(checked.probe.args) || checked.probe.args.probe !== nonce)
+			return this.failedToOpen("the probe's arguments came back changed");
+		this.probe = checked.probe;
+		const peer = this.hooks.listener.expect({
+			message: (value) => this.onMessage(value),
+			closed: (reason) => this.onPeerClosed(reason),
+		});
+		this.peer = peer;
+		const installed = await this.requests.ask("install", INSTALL_ELISP, {
+			socket: this.hooks.listener.socketPath,
+			token: peer.token,
+			prefix: this.hooks.prefix,
+			push: false,
+			debounce_ms: EMACS_PUSH_DEBOUNCE_MS,
+			caps: EMACS_SNAPSHOT_CAPS,
+		});
+		const connected = installed.ok && (await this.connectedBack(peer));
+		if (!connected || this.closedReason !== undefined) {
+			peer.close();
+			this.peer = undefined;
+			const why = installed.ok ? (this.closedReason ?? "pi's elisp did not connect back") : installed.reason;
+			return this.failedToOpen(why);
+		}
+		await this.refresh();
+		return this.isOpen ? "open" : "failed";
+	}
+
+	get isOpen(): boolean {
+		return this.peer !== undefined && this.closedReason === undefined;
+	}
+
+	/** The latest reading, or undefined when Emacs has not described itself (yet) or described nonsense. */
+	reading(): EditorReading | undefined {
+		return this.readingNow;
+	}
+
+	/** A frame a user sees, as the latest snapshot says: a daemon with none is connected, not offered. */
+	get hasUi(): boolean {
+		return (this.snapshot?.frames ?? this.probe?.frames ?? 0) > 0;
+	}
+
+	get isBusy(): boolean {
+		return this.requests.busy;
+	}
+
+	get isPushing(): boolean {
+		return this.pushing;
+	}
+
+	/** The server restarted under another name (`server-start` again): requests go there from now on. */
+	useSocket(socket: string): void {
+		this.found = { ...this.found, socket };
+	}
+
+	/** Reads the state now (on connecting, on `/ide`, for one not read yet on a re-check). */
+	async refresh(): Promise<void> {
+		if (!this.isOpen) return;
+		await this.readProc();
+		const answer = await this.requests.ask("state", STATE_ELISP, { caps: EMACS_SNAPSHOT_CAPS });
+		if (answer.ok) await this.take(answer.value);
+	}
+
+	/** Turns the pushing hooks on or off without closing the connection; idempotent. */
+	async setPushing(on: boolean): Promise<void> {
+		if (on === this.wantPushes || !this.isOpen) return;
+		this.wantPushes = on;
+		const answer = await this.requests.ask(on ? "pushes on" : "pushes off", SET_PUSHING_ELISP, {
+			prefix: this.hooks.prefix,
+			push: on,
+		});
+		if (this.wantPushes !== on) return;
+		if (answer.ok) this.pushing = on;
+		// Not started: asked again on the next decision. Not stopped: they go with the connection, once pi does.
+		else if (on) this.wantPushes = false;
+	}
+
+	/**
+	 * The files Emacs holds unsaved right now, or undefined when it cannot say by `deadlineMs` (the hooks'
+	 * clock): the guard then keeps the list Emacs pushed last.
+	 */
+	async unsavedNow(deadlineMs: number): Promise<string[] | undefined> {
+		const answer = await this.requests.ask("unsaved list", UNSAVED_ELISP, {}, deadlineMs);
+		if (!answer.ok || !isFields(answer.value) || !Array.isArray(answer.value.unsaved)) return undefined;
+		return answer.value.unsaved.filter((file): file is string => typeof file === "string");
+	}
+
+	/** `(revert-buffer t t t)` of an unmodified buffer visiting that file, point kept in every window. */
+	async reload(realPath: string): Promise<EmacsReloadResult> {
+		const answer = await this.requests.ask("reload", RELOAD_ELISP, { file: realPath });
+		if (!answer.ok) return this.requests.busy ? "busy" : "failed";
+		const result = isFields(answer.value) ? answer.value.result : undefined;
+		return result === "reloaded" || result === "modified" || result === "not-loaded" ? result : "failed";
+	}
+
+	/** The review's way into this Emacs; undefined once closed. */
+	diffChannel(enclosing: boolean): EmacsDiffChannel | undefined {
+		if (!this.isOpen) return undefined;
+		const listeners = this.reviewListeners;
+		return {
+			enclosing,
+			prefix: this.hooks.prefix,
+			privateDir: dirname(this.hooks.listener.socketPath),
+			clock: this.hooks.clock,
+			run: (what, elispFunction, args, deadlineMs) => this.requests.ask(what, elispFunction, args, deadlineMs),
+			onReviewMessage(listener) {
+				// Each subscription its own entry: the same function given twice is two subscriptions.
+				const entry = (message: ReviewMessage) => listener(message);
+				listeners.add(entry);
+				return () => listeners.delete(entry);
+			},
+			whenClosed: () => this.whenClosed(),
+		};
+	}
+
+	/** Resolves with the reason once pi's connection with that Emacs is gone. */
+	whenClosed(): Promise<string> {
+		if (this.closedReason !== undefined) return Promise.resolve(this.closedReason);
+		return new Promise((resolve) => this.closedWaiters.push(resolve));
+	}
+
+	/** Closes pi's connection: the elisp's sentinel removes its hooks, advice, timer, functions and variables. */
+	async close(): Promise<void> {
+		this.peer?.close();
+		this.onPeerClosed("pi closed the connection");
+	}
+
+	report(): EmacsSessionReport {
+		const snapshot = this.snapshot;
+		return {
+			pid: this.found.pid,
+			socket: this.found.socket,
+			daemon: this.probe?.daemon ?? this.found.daemon,
+			busy: this.requests.busy,
+			pushing: this.pushing,
+			pushes: this.pushes,
+			...(this.proc.cwd !== undefined && { cwd: this.proc.cwd }),
+			...(this.probe && { version: this.probe.version }),
+			...((snapshot || this.probe) && { frames: snapshot?.frames ?? this.probe?.frames }),
+			...(snapshot && { mode: snapshot.mode, minibuffer: snapshot.minibuffer }),
+			...(snapshot?.file != null && {
+				file: snapshot.file,
+				diagnostics: {
+					errors: snapshot.diagnostics.filter((item) => item.severity === "error").length,
+					warnings: snapshot.diagnostics.filter((item) => item.severity === "warning").length,
+				},
+			}),
+			...(this.requests.lastRequest && { lastRequest: this.requests.lastRequest }),
+			...(this.problem !== undefined && { problem: this.problem }),
+			...(this.cuts.length > 0 && { cuts: this.cuts }),
+		};
+	}
+
+	/**
+	 * The install wrote its token before it answered, but the two arrive on two connections in either order:
+	 * waited for briefly (the listener drops a connection without a token after the same time).
+	 */
+	private async connectedBack(peer: PushPeer): Promise<boolean> {
+		let cancel = () => {};
+		const late = new Promise<boolean>((settle) => {
+			cancel = this.hooks.clock.after(EMACS_PUSH_HELLO_TIMEOUT_MS, () => settle(false));
+		});
+		const connected = await Promise.race([peer.whenConnected, late]);
+		cancel();
+		return connected;
+	}
+
+	/** cwd and argv as `/proc` says (PROTOCOL.md's cwd), never a buffer's `default-directory`. */
+	private async readProc(): Promise<void> {
+		const [cwd, argv] = await Promise.all([cwdOf(this.found.pid), cmdlineOf(this.found.pid, MAX_ARGS)]);
+		this.proc = { cwd: cwd ?? this.proc.cwd, argv: argv ?? this.proc.argv };
+	}
+
+	private onMessage(value: unknown): void {
+		if (!isFields(value)) return;
+		// Any line means Emacs runs Lisp again: it is not busy.
+		this.requests.heardFrom();
+		if (value.kind === "review") {
+			for (const listener of [...this.reviewListeners])
+				void runInBackground("emacs review message", () => listener(value));
+			return;
+		}
+		if (value.kind !== "state") return;
+		this.pushes = { count: this.pushes.count + 1, lastAtSeconds: this.hooks.clock.nowSeconds() };
+		void runInBackground("emacs push", () => this.take(value.state));
+	}
+
+	private onPeerClosed(reason: string): void {
+		if (this.closedReason !== undefined) return;
+		this.closedReason = reason;
+		this.pushing = false;
+		if (this.peer) this.problem = reason;
+		for (const waiter of this.closedWaiters.splice(0)) waiter(reason);
+		if (this.peer) this.hooks.closed(this);
+	}
+
+	/** A snapshot in (pushed or read): the reading it makes, or why there is none. */
+	private async take(raw: unknown): Promise<void> {
+		const { cwd = "/", argv } = this.proc;
+		const taken = await this.readings.take(raw, { pid: this.found.pid, cwd, argv });
+		if (!taken) return;
+		this.problem = taken.ok ? undefined : taken.reason;
+		this.cuts = taken.ok ? taken.cuts : [];
+		this.readingNow = taken.ok ? taken.reading : undefined;
+		if (taken.ok) this.snapshot = taken.snapshot;
+		this.hooks.changed();
+	}
+
+	private failedToOpen(reason: string): OpenResult {
+		this.problem = reason;
+		return "failed";
+	}
+}

@@ -1,0 +1,262 @@
+import { runInBackground } from "../../shared/background.ts";
+import { EMACS_SCAN_DELAYS_MS } from "../../shared/core/timing.ts";
+import type { EditorFacts, EditorReading, ListedEditor } from "../core/editor.ts";
+import { pidKey } from "../core/editor-key.ts";
+import { pushesWanted } from "../core/push-choice.ts";
+import type { EditorSource, SourceHooks } from "../editor-source.ts";
+import { ancestorsOf } from "../proc-files.ts";
+import { EmacsConnections } from "./connections.ts";
+import { runsInsideEmacs, serverSocketDirs } from "./core/socket-dirs.ts";
+import type { EmacsReport, EmacsUnread } from "./core/status.ts";
+import type { EmacsDiffChannel } from "./diff-channel.ts";
+import { scanForEmacsen } from "./discovery.ts";
+import { PushListener } from "./push-listener.ts";
+import { ScanSchedule } from "./scan-schedule.ts";
+import { ServerDirWatchers } from "./server-dirs.ts";
+import type { EmacsReloadResult, EmacsSession } from "./session.ts";
+
+export interface EmacsSourceOptions {
+	/** `"pi-ide": { "emacs": false }` turns the source off, with where that was said. */
+	enabled: { on: boolean; source: string };
+	uid: number;
+	platform: string;
+	/** `INSIDE_EMACS` of pi's environment, where server sockets appear, and where pi's own socket goes. */
+	env: { INSIDE_EMACS?: string; XDG_RUNTIME_DIR?: string; TMPDIR?: string };
+	/** The project's real path, as the controller judges tiers: pushes come only from the best tier's Emacsen. */
+	projectDir: () => string;
+	/** The connected editor's key: an Emacs picked by hand (`/ide all`) pushes whatever its tier. */
+	connectedKey: () => string | undefined;
+	/** Test-only (`PI_IDE_TEST_PROC_SCOPE`): only Emacsen started with the same value are seen. */
+	testScope?: string;
+	/** Test-only: the process whose ancestors hold the enclosing Emacs (pi's own by default). */
+	selfPid?: number;
+}
+
+/**
+ * Every Emacs of this user, read over the server each one runs: found in `/proc` (at start, on `/ide`, and when
+ * an entry appears in a server socket dir), each given pi's elisp, which connects back to pi's own socket;
+ * pushing from those that matter. That connection's close is the death signal: nothing here polls. A daemon
+ * with no frame a user sees is connected too but offered only while a frame is open: its elisp pushes every
+ * frame made or deleted, and each push decides again who pushes.
+ */
+export class EmacsSource implements EditorSource {
+	private readonly connections: EmacsConnections;
+	/** What the last scan found that pi does not read: no server, a TCP one. */
+	private unread: EmacsUnread[] = [];
+	private readonly watchers: ServerDirWatchers;
+	private readonly scans: ScanSchedule;
+	/** pi's socket the elisp connects back to: opened for the first Emacs pi reads (none while no Emacs runs a server). */
+	private listener?: Promise<PushListener | string>;
+	/** What opening it gave, once it did (for `/ide status`). */
+	private listenerNow?: PushListener | string;
+	/** pi's ancestors, when `INSIDE_EMACS` says pi runs in an Emacs: the one among them is the editor meant. */
+	private ancestors?: ReadonlySet<number>;
+	private phase: EmacsReport["phase"] = "starting";
+	private paused = false;
+	private closed = false;
+	readonly lost = false;
+
+	constructor(
+		private readonly options: EmacsSourceOptions,
+		private readonly hooks: SourceHooks,
+	) {
+		this.connections = new EmacsConnections({
+			clock: hooks.clock,
+			event: hooks.event,
+			changed: () => {
+				void runInBackground("emacs pushes", () => this.decidePushes());
+				this.hooks.changed();
+			},
+		});
+		const scan = (followUp: (() => void) | undefined) => this.scanOnce(followUp);
+		this.scans = new ScanSchedule("emacs scan", scan, hooks.clock, EMACS_SCAN_DELAYS_MS);
+		this.watchers = new ServerDirWatchers(() => this.scans.soon());
+	}
+
+	async start(): Promise<void> {
+		if (!this.options.enabled.on) {
+			this.phase = "off";
+			return;
+		}
+		if (this.options.platform !== "linux") {
+			this.phase = "no-proc";
+			return;
+		}
+		// The variable names no Emacs: the one among pi's ancestors is it (pi in its shell, vterm, eat).
+		if (runsInsideEmacs(this.options.env)) this.ancestors = new Set(ancestorsOf(this.options.selfPid ?? process.pid));
+		// Watched before the first scan: an Emacs starting its server during it is seen.
+		this.watchers.watch(serverSocketDirs(this.options.env, this.options.uid));
+		await this.scans.now();
+		if (this.phase === "no-proc") this.watchers.close();
+	}
+
+	async close(): Promise<void> {
+		this.closed = true;
+		this.watchers.close();
+		await this.scans.close();
+		await this.connections.close();
+		const listener = await this.listener;
+		if (typeof listener === "object") await listener.close();
+	}
+
+	editors(): ListedEditor[] {
+		const listed: ListedEditor[] = [];
+		for (const session of this.connections.openSessions()) {
+			const reading = this.readingOf(session);
+			if (reading && session.hasUi) listed.push({ ...reading, key: pidKey(session.found.pid), alive: true });
+		}
+		return listed;
+	}
+
+	facts(key: string): EditorFacts | undefined {
+		return this.connections.facts(key, (session) => this.readingOf(session));
+	}
+
+	/** pi's connection closing says an Emacs died; nothing to ask. */
+	checkLiveness(): boolean {
+		return false;
+	}
+
+	/** Every few ticks: dir watches re-armed; an Emacs busy when found, or not read yet, is asked again. */
+	async recheck(): Promise<void> {
+		this.watchers.recheck();
+		const unread = this.connections.openSessions().filter((session) => !session.reading());
+		const busy = this.connections.takeBusyFailures();
+		await Promise.all([
+			...unread.map((session) => session.refresh()),
+			...busy.map((emacs) => this.connections.connect(emacs, this.pushSocket)),
+		]);
+		await this.decidePushes();
+	}
+
+	async lookAgain(): Promise<void> {
+		if (this.phase !== "watching") return;
+		this.connections.clearFailures();
+		// A push socket pi could not make is tried again, asked by hand.
+		if (typeof this.listenerNow === "string") {
+			this.listener = undefined;
+			this.listenerNow = undefined;
+		}
+		await this.scans.now();
+		await Promise.all(this.connections.openSessions().map((session) => session.refresh()));
+		await this.decidePushes();
+	}
+
+	isPending(): boolean {
+		return false;
+	}
+
+	async flush(): Promise<void> {}
+
+	/** No pushes while pi is disconnected by `/ide off`; the connections stay (they hold only the sentinel then). */
+	async setPaused(paused: boolean): Promise<void> {
+		this.paused = paused;
+		await this.decidePushes();
+	}
+
+	/** The files that Emacs holds unsaved, asked now; undefined past the deadline (the guard keeps the pushed list). */
+	async unsavedNow(key: string, deadlineMs: number): Promise<readonly string[] | undefined> {
+		return this.connections.sessionOf(key)?.unsavedNow(deadlineMs);
+	}
+
+	async reload(key: string, realPath: string): Promise<EmacsReloadResult | undefined> {
+		return this.connections.sessionOf(key)?.reload(realPath);
+	}
+
+	/** What a review needs of that key's Emacs; undefined when pi holds no open connection with it. */
+	diffChannel(key: string): EmacsDiffChannel | undefined {
+		const session = this.connections.sessionOf(key);
+		return session?.diffChannel(this.isEnclosing(session.found.pid));
+	}
+
+	report(): EmacsReport {
+		const listener = this.listenerNow;
+		const sessions = [...this.connections.sessions.values()];
+		const enclosingPid = sessions.find((session) => this.isEnclosing(session.found.pid))?.found.pid;
+		return {
+			phase: this.phase,
+			source: this.options.enabled.source,
+			...(runsInsideEmacs(this.options.env) && { insideEmacs: this.options.env.INSIDE_EMACS }),
+			...(enclosingPid !== undefined && { enclosingPid }),
+			emacsen: sessions.map((session) => ({
+				...session.report(),
+				enclosing: this.isEnclosing(session.found.pid),
+				...(session.reading() && { editor: session.reading() }),
+			})),
+			unread: [...this.unread, ...this.connections.failed()],
+			listener:
+				typeof listener === "string" ? { problem: listener } : { ...(listener && { socket: listener.socketPath }) },
+			watchProblems: this.watchers
+				.reports()
+				.flatMap(({ dir, problem }) => (problem === undefined ? [] : [{ dir, problem }])),
+		};
+	}
+
+	/** The session's reading with what only the source knows: busy now, the Emacs pi runs in. */
+	private readingOf(session: EmacsSession): EditorReading | undefined {
+		const reading = session.reading();
+		return (
+			reading && {
+				...reading,
+				...(session.isBusy && { blocked: true }),
+				...(this.isEnclosing(session.found.pid) && { enclosing: true }),
+			}
+		);
+	}
+
+	private isEnclosing(pid: number): boolean {
+		return this.ancestors?.has(pid) === true;
+	}
+
+	/** pi's push socket, opened once (lazily); never after the source closed. */
+	private readonly pushSocket = (): Promise<PushListener | string> => {
+		if (this.closed) return Promise.resolve("pi-ide is closing");
+		this.listener ??= PushListener.open({ XDG_RUNTIME_DIR: this.options.env.XDG_RUNTIME_DIR }, this.options.uid).then(
+			(listener) => {
+				this.listenerNow = listener;
+				return listener;
+			},
+		);
+		return this.listener;
+	};
+
+	private async scanOnce(followUp: (() => void) | undefined): Promise<void> {
+		const found = await scanForEmacsen(this.options.uid, this.options.testScope);
+		if (!found) {
+			this.phase = "no-proc";
+			return;
+		}
+		if (this.phase === "starting") this.phase = "watching";
+		this.connections.keepFailuresOf(new Set(found.map((emacs) => emacs.pid)));
+		const unread: EmacsUnread[] = [];
+		await Promise.all(
+			found.map(async (emacs) => {
+				const why = await this.connections.connect(emacs, this.pushSocket);
+				if (why) unread.push({ pid: emacs.pid, daemon: emacs.daemon, why });
+			}),
+		);
+		this.unread = unread.sort((a, b) => a.pid - b.pid);
+		await this.decidePushes();
+		// After a dir event: a socket just bound may not listen yet, so an Emacs found with none is looked at
+		// again after the next delays (at start, one running no server is the common case: not looked at again).
+		if (found.some((emacs) => emacs.socket === undefined && !this.connections.sessions.has(emacs.pid))) followUp?.();
+	}
+
+	/** Pushes from the Emacsen that matter (editors/core/push-choice.ts); the others are read again on `/ide`. */
+	private async decidePushes(): Promise<void> {
+		const sessions = this.connections.openSessions();
+		const candidates = sessions.map((session) => ({
+			paths: session.reading()?.paths,
+			hasUi: session.hasUi,
+			enclosing: this.isEnclosing(session.found.pid),
+			connected: this.options.connectedKey() === pidKey(session.found.pid),
+		}));
+		const wanted = pushesWanted(candidates, this.options.projectDir(), this.paused || this.closed);
+		await Promise.all(
+			sessions.map((session, index) => {
+				const on = wanted[index];
+				return on === undefined ? undefined : session.setPushing(on);
+			}),
+		);
+	}
+}

@@ -1,0 +1,73 @@
+import { describe, expect, test } from "vitest";
+import { EMACS_ELISP_CHUNKS, INSTALL_ELISP, PUSH_WINDOW_LINES } from "../../../../src/editors/emacs/core/push-elisp.ts";
+import { evalRequestLine, MAX_REQUEST_CHARS } from "../../../../src/editors/emacs/core/server-protocol.ts";
+import { SNAPSHOT_FORM, STATE_ELISP } from "../../../../src/editors/emacs/core/state-elisp.ts";
+
+/** Parentheses balanced outside strings and character literals (`?\\(`), and the text one form. */
+function isOneForm(text: string): boolean {
+	let depth = 0;
+	let inString = false;
+	for (let index = 0; index < text.length; index++) {
+		const char = text[index];
+		if (inString) {
+			if (char === "\\") index++;
+			else if (char === '"') inString = false;
+		} else if (char === '"') inString = true;
+		else if (char === "?") index += text[index + 1] === "\\" ? 2 : 1;
+		else if (char === ";") index = text.indexOf("\n", index);
+		else if (char === "(") depth++;
+		else if (char === ")") {
+			depth--;
+			if (depth < 0 || (depth === 0 && index !== text.length - 1)) return false;
+		}
+	}
+	return depth === 0 && !inString;
+}
+
+describe("every chunk of elisp the Emacs source sends", () => {
+	const chunks = Object.entries(EMACS_ELISP_CHUNKS);
+
+	test("the install, the reads, the reload and the switch are all listed", () => {
+		expect(Object.keys(EMACS_ELISP_CHUNKS).sort()).toEqual(
+			["INSTALL_ELISP", "PROBE_ELISP", "RELOAD_ELISP", "SET_PUSHING_ELISP", "STATE_ELISP", "UNSAVED_ELISP"].sort(),
+		);
+	});
+
+	test.each(chunks)("%s: one lambda of one argument, catching every error, ASCII, fits a request", (_name, text) => {
+		expect(text).toMatch(/^\(lambda \(pi-ide-args\)\n {2}\(condition-case pi-ide-error/);
+		expect(text).toMatch(/^[\x20-\x7e\n]*$/);
+		expect(isOneForm(text)).toBe(true);
+		const request = evalRequestLine(text, { a: 1 });
+		expect(request.ok && request.line.length).toBeLessThan(MAX_REQUEST_CHARS / 4);
+	});
+
+	test.each(chunks)("%s: writes nothing to the echo area or *Messages*", (_name, text) => {
+		expect(text).not.toMatch(/\((message|princ|print|display-warning|ding|beep) /);
+	});
+
+	test("the snapshot text is shared by the read and the install (only its indentation differs)", () => {
+		const words = (text: string) => text.replace(/\s+/g, " ");
+		expect(isOneForm(SNAPSHOT_FORM)).toBe(true);
+		expect(words(STATE_ELISP)).toContain(words(SNAPSHOT_FORM));
+		expect(words(INSTALL_ELISP)).toContain(words(SNAPSHOT_FORM));
+	});
+
+	test("the install's flow-control window is the one the elisp uses", () => {
+		expect(INSTALL_ELISP).toContain(`(>= in-flight ${PUSH_WINDOW_LINES})`);
+		expect(INSTALL_ELISP).toContain(`(< in-flight ${PUSH_WINDOW_LINES})`);
+	});
+
+	test.each([
+		["after-make-frame-functions", "frame-made"],
+		["delete-frame-functions", "frame-deleted"],
+	])("%s: a hook entry of the install itself (pushes on or off), named with the prefix", (hook, name) => {
+		expect(INSTALL_ELISP).toContain(`(cons '${hook} (intern (concat prefix "${name}")))`);
+		expect(INSTALL_ELISP).not.toMatch(new RegExp(`\\(${hook} \\. "`));
+	});
+
+	test("every name the install defines carries the prefix, and the teardown removes every symbol of it", () => {
+		const defined = [...INSTALL_ELISP.matchAll(/\(intern \(concat ([a-z-]+) /g)].map((match) => match[1]);
+		expect(new Set(defined)).toEqual(new Set(["prefix"]));
+		expect(INSTALL_ELISP).toContain("(when (string-prefix-p prefix (symbol-name symbol)) (push symbol mine))");
+	});
+});
