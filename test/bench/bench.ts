@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { PACKAGE_ROOT } from "../support/pi-cli.ts";
 import { installPi1Toolchain } from "../support/pi1-toolchain.ts";
 import { installVscodeHost } from "../support/vscode-host.ts";
+import { emacsRows } from "./emacs-rows.ts";
 import { ideServerRows } from "./ide-server-rows.ts";
 import { heapAfterGc, promptCost, promptPaths, referencePaths, startupTime } from "./in-process-scenarios.ts";
 import { neovimRows } from "./neovim-rows.ts";
@@ -46,7 +47,7 @@ const only = new Set(
 		.find((arg) => arg.startsWith("--only="))
 		?.slice("--only=".length)
 		.split(",")
-		.map(Number) ?? [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13],
+		.map(Number) ?? [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14],
 );
 const size = {
 	writes: quick ? 40 : 200,
@@ -68,6 +69,8 @@ const size = {
 	ideSelections: quick ? 20 : 100,
 	reviewPairs: quick ? 10 : 50,
 	vscodeReviews: quick ? 8 : 40,
+	emacsKeys: quick ? 20 : 100,
+	emacsPushes: quick ? 50 : 200,
 };
 
 const ours: Implementation = { name: "pi-ide-context", extension: PACKAGE_ROOT };
@@ -139,7 +142,7 @@ async function main(): Promise<void> {
 	const started = performance.now();
 
 	if (only.has(1)) {
-		log("1/13 follow latency");
+		log("1/14 follow latency");
 		const followOurs = await followLatency(ours, size.writes);
 		const followBase = await followLatency(baseline, size.writes);
 		for (const kind of ["single", "burst"] as const) {
@@ -163,7 +166,7 @@ async function main(): Promise<void> {
 		}
 	}
 	if (only.has(2)) {
-		log("2/13 freshness flip (both at once)");
+		log("2/14 freshness flip (both at once)");
 		const [flipOurs, flipBase] = await Promise.all([
 			freshnessFlipLag(ours, size.flips),
 			freshnessFlipLag(baseline, size.flips),
@@ -180,7 +183,7 @@ async function main(): Promise<void> {
 		});
 	}
 	if (only.has(3)) {
-		log("3/13 kill -9 to widget cleared (both at once)");
+		log("3/14 kill -9 to widget cleared (both at once)");
 		const [deathOurs, deathBase] = await Promise.all([
 			deathLatency(ours, size.deaths),
 			deathLatency(baseline, size.deaths),
@@ -197,7 +200,7 @@ async function main(): Promise<void> {
 		});
 	}
 	if (only.has(4)) {
-		log("4/13 prompt cost");
+		log("4/14 prompt cost");
 		const promptP50s: number[] = [];
 		for (const files of [1, 100, 5000]) {
 			const o = await promptCost(ours, files, size.prompts);
@@ -284,7 +287,7 @@ async function main(): Promise<void> {
 		});
 	}
 	if (only.has(5)) {
-		log("5/13 startup");
+		log("5/14 startup");
 		const startups: { files: number; ours: number; baseline: number }[] = [];
 		for (const files of [1, 100, 1000, 10_000]) {
 			const o: number[] = [];
@@ -316,7 +319,7 @@ async function main(): Promise<void> {
 		}
 	}
 	if (only.has(6)) {
-		log(`6/13 idle CPU, ${size.idleWindows} windows of ${size.idleSeconds} s (nine pi processes at once)`);
+		log(`6/14 idle CPU, ${size.idleWindows} windows of ${size.idleSeconds} s (nine pi processes at once)`);
 		// One window is noisy at 10 ms ticks and may hold pi's own one-off start-up work: medians of windows.
 		const zedSkip = zedSkipReason();
 		const [zedIdle, ...samples] = await Promise.all([
@@ -379,7 +382,7 @@ async function main(): Promise<void> {
 		});
 	}
 	if (only.has(7)) {
-		log("7/13 memory (both at once)");
+		log("7/14 memory (both at once)");
 		const rounds = size.memoryRounds;
 		const [memOurs, memBase] = await Promise.all([
 			memoryGrowth(ours, size.memoryWrites, size.appearances, rounds),
@@ -418,7 +421,7 @@ async function main(): Promise<void> {
 		});
 	}
 	if (only.has(8)) {
-		log("8/13 conversation: editor context the model holds after 20 prompts");
+		log("8/14 conversation: editor context the model holds after 20 prompts");
 		const once = await conversationBytes(ours, false);
 		const every = await conversationBytes(ours, true);
 		rows.push({
@@ -434,7 +437,7 @@ async function main(): Promise<void> {
 		});
 	}
 	if (only.has(9)) {
-		log("9/13 Zed's database (pi 1.x on the toolchain's Node)");
+		log("9/14 Zed's database (pi 1.x on the toolchain's Node)");
 		const skip = zedSkipReason();
 		if (skip) {
 			for (const short of [
@@ -497,7 +500,7 @@ async function main(): Promise<void> {
 		}
 	}
 	if (only.has(10)) {
-		log("10/13 Neovim over its own server (real Neovims in tmux)");
+		log("10/14 Neovim over its own server (real Neovims in tmux)");
 		rows.push(
 			...(await neovimRows(ours, {
 				neovimKeys: size.neovimKeys,
@@ -509,12 +512,12 @@ async function main(): Promise<void> {
 		);
 	}
 	if (only.has(11)) {
-		log("11/13 VS Code: the package's client in a real VS Code (code-server, chromium)");
+		log("11/14 VS Code: the package's client in a real VS Code (code-server, chromium)");
 		rows.push(...(await vscodeRows({ selections: size.vscodeSelections, idleSeconds: size.vscodeIdleSeconds })));
 	}
 	if (only.has(12)) {
 		log(
-			"12/13 IDE servers: MCP over a loopback WebSocket (JetBrains-like and VS Code-like fakes in the bench process)",
+			"12/14 IDE servers: MCP over a loopback WebSocket (JetBrains-like and VS Code-like fakes in the bench process)",
 		);
 		rows.push(
 			...(await ideServerRows(ours, {
@@ -526,8 +529,19 @@ async function main(): Promise<void> {
 		);
 	}
 	if (only.has(13)) {
-		log("13/13 review of the model's edits: a real Neovim (tmux) and a real VS Code (code-server, chromium)");
+		log("13/14 review of the model's edits: a real Neovim (tmux) and a real VS Code (code-server, chromium)");
 		rows.push(...(await reviewRows({ reviewPairs: size.reviewPairs, vscodeReviews: size.vscodeReviews })));
+	}
+	if (only.has(14)) {
+		log("14/14 Emacs over its own server (real Emacsen in tmux)");
+		rows.push(
+			...(await emacsRows({
+				emacsKeys: size.emacsKeys,
+				emacsPushes: size.emacsPushes,
+				idleSeconds: size.idleSeconds,
+				idleWindows: size.idleWindows,
+			})),
+		);
 	}
 	const seconds = (performance.now() - started) / 1000;
 	const machine = {

@@ -61,6 +61,12 @@ const HOW_TO_READ = `## How to read it
   throttle's leading edge, so a key 100 ms or more after the last is not held back. The idle row runs three
   plain Neovims in other dirs (read once, never asked to push) beside a \`"neovim": false\` pi and a second one
   for the resolution; the start-up row adds 500 sleeping processes for the \`/proc\` scan to read.
+- **Emacs** (group 14) runs Debian's Emacs 28.2 (\`emacs -nw -Q\`) in tmux with its server, read by the real pi
+  (RPC). A key is typed through one tmux control-mode client kept open (no process started per key) and timed
+  to the widget update's arrival; Emacs pushes through one 10 ms timer. The push row times pi's own push
+  function inside Emacs with \`float-time\`, called from a timer with Emacs idle between calls (pi's
+  acknowledgements read), the cursor moved so every state is sent. The idle row compares a pi connected to an
+  idle Emacs with two \`"emacs": false\` ones beside it, window by window, each beside an Emacs of its own.
 - **IDE servers** (group 12) are the fakes of \`test/support/fake-ide-server.ts\` in the bench process, found
   by their lockfiles under a lock root of the run's own and spoken to over a loopback WebSocket (MCP). A
   JetBrains-like server pushes \`selection_changed\`, timed to the widget update's arrival in the real pi

@@ -1,5 +1,5 @@
 import { execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { quoteArgument } from "../../src/editors/emacs/core/server-protocol.ts";
 import { requestEmacs, type ServerAnswer } from "../../src/editors/emacs/server-client.ts";
@@ -22,6 +22,19 @@ export function emacsOnPath(): { version?: string; skipReason?: string } {
 export function requireEmacs(what: string): boolean {
 	const { version, skipReason } = emacsOnPath();
 	if (version) return hasTmux();
+	if (process.env.CI === "true") throw new Error(`CI=true and ${what} cannot run: ${skipReason}`);
+	process.stderr.write(`${what} skipped: ${skipReason}\n`);
+	return false;
+}
+
+/** Where Debian's `elpa-flycheck` puts Flycheck (`.ci/run` installs it beside emacs-nox). */
+export const FLYCHECK_SITE_LISP = "/usr/share/emacs/site-lisp/elpa";
+
+/** Flycheck for the tests of its hook, or why not: says so, and fails under CI=true as a missing Emacs does. */
+export function requireFlycheck(what: string): boolean {
+	if (existsSync(FLYCHECK_SITE_LISP) && readdirSync(FLYCHECK_SITE_LISP).some((dir) => dir.startsWith("flycheck-")))
+		return true;
+	const skipReason = "Flycheck is not installed (.ci/run installs Debian's elpa-flycheck)";
 	if (process.env.CI === "true") throw new Error(`CI=true and ${what} cannot run: ${skipReason}`);
 	process.stderr.write(`${what} skipped: ${skipReason}\n`);
 	return false;
@@ -111,9 +124,9 @@ export class RealEmacs {
 		return new RealEmacs(Number(answer.value), socket, `pi-ide-emacs-${process.pid}-${sessions}`, true);
 	}
 
-	/** An `emacsclient -t` frame of this daemon in a tmux pane of its own, as a user opens one. */
-	clientFrame(): void {
-		const command = `exec env TERM=xterm-256color emacsclient -t -s ${shellQuote(this.socket)}`;
+	/** An `emacsclient -t` frame of this daemon in a tmux pane of its own, as a user opens one (on `files`). */
+	clientFrame(files: string[] = []): void {
+		const command = `exec env TERM=xterm-256color emacsclient -t -s ${[this.socket, ...files].map(shellQuote).join(" ")}`;
 		execFileSync("tmux", ["-L", this.tmuxServer, "new-session", "-d", "-x", "100", "-y", "30", command]);
 	}
 
@@ -125,6 +138,21 @@ export class RealEmacs {
 	/** Keys as typed into its terminal (tmux key names: `C-x`, `Enter`). */
 	keys(...keys: string[]): void {
 		execFileSync("tmux", ["-L", this.tmuxServer, "send-keys", ...keys]);
+	}
+
+	/**
+	 * Keys typed through one tmux control-mode client, kept open: no process is started per key, so a latency
+	 * timed from `send` counts Emacs and pi, not a `tmux send-keys` start-up (the bench's key rows).
+	 */
+	keyPipe(): { send(...keys: string[]): void; close(): void } {
+		const client = spawn("tmux", ["-L", this.tmuxServer, "-C", "attach"], { stdio: ["pipe", "ignore", "ignore"] });
+		return {
+			send: (...keys) => client.stdin?.write(`send-keys ${keys.join(" ")}\n`),
+			close: () => {
+				client.stdin?.end();
+				client.kill();
+			},
+		};
 	}
 
 	/** What its terminal shows now. */
