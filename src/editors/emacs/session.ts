@@ -66,6 +66,8 @@ export class EmacsSession {
 	private problem?: string;
 	private cuts: readonly string[] = [];
 	private readonly reviewListeners = new Set<(message: ReviewMessage) => void>();
+	/** The model's writes a busy Emacs could not revert when asked: its next line asks again. */
+	private readonly reloadsDue = new Set<string>();
 
 	private readonly requests: EmacsRequests;
 	private readonly readings: EmacsReadings;
@@ -179,7 +181,11 @@ export class EmacsSession {
 	/** `(revert-buffer t t t)` of an unmodified buffer visiting that file, point kept in every window. */
 	async reload(realPath: string): Promise<EmacsReloadResult> {
 		const answer = await this.requests.ask("reload", RELOAD_ELISP, { file: realPath });
-		if (!answer.ok) return this.requests.busy ? "busy" : "failed";
+		if (!answer.ok) {
+			// Asked again once Emacs is heard from: a revert is harmless whenever it runs (unmodified buffers only).
+			if (this.requests.busy) this.reloadsDue.add(realPath);
+			return this.requests.busy ? "busy" : "failed";
+		}
 		const result = isFields(answer.value) ? answer.value.result : undefined;
 		return result === "reloaded" || result === "modified" || result === "not-loaded" ? result : "failed";
 	}
@@ -266,6 +272,10 @@ export class EmacsSession {
 		if (!isFields(value)) return;
 		// Any line means Emacs runs Lisp again: it is not busy.
 		this.requests.heardFrom();
+		for (const file of this.reloadsDue) {
+			this.reloadsDue.delete(file);
+			void runInBackground("emacs reload", () => this.reload(file));
+		}
 		if (value.kind === "review") {
 			for (const listener of [...this.reviewListeners])
 				void runInBackground("emacs review message", () => listener(value));

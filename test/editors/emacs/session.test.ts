@@ -163,6 +163,28 @@ describe.skipIf(!available)("one Emacs session (real Emacs 28.2 in tmux)", () =>
 		expect(await one.reload(join(project, "nowhere.ts"))).toBe("not-loaded");
 	});
 
+	test("the model's write while Emacs is busy: reverted once Emacs is heard from again", async () => {
+		const started = await emacs();
+		const one = session(served(started));
+		await one.open();
+		await one.setPushing(true);
+		const held = started.eval("(let ((end (+ (float-time) 1.5))) (while (< (float-time) end)))", 10_000);
+		await new Promise((done) => setTimeout(done, 100));
+		writeFileSync(file, "line1\nwritten while busy\nline3\n");
+		expect(await one.reload(file)).toBe("busy");
+		await held;
+		const bufferText = async () => {
+			const text = await started.eval(
+				`(with-current-buffer (find-buffer-visiting ${JSON.stringify(file)}) (buffer-string))`,
+			);
+			return text.ok ? text.value : "";
+		};
+		expect(await bufferText()).not.toContain("written while busy");
+		// A key: Emacs pushes, and the revert it missed is asked again.
+		started.keys("C-n");
+		await waitFor("the buffer reverted", async () => (await bufferText()).includes("written while busy"), 3000);
+	});
+
 	test("the review's channel: runs a chunk, hears its lines, is told when the connection ends", async () => {
 		const started = await emacs();
 		const one = session(served(started));
