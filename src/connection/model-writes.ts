@@ -6,7 +6,8 @@ import { runInBackground } from "../shared/background.ts";
 
 /**
  * `tool_result` handler: after the model's successful `write` or `edit`, the connected editor is told the file
- * changed (a Neovim reloads it when that is safe). Not awaited by the agent: Neovim never holds up a run.
+ * changed (a Neovim or an Emacs reloads it when that is safe). Not awaited by the agent: the editor never holds
+ * up a run, and what it did (reloaded, left alone, busy) is shown nowhere: the buffer itself shows it.
  */
 export function showModelWrite(
 	event: ToolResultEvent,

@@ -22,15 +22,16 @@ export function emacsSkipReason(): string | undefined {
 	return emacsOnPath().skipReason;
 }
 
-/** One Emacs in the project on an 80-line main.ts, and a pi 0.73 (RPC) on the project; all stopped after `work`. */
+/** One Emacs in the project on main.ts (`lines` lines), and a pi 0.73 (RPC) on the project; all stopped after `work`. */
 async function withEmacs<T>(
 	settings: object | undefined,
 	work: (emacs: RealEmacs, pi: RpcPi, ws: E2eWorkspace) => Promise<T>,
+	lineCount = 80,
 ): Promise<T> {
 	const ws = await E2eWorkspace.create();
 	const scope = `pi-ide-bench-emacs-${process.pid}-${++setups}`;
 	const runtimeDir = join(ws.root, "run");
-	const lines = Array.from({ length: 80 }, (_, i) => `line ${i + 1}`).join("\n");
+	const lines = Array.from({ length: lineCount }, (_, i) => `line ${i + 1}`).join("\n");
 	writeFileSync(join(ws.project, "src", "main.ts"), `${lines}\n`);
 	let emacs: RealEmacs | undefined;
 	let pi: RpcPi | undefined;
@@ -96,15 +97,25 @@ export async function emacsKeyToWidget(keys: number): Promise<number[]> {
  * E2. What one push costs inside Emacs: pi's own push function (the timer's: the snapshot computed, encoded,
  * compared with the last sent, sent over pi's socket), timed in Emacs with `float-time` around each call, the
  * cursor moved between calls so that every state differs and is sent. The calls run from a timer 20 ms apart,
- * Emacs idle between them: pi's one-byte acknowledgements are read, the send window stays open.
+ * Emacs idle between them: pi's one-byte acknowledgements are read, the send window stays open. With `edit`
+ * (a 100 000-line file) the cursor stays at the end and a character is typed there before each call instead:
+ * the push after an edit, where the buffer's lines would be counted again.
  */
-export async function emacsPushCost(runs: number): Promise<{ ms: number[]; sent: number }> {
-	return withEmacs(undefined, async (emacs, pi) => {
-		await waitFor("connected to Emacs", () => pi.lastWidget() === "in main.ts", 30_000);
-		const before = await pushesReceived(pi);
-		await evalText(
-			emacs,
-			`(let ((push nil))
+export async function emacsPushCost(
+	runs: number,
+	file: { lines: number; edit: boolean } = { lines: 80, edit: false },
+): Promise<{ ms: number[]; sent: number }> {
+	const move = file.edit
+		? '(goto-char (point-max)) (insert "x")'
+		: "(goto-char (point-min))\n              (forward-line (% left 70))";
+	return withEmacs(
+		undefined,
+		async (emacs, pi) => {
+			await waitFor("connected to Emacs", () => pi.lastWidget() === "in main.ts", 30_000);
+			const before = await pushesReceived(pi);
+			await evalText(
+				emacs,
+				`(let ((push nil))
   (mapatoms (lambda (symbol)
               (when (and (fboundp symbol) (string-match-p "\\\\\`pi-ide-[0-9]+-[0-9]+-push\\\\'" (symbol-name symbol)))
                 (setq push symbol))))
@@ -113,8 +124,7 @@ export async function emacsPushCost(runs: number): Promise<{ ms: number[]; sent:
         (let ((left ${runs}) (window (selected-window)))
           (lambda ()
             (with-current-buffer (window-buffer window)
-              (goto-char (point-min))
-              (forward-line (% left 70))
+              ${move}
               (set-window-point window (point)))
             (let ((started (float-time)))
               (funcall push)
@@ -123,17 +133,19 @@ export async function emacsPushCost(runs: number): Promise<{ ms: number[]; sent:
             (when (> left 0) (run-with-timer 0.02 nil 'bench-push-step)))))
   (run-with-timer 0.02 nil 'bench-push-step)
   push)`,
-		);
-		await waitFor(
-			"every timed push",
-			async () => Number(await evalText(emacs, "(length bench-push-times)")) >= runs,
-			runs * 200 + 10_000,
-			100,
-		);
-		const ms = JSON.parse(await evalText(emacs, "(json-encode (reverse bench-push-times))")) as number[];
-		await waitFor("the pushes received", async () => (await pushesReceived(pi)) >= before + runs, 10_000, 100);
-		return { ms, sent: (await pushesReceived(pi)) - before };
-	});
+			);
+			await waitFor(
+				"every timed push",
+				async () => Number(await evalText(emacs, "(length bench-push-times)")) >= runs,
+				runs * 200 + 10_000,
+				100,
+			);
+			const ms = JSON.parse(await evalText(emacs, "(json-encode (reverse bench-push-times))")) as number[];
+			await waitFor("the pushes received", async () => (await pushesReceived(pi)) >= before + runs, 10_000, 100);
+			return { ms, sent: (await pushesReceived(pi)) - before };
+		},
+		file.lines,
+	);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { elispChunk, indent } from "../../src/editors/emacs/core/elisp-chunk.ts";
+import { CHUNK_BODY_COLUMNS, elispChunk, indent } from "../../src/editors/emacs/core/elisp-chunk.ts";
 import { EMACS_ELISP_CHUNKS } from "../../src/editors/emacs/core/push-elisp.ts";
 import { SNAPSHOT_FORM } from "../../src/editors/emacs/core/state-elisp.ts";
 import { EMACS_REVIEW_ELISP_CHUNKS } from "../../src/review/core/emacs-diff-elisp.ts";
@@ -6,7 +6,7 @@ import { EMACS_REVIEW_ELISP_CHUNKS } from "../../src/review/core/emacs-diff-elis
 /**
  * How docs/security.md quotes every chunk of elisp pi sends into Emacs: verbatim, in pieces a reader can follow,
  * each shared text once. A chunk made by `elispChunk` is the frame with `BODY` standing for its body (indented
- * 12 more); in a body, `(SNAPSHOT_FORM :indent n)` stands for the snapshot form (its later lines n more); the
+ * `CHUNK_BODY_COLUMNS` more); in a body, `(SNAPSHOT_FORM :indent n)` stands for the snapshot form (its later lines n more); the
  * review's chunks share one text, `REVIEW_BODY` standing for what each adds. `chunkFromQuotes` puts the pieces
  * back together, and the docs test checks that this gives every chunk exactly, so the quotes can never drift.
  */
@@ -19,7 +19,7 @@ export interface ElispQuote {
 const BODY = "BODY";
 const FORM = "SNAPSHOT_FORM";
 const REVIEW = "REVIEW_BODY";
-const [FRAME_HEAD, FRAME_TAIL] = elispChunk(BODY).split(indent(BODY, 12)) as [string, string];
+const [FRAME_HEAD, FRAME_TAIL] = elispChunk(BODY).split(indent(BODY, CHUNK_BODY_COLUMNS)) as [string, string];
 
 /** The body of a framed chunk, or undefined for a chunk of its own (the probe). */
 function bodyOf(chunk: string): string | undefined {
@@ -27,7 +27,7 @@ function bodyOf(chunk: string): string | undefined {
 	const middle = chunk.slice(FRAME_HEAD.length, chunk.length - FRAME_TAIL.length);
 	const body = middle
 		.split("\n")
-		.map((line) => line.slice(Math.min(12, line.length - line.trimStart().length)))
+		.map((line) => line.slice(Math.min(CHUNK_BODY_COLUMNS, line.length - line.trimStart().length)))
 		.join("\n");
 	return elispChunk(body) === chunk ? body : undefined;
 }
@@ -78,7 +78,10 @@ function reviewPieces() {
 /** Every quote the docs hold, in the order they appear there. */
 export function emacsElispQuotes(): ElispQuote[] {
 	const quotes: ElispQuote[] = [
-		{ title: "The frame of every chunk but the probe", text: FRAME_HEAD + indent(BODY, 12) + FRAME_TAIL },
+		{
+			title: "The frame of every chunk but the probe",
+			text: FRAME_HEAD + indent(BODY, CHUNK_BODY_COLUMNS) + FRAME_TAIL,
+		},
 		{ title: "SNAPSHOT_FORM: what the user sees now", text: SNAPSHOT_FORM },
 	];
 	for (const [name, chunk] of Object.entries(EMACS_ELISP_CHUNKS)) {
@@ -98,7 +101,10 @@ export function emacsElispQuotes(): ElispQuote[] {
 export function chunkFromQuotes(name: string, quotes: readonly ElispQuote[]): string {
 	const text = (title: string) => quotes.find((quote) => quote.title === title)?.text ?? "";
 	const frame = (body: string) =>
-		text("The frame of every chunk but the probe").replace(indent(BODY, 12), indent(body, 12));
+		text("The frame of every chunk but the probe").replace(
+			indent(BODY, CHUNK_BODY_COLUMNS),
+			indent(body, CHUNK_BODY_COLUMNS),
+		);
 	if (name in EMACS_REVIEW_ELISP_CHUNKS) {
 		return frame(text("The review's shared form").replace(REVIEW, text(name)));
 	}

@@ -38,6 +38,11 @@ export class EmacsConnections {
 	/** Each session's newest valid reading: a snapshot rejected after it leaves the guard what Emacs last said. */
 	private readonly lastValid = new WeakMap<EmacsSession, EditorReading>();
 	private readonly failures = new Map<number, Failure>();
+	/**
+	 * The connects under way, by pid: a session being probed is not open yet, so a scan or a re-check meanwhile
+	 * would open a second one for the same Emacs (and the first, dropped from `sessions`, never be closed).
+	 */
+	private readonly opening = new Map<number, Promise<EmacsUnread["why"] | undefined>>();
 	private closed = false;
 
 	constructor(private readonly hooks: ConnectionsHooks) {}
@@ -97,8 +102,30 @@ export class EmacsConnections {
 	/**
 	 * A found Emacs connected to when it is new: what pi does not read of it, and why (undefined: read, or tried
 	 * before). `listener` gives pi's socket (opened for the first Emacs that needs it), or why there is none.
+	 * One connect per pid at a time: another asked meanwhile (a scan during a re-check) gets its answer.
 	 */
 	async connect(
+		emacs: FoundEmacs,
+		listener: () => Promise<PushListener | string>,
+	): Promise<EmacsUnread["why"] | undefined> {
+		const pending = this.opening.get(emacs.pid);
+		if (pending) return pending;
+		const connecting = this.connectOnce(emacs, listener);
+		this.opening.set(emacs.pid, connecting);
+		try {
+			return await connecting;
+		} finally {
+			this.opening.delete(emacs.pid);
+		}
+	}
+
+	async close(): Promise<void> {
+		this.closed = true;
+		await Promise.all([...this.sessions.values()].map((session) => session.close()));
+		this.sessions.clear();
+	}
+
+	private async connectOnce(
 		emacs: FoundEmacs,
 		listener: () => Promise<PushListener | string>,
 	): Promise<EmacsUnread["why"] | undefined> {
@@ -126,12 +153,6 @@ export class EmacsConnections {
 		}
 		await this.open(emacs as ServedEmacs, socket);
 		return undefined;
-	}
-
-	async close(): Promise<void> {
-		this.closed = true;
-		await Promise.all([...this.sessions.values()].map((session) => session.close()));
-		this.sessions.clear();
 	}
 
 	/** Opened and announced, or remembered as a failure. A daemon with no frame opens too: listed, not offered. */

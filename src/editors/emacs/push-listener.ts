@@ -1,12 +1,14 @@
 import { randomBytes } from "node:crypto";
-import { chmod, lstat, mkdtemp, rm } from "node:fs/promises";
-import { createServer, type Server, type Socket } from "node:net";
+import { chmod, lstat, mkdtemp, readdir, rm } from "node:fs/promises";
+import { connect, createServer, type Server, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { guarded } from "../../shared/background.ts";
 import { systemClock } from "../../shared/clock.ts";
 import type { Clock } from "../../shared/core/clock.ts";
 import { EMACS_PUSH_HELLO_TIMEOUT_MS } from "../../shared/core/timing.ts";
+import { hasExited } from "../core/proc-stat.ts";
+import { procStatOf } from "../proc-files.ts";
 import { PushLines } from "./core/push-lines.ts";
 
 /** The longest line an Emacs may push (a snapshot at its caps is well under 5 MiB); a longer one ends the peer. */
@@ -17,6 +19,13 @@ const HELLO_MAX_BYTES = 256;
 const SOCKET_PATH_MAX_BYTES = 107;
 /** Random bytes of a token (hex on the wire). */
 const TOKEN_BYTES = 16;
+
+/**
+ * A push dir's name: `pi-ide-emacs-<pi's pid>-<its start ticks>-` and mkdtemp's six characters. A pi killed
+ * with -9 leaves its dir; the next pi to open one removes it, once that pid runs no process started then.
+ */
+const PUSH_DIR_PREFIX = "pi-ide-emacs-";
+const PUSH_DIR_NAME = /^pi-ide-emacs-([1-9]\d{0,9})-(\d{1,20})-[A-Za-z0-9]{6}$/;
 
 export interface PushHandlers {
 	/** One JSON value the Emacs sent (untrusted: the caller checks its shape). */
@@ -130,11 +139,14 @@ export class PushListener {
 			...((await ownPrivateDir(base.XDG_RUNTIME_DIR, uid)) ? [base.XDG_RUNTIME_DIR as string] : []),
 			tmpdir(),
 		];
+		const startTicks = procStatOf(process.pid)?.startTicks;
+		// Without /proc no pi can be told gone: nothing is removed.
+		if (startTicks !== undefined) await Promise.all(parents.map((parent) => removeLeftDirs(parent, uid)));
 		let reason = "no place for the push socket";
 		for (const parent of parents) {
 			let dir: string;
 			try {
-				dir = await mkdtemp(join(parent, "pi-ide-emacs-"));
+				dir = await mkdtemp(join(parent, `${PUSH_DIR_PREFIX}${process.pid}-${startTicks ?? 0}-`));
 			} catch (error) {
 				reason = `cannot make the push socket's dir in ${parent}: ${(error as Error).message}`;
 				continue;
@@ -227,6 +239,41 @@ export class PushListener {
 			}),
 		);
 	}
+}
+
+/**
+ * The push dirs in `parent` that a pi gone left (killed with -9: its close never ran): named as pi names them,
+ * a dir itself (never a link followed), of `uid`, 0700, its pi's pid running no process started at its ticks,
+ * and nothing listening on its socket (a pi in another pid namespace that shares the dir still does). Never
+ * throws: what cannot be read or removed stays.
+ */
+export async function removeLeftDirs(parent: string, uid: number): Promise<void> {
+	const names = await readdir(parent).catch(() => [] as string[]);
+	for (const name of names) {
+		const match = PUSH_DIR_NAME.exec(name);
+		if (!match) continue;
+		const stat = procStatOf(Number(match[1]));
+		if (stat && !hasExited(stat) && String(stat.startTicks) === match[2]) continue;
+		const dir = join(parent, name);
+		const facts = await lstat(dir).catch(() => undefined);
+		if (!facts?.isDirectory() || facts.uid !== uid || (facts.mode & 0o777) !== 0o700) continue;
+		if (await listening(join(dir, "push"))) continue;
+		await rm(dir, { recursive: true, force: true }).catch(() => {});
+	}
+}
+
+/** Whether something accepts connections on that socket: a dead pi's socket file refuses them. */
+function listening(socketPath: string): Promise<boolean> {
+	return new Promise((settle) => {
+		const socket = connect(socketPath);
+		socket.once("connect", () => {
+			socket.destroy();
+			settle(true);
+		});
+		socket.once("error", (error: NodeJS.ErrnoException) =>
+			settle(error.code !== "ECONNREFUSED" && error.code !== "ENOENT" && error.code !== "ENOTSOCK"),
+		);
+	});
 }
 
 async function ownPrivateDir(path: string | undefined, uid: number): Promise<boolean> {

@@ -43,12 +43,11 @@ export class EmacsReadings {
 			selectionFirstSeenSeconds: typeof selectedAt === "number" ? (this.seen?.atSeconds ?? nowSeconds) : nowSeconds,
 			writtenAtSeconds: nowSeconds,
 			unsavedFiles: snapshot.unsaved,
-			// From column 1 through a line's end (the region ended at the start of the next line): whole lines.
-			// A region starting inside a line is a fragment; one from column 1 ending inside its last line, unknown.
-			...(selection &&
-				(selection.start.column > 1
-					? { wholeLineSelection: false }
-					: selection.text.endsWith("\n") && { wholeLineSelection: true })),
+			// Whole lines as the elisp saw the region (`whole_lines`), unless its text was cut: a reference to
+			// those lines is then read from disk, not served from a text that stops short of them.
+			...(selection && {
+				wholeLineSelection: snapshot.region?.whole_lines === true && snapshot.region.text_cut !== true,
+			}),
 		};
 		return { ok: true, snapshot, reading, cuts: parsed.cuts };
 	}

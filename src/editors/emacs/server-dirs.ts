@@ -2,7 +2,7 @@ import { resourceCount } from "../../shared/process-memory.ts";
 import { DirWatch, type DirWatchReport } from "../dir-watch.ts";
 
 /**
- * The dirs an Emacs's server socket appears in (core/socket-dirs.ts), watched: any entry made or removed there
+ * The dirs an Emacs's server socket appears in (core/server-sockets.ts), watched: any entry made or removed there
  * is news (`server-name` may be anything), and neither dir exists before the first `server-start`, so each is
  * waited for through its nearest parent (DirWatch). What they miss (an absolute `server-name` elsewhere) is
  * found on `/ide`.

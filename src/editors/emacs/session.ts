@@ -11,9 +11,10 @@ import { INSTALL_ELISP, SET_PUSHING_ELISP } from "./core/push-elisp.ts";
 import { EMACS_SNAPSHOT_CAPS, type EmacsSnapshot } from "./core/snapshot.ts";
 import { RELOAD_ELISP, STATE_ELISP, UNSAVED_ELISP } from "./core/state-elisp.ts";
 import type { EmacsEntry } from "./core/status.ts";
-import type { EmacsDiffChannel, ReviewMessage } from "./diff-channel.ts";
+import { type EmacsDiffChannel, ReviewLines } from "./diff-channel.ts";
 import type { FoundEmacs } from "./discovery.ts";
 import type { PushListener, PushPeer } from "./push-listener.ts";
+import { PushSwitch } from "./push-switch.ts";
 import { EmacsReadings } from "./readings.ts";
 import { EmacsRequests } from "./requests.ts";
 
@@ -26,7 +27,10 @@ export type ServedEmacs = FoundEmacs & { socket: string };
 /** How opening went: connected and read (a daemon with no frame too: `hasUi` says), or not (`report().problem`). */
 export type OpenResult = "open" | "failed";
 
-export type EmacsReloadResult = "reloaded" | "modified" | "not-loaded" | "busy" | "failed";
+/** What showing the model's write did (RELOAD_ELISP's answer; busy: asked again once heard from; failed). */
+export type EmacsReloadResult = "reloaded" | "unchanged" | "modified" | "narrowed" | "not-loaded" | "busy" | "failed";
+
+const RELOAD_ANSWERS: ReadonlySet<unknown> = new Set(["reloaded", "unchanged", "modified", "narrowed", "not-loaded"]);
 
 export interface EmacsSessionHooks {
 	clock: Clock;
@@ -60,12 +64,11 @@ export class EmacsSession {
 	private proc: { cwd?: string; argv: string[] } = { argv: [] };
 	private snapshot?: EmacsSnapshot;
 	private readingNow?: EditorReading;
-	private pushing = false;
-	private wantPushes = false;
+	private readonly pushSwitch: PushSwitch;
 	private pushes: EmacsEntry["pushes"] = { count: 0 };
 	private problem?: string;
 	private cuts: readonly string[] = [];
-	private readonly reviewListeners = new Set<(message: ReviewMessage) => void>();
+	private readonly reviewLines = new ReviewLines();
 	/** The model's writes a busy Emacs could not revert when asked: its next line asks again. */
 	private readonly reloadsDue = new Set<string>();
 
@@ -78,6 +81,10 @@ export class EmacsSession {
 	) {
 		this.requests = new EmacsRequests(() => this.found, hooks.clock);
 		this.readings = new EmacsReadings(hooks.clock);
+		this.pushSwitch = new PushSwitch(async (push) => {
+			const what = push ? "pushes on" : "pushes off";
+			return this.isOpen && (await this.requests.ask(what, SET_PUSHING_ELISP, { prefix: hooks.prefix, push })).ok;
+		});
 	}
 
 	/**
@@ -95,6 +102,7 @@ export class EmacsSession {
 		if (!isFields(checked.probe.args) || checked.probe.args.probe !== nonce)
 			return this.failedToOpen("the probe's arguments came back changed");
 		this.probe = checked.probe;
+		this.pushSwitch.framesSeen(checked.probe.frames);
 		const peer = this.hooks.listener.expect({
 			message: (value) => this.onMessage(value),
 			closed: (reason) => this.onPeerClosed(reason),
@@ -138,7 +146,7 @@ export class EmacsSession {
 	}
 
 	get isPushing(): boolean {
-		return this.pushing;
+		return this.isOpen && this.pushSwitch.on;
 	}
 
 	/** The server restarted under another name (`server-start` again): requests go there from now on. */
@@ -146,26 +154,23 @@ export class EmacsSession {
 		this.found = { ...this.found, socket };
 	}
 
-	/** Reads the state now (on connecting, on `/ide`, for one not read yet on a re-check). */
+	/**
+	 * Reads the state now (on connecting, on `/ide`, for one not read yet on a re-check). A state pushed while
+	 * the read was under way wins: the read's answer may have been made before it, and a later one is pushed.
+	 */
 	async refresh(): Promise<void> {
 		if (!this.isOpen) return;
 		await this.readProc();
+		const pushesBefore = this.pushes.count;
 		const answer = await this.requests.ask("state", STATE_ELISP, { caps: EMACS_SNAPSHOT_CAPS });
-		if (answer.ok) await this.take(answer.value);
+		if (!answer.ok || this.pushes.count !== pushesBefore) return;
+		if (isFields(answer.value)) this.pushSwitch.framesSeen(answer.value.frames);
+		await this.take(answer.value);
 	}
 
-	/** Turns the pushing hooks on or off without closing the connection; idempotent. */
+	/** Turns the pushing hooks on or off without closing the connection (push-switch.ts: asked until known). */
 	async setPushing(on: boolean): Promise<void> {
-		if (on === this.wantPushes || !this.isOpen) return;
-		this.wantPushes = on;
-		const answer = await this.requests.ask(on ? "pushes on" : "pushes off", SET_PUSHING_ELISP, {
-			prefix: this.hooks.prefix,
-			push: on,
-		});
-		if (this.wantPushes !== on) return;
-		if (answer.ok) this.pushing = on;
-		// Not started: asked again on the next decision. Not stopped: they go with the connection, once pi does.
-		else if (on) this.wantPushes = false;
+		if (this.isOpen) await this.pushSwitch.set(on);
 	}
 
 	/**
@@ -187,27 +192,20 @@ export class EmacsSession {
 			return this.requests.busy ? "busy" : "failed";
 		}
 		const result = isFields(answer.value) ? answer.value.result : undefined;
-		return result === "reloaded" || result === "modified" || result === "not-loaded" ? result : "failed";
+		return RELOAD_ANSWERS.has(result) ? (result as EmacsReloadResult) : "failed";
 	}
 
 	/** The review's way into this Emacs; undefined once closed. */
 	diffChannel(enclosing: boolean): EmacsDiffChannel | undefined {
 		if (!this.isOpen) return undefined;
-		const listeners = this.reviewListeners;
-		return {
+		return this.reviewLines.channel({
 			enclosing,
 			prefix: this.hooks.prefix,
 			privateDir: dirname(this.hooks.listener.socketPath),
 			clock: this.hooks.clock,
 			run: (what, elispFunction, args, deadlineMs) => this.requests.ask(what, elispFunction, args, deadlineMs),
-			onReviewMessage(listener) {
-				// Each subscription its own entry: the same function given twice is two subscriptions.
-				const entry = (message: ReviewMessage) => listener(message);
-				listeners.add(entry);
-				return () => listeners.delete(entry);
-			},
 			whenClosed: () => this.whenClosed(),
-		};
+		});
 	}
 
 	/** Resolves with the reason once pi's connection with that Emacs is gone. */
@@ -229,7 +227,7 @@ export class EmacsSession {
 			socket: this.found.socket,
 			daemon: this.probe?.daemon ?? this.found.daemon,
 			busy: this.requests.busy,
-			pushing: this.pushing,
+			pushing: this.isPushing,
 			pushes: this.pushes,
 			...(this.proc.cwd !== undefined && { cwd: this.proc.cwd }),
 			...(this.probe && { version: this.probe.version }),
@@ -276,20 +274,16 @@ export class EmacsSession {
 			this.reloadsDue.delete(file);
 			void runInBackground("emacs reload", () => this.reload(file));
 		}
-		if (value.kind === "review") {
-			for (const listener of [...this.reviewListeners])
-				void runInBackground("emacs review message", () => listener(value));
-			return;
-		}
+		if (value.kind === "review") this.reviewLines.deliver(value);
 		if (value.kind !== "state") return;
 		this.pushes = { count: this.pushes.count + 1, lastAtSeconds: this.hooks.clock.nowSeconds() };
+		this.pushSwitch.pushed(isFields(value.state) ? value.state.frames : undefined);
 		void runInBackground("emacs push", () => this.take(value.state));
 	}
 
 	private onPeerClosed(reason: string): void {
 		if (this.closedReason !== undefined) return;
 		this.closedReason = reason;
-		this.pushing = false;
 		if (this.peer) this.problem = reason;
 		for (const waiter of this.closedWaiters.splice(0)) waiter(reason);
 		if (this.peer) this.hooks.closed(this);

@@ -6,7 +6,8 @@ import { pushesWanted } from "../core/push-choice.ts";
 import type { EditorSource, SourceHooks } from "../editor-source.ts";
 import { ancestorsOf } from "../proc-files.ts";
 import { EmacsConnections } from "./connections.ts";
-import { runsInsideEmacs, serverSocketDirs } from "./core/socket-dirs.ts";
+import { runsInsideEmacs } from "./core/emacs-process.ts";
+import { serverSocketDirs } from "./core/server-sockets.ts";
 import type { EmacsReport, EmacsUnread } from "./core/status.ts";
 import type { EmacsDiffChannel } from "./diff-channel.ts";
 import { scanForEmacsen } from "./discovery.ts";
@@ -172,7 +173,10 @@ export class EmacsSource implements EditorSource {
 	report(): EmacsReport {
 		const listener = this.listenerNow;
 		const sessions = [...this.connections.sessions.values()];
-		const enclosingPid = sessions.find((session) => this.isEnclosing(session.found.pid))?.found.pid;
+		const unread = [...this.unread, ...this.connections.failed()];
+		// Among those pi does not read too: the Emacs pi runs in may run no server, or a TCP one.
+		const pids = [...sessions.map((session) => session.found.pid), ...unread.map((emacs) => emacs.pid)];
+		const enclosingPid = pids.find((pid) => this.isEnclosing(pid));
 		return {
 			phase: this.phase,
 			source: this.options.enabled.source,
@@ -183,7 +187,7 @@ export class EmacsSource implements EditorSource {
 				enclosing: this.isEnclosing(session.found.pid),
 				...(session.reading() && { editor: session.reading() }),
 			})),
-			unread: [...this.unread, ...this.connections.failed()],
+			unread,
 			listener:
 				typeof listener === "string" ? { problem: listener } : { ...(listener && { socket: listener.socketPath }) },
 			watchProblems: this.watchers

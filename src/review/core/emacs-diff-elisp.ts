@@ -8,8 +8,8 @@ import { elispChunk, indent } from "../../editors/emacs/core/elisp-chunk.ts";
  * text goes back the same way, and the line saying so through the install's `<prefix>send`. A review is a buffer
  * of pi's own, `*pi: <name> (proposed)*`, in the file's major mode beside the file's window: the user's buffers
  * are never touched, nothing is written anywhere but pi's dir. Every symbol is `<prefix>review-...` and exists only
- * while a review is open: the last review to end removes them all. The form is macroexpanded once, so the two
- * hook functions (every command, every killed buffer while a review is open) expand no macro when they run.
+ * while a review is open: the last review to end removes them all. The frame macroexpands the form once, so the
+ * two hook functions (every command, every killed buffer while a review is open) expand no macro when they run.
  */
 
 /**
@@ -17,127 +17,123 @@ import { elispChunk, indent } from "../../editors/emacs/core/elisp-chunk.ts";
  * one `[id buffer window accept-path decided window-kind]` per open review; while it is not empty
  * `kill-buffer-hook` and `post-command-hook` carry one function of pi's each.
  */
-const reviewForm = (body: string) => `(lambda (args)
-  (let* ((prefix (let ((prefix (gethash "prefix" args)))
-                   (unless (and (stringp prefix) (string-match "pi-ide-[0-9]+-[0-9]+-" prefix)
-                                (= (match-beginning 0) 0) (= (match-end 0) (length prefix)))
-                     (error "pi-ide: a bad prefix"))
-                   prefix))
-         (reviews (intern (concat prefix "review-list")))
-         (keys-var (intern (concat prefix "review-keys")))
-         (close-fn (intern (concat prefix "review-close")))
-         (killed-fn (intern (concat prefix "review-killed")))
-         (check-fn (intern (concat prefix "review-check")))
-         (accept-fn (intern (concat prefix "review-accept")))
-         (reject-fn (intern (concat prefix "review-reject")))
-         (send-fn (intern (concat prefix "send")))
-         (entry-of
-          (lambda (buffer)
-            (let (found)
-              (dolist (entry (and (boundp reviews) (symbol-value reviews)) found)
-                (when (eq (aref entry 1) buffer) (setq found entry))))))
-         (send-event
-          (lambda (id event reason)
-            (condition-case nil
-                (and (funcall send-fn (append (list (cons "kind" "review") (cons "id" id) (cons "event" event))
-                                              (and reason (list (cons "reason" reason)))))
-                     t)
-              (error nil))))
-         ;; A window made for the review is dedicated to it, so killing the buffer deletes it; not when it
-         ;; shows another buffer now, nor when it is its frame's only one (that would delete the user's frame).
-         (release-window
-          (lambda (entry)
-            (let ((window (aref entry 2)))
-              (when (and (window-live-p window) (eq (window-dedicated-p window) reviews)
-                         (or (not (eq (window-buffer window) (aref entry 1)))
-                             (and (frame-root-window-p window) (not (eq (aref entry 5) 'frame)))))
-                (set-window-dedicated-p window nil)))))
-         (answer
-          (lambda (event reason)
-            (let ((entry (funcall entry-of (current-buffer))))
-              (cond
-               ((null entry) (message "pi's review of this change has ended"))
-               ((aref entry 4) (message "Already answered: pi has it"))
-               (t
-                (condition-case failure
-                    (progn
-                      (when (equal event "accepted")
-                        (let ((coding-system-for-write 'utf-8-unix)
-                              (file-name-handler-alist nil)
-                              (create-lockfiles nil)
-                              (write-region-annotate-functions nil)
-                              (write-region-post-annotation-function nil))
-                          (save-restriction
-                            (widen)
-                            (with-file-modes #o600
-                              (write-region nil nil (aref entry 3) nil 'quiet)))))
-                      (aset entry 4 t)
-                      (if (funcall send-event (aref entry 0) event reason)
-                          (progn
-                            (set-buffer-modified-p nil)
-                            (setq header-line-format " pi has your answer and closes this buffer"))
-                        (funcall close-fn)
-                        (message "pi is gone: its review is closed")))
-                  (error (message "Not answered in Emacs (%s): decide in pi"
-                                  (error-message-string failure))))))))))
-    (fset close-fn
-          (lambda (&optional id)
-            "Close pi's reviews in this Emacs, ID's or every one; pi is told nothing."
-            (let ((gone nil) (kept nil) (count 0) (kill-buffer-query-functions nil))
-              (dolist (entry (and (boundp reviews) (symbol-value reviews)))
-                (if (or (null id) (equal id (aref entry 0))) (push entry gone) (push entry kept)))
-              (set reviews (nreverse kept))
-              (dolist (entry gone)
-                (funcall release-window entry)
-                (when (buffer-live-p (aref entry 1))
-                  (setq count (1+ count))
-                  (condition-case nil (kill-buffer (aref entry 1)) (error nil)))
-                (funcall release-window entry))
-              (unless (symbol-value reviews)
-                (remove-hook 'kill-buffer-hook killed-fn)
-                (remove-hook 'post-command-hook check-fn)
-                (makunbound reviews)
-                (dolist (name (list accept-fn reject-fn killed-fn check-fn close-fn))
-                  (fmakunbound name)))
-              count)))
-    (fset killed-fn
-          (lambda ()
-            "Tell pi a review's buffer was killed: that decides nothing, pi's select asks."
-            (condition-case nil
-                (let ((entry (funcall entry-of (current-buffer))))
-                  (when entry
-                    (set reviews (delq entry (symbol-value reviews)))
-                    (funcall release-window entry)
-                    (unless (aref entry 4) (funcall send-event (aref entry 0) "closed" nil))
-                    (unless (symbol-value reviews) (funcall close-fn))))
-              (error nil))))
-    (fset check-fn
-          (lambda ()
-            "Close pi's reviews once pi is gone: its send function goes with its connection."
-            (condition-case nil (unless (fboundp send-fn) (funcall close-fn)) (error nil))))
-    (fset accept-fn
-          (lambda ()
-            "Accept pi's proposed change as this buffer holds it: pi's own tool writes the file."
-            (interactive)
-            (funcall answer "accepted" nil)))
-    (fset reject-fn
-          (lambda (reason)
-            "Reject pi's proposed change; REASON (may be empty) is what the model reads."
-            (interactive
-             (list (let ((entry (funcall entry-of (current-buffer))))
-                     (if (and entry (not (aref entry 4)))
-                         (read-string "Reject pi's change; why (RET: no reason): ")
-                       ""))))
-            (funcall answer "rejected" reason)))
-${indent(body, 4)}))`;
+const reviewForm = (body: string) => `(let* ((prefix (let ((prefix (gethash "prefix" args)))
+                 (unless (and (stringp prefix) (string-match "pi-ide-[0-9]+-[0-9]+-" prefix)
+                              (= (match-beginning 0) 0) (= (match-end 0) (length prefix)))
+                   (error "pi-ide: a bad prefix"))
+                 prefix))
+       (reviews (intern (concat prefix "review-list")))
+       (keys-var (intern (concat prefix "review-keys")))
+       (close-fn (intern (concat prefix "review-close")))
+       (killed-fn (intern (concat prefix "review-killed")))
+       (check-fn (intern (concat prefix "review-check")))
+       (accept-fn (intern (concat prefix "review-accept")))
+       (reject-fn (intern (concat prefix "review-reject")))
+       (send-fn (intern (concat prefix "send")))
+       ;; The review's words answer the user's own keys: shown in the echo area, never kept in *Messages*.
+       (say (lambda (text) (let ((message-log-max nil)) (message "%s" text))))
+       (entry-of
+        (lambda (buffer)
+          (let (found)
+            (dolist (entry (and (boundp reviews) (symbol-value reviews)) found)
+              (when (eq (aref entry 1) buffer) (setq found entry))))))
+       (send-event
+        (lambda (id event reason)
+          (condition-case nil
+              (and (funcall send-fn (append (list (cons "kind" "review") (cons "id" id) (cons "event" event))
+                                            (and reason (list (cons "reason" reason)))))
+                   t)
+            (error nil))))
+       ;; A window made for the review is dedicated to it, so killing the buffer deletes it; not when it
+       ;; shows another buffer now, nor when it is its frame's only one (that would delete the user's frame).
+       (release-window
+        (lambda (entry)
+          (let ((window (aref entry 2)))
+            (when (and (window-live-p window) (eq (window-dedicated-p window) reviews)
+                       (or (not (eq (window-buffer window) (aref entry 1)))
+                           (and (frame-root-window-p window) (not (eq (aref entry 5) 'frame)))))
+              (set-window-dedicated-p window nil)))))
+       (answer
+        (lambda (event reason)
+          (let ((entry (funcall entry-of (current-buffer))))
+            (cond
+             ((null entry) (funcall say "pi's review of this change has ended"))
+             ((aref entry 4) (funcall say "Already answered: pi has it"))
+             (t
+              (condition-case failure
+                  (progn
+                    (when (equal event "accepted")
+                      (let ((coding-system-for-write 'utf-8-unix)
+                            (file-name-handler-alist nil)
+                            (create-lockfiles nil)
+                            (write-region-annotate-functions nil)
+                            (write-region-post-annotation-function nil))
+                        (save-restriction
+                          (widen)
+                          (with-file-modes #o600
+                            (write-region nil nil (aref entry 3) nil 'quiet)))))
+                    (aset entry 4 t)
+                    (if (funcall send-event (aref entry 0) event reason)
+                        (progn
+                          (set-buffer-modified-p nil)
+                          (setq header-line-format " pi has your answer and closes this buffer"))
+                      (funcall close-fn)
+                      (funcall say "pi is gone: its review is closed")))
+                (error (funcall say (format "Not answered in Emacs (%s): decide in pi"
+                                            (error-message-string failure)))))))))))
+  (fset close-fn
+        (lambda (&optional id)
+          "Close pi's reviews in this Emacs, ID's or every one; pi is told nothing."
+          (let ((gone nil) (kept nil) (count 0) (kill-buffer-query-functions nil))
+            (dolist (entry (and (boundp reviews) (symbol-value reviews)))
+              (if (or (null id) (equal id (aref entry 0))) (push entry gone) (push entry kept)))
+            (set reviews (nreverse kept))
+            (dolist (entry gone)
+              (funcall release-window entry)
+              (when (buffer-live-p (aref entry 1))
+                (setq count (1+ count))
+                (condition-case nil (kill-buffer (aref entry 1)) (error nil)))
+              (funcall release-window entry))
+            (unless (symbol-value reviews)
+              (remove-hook 'kill-buffer-hook killed-fn)
+              (remove-hook 'post-command-hook check-fn)
+              (makunbound reviews)
+              (dolist (name (list accept-fn reject-fn killed-fn check-fn close-fn))
+                (fmakunbound name)))
+            count)))
+  (fset killed-fn
+        (lambda ()
+          "Tell pi a review's buffer was killed: that decides nothing, pi's select asks."
+          (condition-case nil
+              (let ((entry (funcall entry-of (current-buffer))))
+                (when entry
+                  (set reviews (delq entry (symbol-value reviews)))
+                  (funcall release-window entry)
+                  (unless (aref entry 4) (funcall send-event (aref entry 0) "closed" nil))
+                  (unless (symbol-value reviews) (funcall close-fn))))
+            (error nil))))
+  (fset check-fn
+        (lambda ()
+          "Close pi's reviews once pi is gone: its send function goes with its connection."
+          (condition-case nil (unless (fboundp send-fn) (funcall close-fn)) (error nil))))
+  (fset accept-fn
+        (lambda ()
+          "Accept pi's proposed change as this buffer holds it: pi's own tool writes the file."
+          (interactive)
+          (funcall answer "accepted" nil)))
+  (fset reject-fn
+        (lambda (reason)
+          "Reject pi's proposed change; REASON (may be empty) is what the model reads."
+          (interactive
+           (list (let ((entry (funcall entry-of (current-buffer))))
+                   (if (and entry (not (aref entry 4)))
+                       (read-string "Reject pi's change; why (RET: no reason): ")
+                     ""))))
+          (funcall answer "rejected" reason)))
+${indent(body, 2)})`;
 
-/** A review form run as a chunk: expanded once, then called with the chunk's args. */
-const reviewChunk = (body: string) =>
-	elispChunk(`(funcall (eval (macroexpand-all
-               (quote
-${indent(reviewForm(body), 16)}))
-              t)
-         args)`);
+/** A review form run as a chunk (the frame expands it once, so the hook functions it leaves expand no macro). */
+const reviewChunk = (body: string) => elispChunk(reviewForm(body));
 
 /**
  * The mode `auto-mode-alist` gives a file name, as `set-auto-mode` reads it (its `(MODE t)` entries too), then
@@ -223,7 +219,7 @@ ${indent(MODE_OF_NAME, 25)}))
           (define-key keymap (kbd "C-c C-k") reject-fn)
           ;; A habitual C-x C-s would ask where to write the proposal: it says how to answer instead.
           (define-key keymap [remap save-buffer]
-            (lambda () (interactive) (message "pi's proposal: C-c C-c accepts it, C-c C-k rejects it")))
+            (lambda () (interactive) (funcall say "pi's proposal: C-c C-c accepts it, C-c C-k rejects it")))
           (setq buffer (generate-new-buffer (gethash "buffer" args)))
           (setq entry (vector id buffer nil (gethash "accept" args) nil nil))
           (unless (boundp reviews) (set reviews nil))

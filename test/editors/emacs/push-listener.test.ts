@@ -1,9 +1,21 @@
-import { existsSync, mkdirSync, statSync } from "node:fs";
-import { connect, type Socket } from "node:net";
+import { spawn } from "node:child_process";
+import {
+	chmodSync,
+	chownSync,
+	existsSync,
+	mkdirSync,
+	readdirSync,
+	renameSync,
+	statSync,
+	symlinkSync,
+	writeFileSync,
+} from "node:fs";
+import { connect, createServer, type Socket } from "node:net";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
-import { PUSH_LINE_MAX_BYTES, PushListener } from "../../../src/editors/emacs/push-listener.ts";
+import { PUSH_LINE_MAX_BYTES, PushListener, removeLeftDirs } from "../../../src/editors/emacs/push-listener.ts";
+import { procStatOf } from "../../../src/editors/proc-files.ts";
 import { EMACS_PUSH_HELLO_TIMEOUT_MS } from "../../../src/shared/core/timing.ts";
 import { CleanupScope } from "../../support/cleanup-scope.ts";
 import { ManualClock } from "../../support/clocks.ts";
@@ -61,6 +73,94 @@ describe("pi's push listener (no Emacs)", () => {
 		expect(statSync(listener.socketPath).mode & 0o777).toBe(0o600);
 		await listener.close();
 		expect(existsSync(dirname(listener.socketPath))).toBe(false);
+	});
+
+	test("its dir is named with pi's pid and start ticks", async () => {
+		const listener = await open(runtimeDir());
+		const ticks = procStatOf(process.pid)?.startTicks;
+		expect(basename(dirname(listener.socketPath))).toMatch(
+			new RegExp(`^pi-ide-emacs-${process.pid}-${ticks}-[A-Za-z0-9]{6}$`),
+		);
+	});
+
+	/** A pi killed with -9 as it leaves its dir: a process that listened there, killed, its socket file left. */
+	async function killedListenerDir(parent: string): Promise<string> {
+		const staging = join(parent, "staging");
+		mkdirSync(staging, { mode: 0o700 });
+		const child = spawn(
+			process.execPath,
+			[
+				"-e",
+				"require('node:net').createServer().listen(process.argv[1]); setInterval(() => {}, 1000)",
+				join(staging, "push"),
+			],
+			{ stdio: "ignore" },
+		);
+		await waitFor("the child listening", () => existsSync(join(staging, "push")));
+		const ticks = procStatOf(child.pid as number)?.startTicks;
+		const exited = new Promise((done) => child.once("exit", done));
+		child.kill("SIGKILL");
+		await exited;
+		const dir = join(parent, `pi-ide-emacs-${child.pid}-${ticks}-Ab12Cd`);
+		renameSync(staging, dir);
+		return dir;
+	}
+
+	test("opening removes the dirs a pi killed with -9 left; every other entry stays as it was", async () => {
+		const runtime = runtimeDir();
+		const ticks = procStatOf(process.pid)?.startTicks as number;
+		const left = await killedListenerDir(runtime);
+		expect(existsSync(join(left, "push"))).toBe(true);
+		const made = (name: string, mode = 0o700) => {
+			const dir = join(runtime, name);
+			mkdirSync(dir, { mode });
+			chmodSync(dir, mode);
+			writeFileSync(join(dir, "keep"), "x");
+			return dir;
+		};
+		// pi's pid now runs a process started at other ticks: the pid was reused, that pi is gone.
+		const reused = made(`pi-ide-emacs-${process.pid}-${ticks + 1}-aaaaaa`);
+		const alive = made(`pi-ide-emacs-${process.pid}-${ticks}-bbbbbb`);
+		const open0755 = made("pi-ide-emacs-999999999-1-cccccc", 0o755);
+		const oldName = made("pi-ide-emacs-dddddd");
+		const target = made("elsewhere");
+		symlinkSync(target, join(runtime, "pi-ide-emacs-999999999-1-eeeeee"));
+		writeFileSync(join(runtime, "pi-ide-emacs-999999999-1-ffffff"), "a file");
+		// No pid of this namespace, but a listener there: another pid namespace's live pi sharing the dir.
+		const shared = made("pi-ide-emacs-999999999-1-gggggg");
+		const server = createServer();
+		await new Promise<void>((listening) => server.listen(join(shared, "push"), listening));
+		scope.defer(() => new Promise((closed) => server.close(closed)));
+
+		const listener = await open(runtime);
+		expect(existsSync(left)).toBe(false);
+		expect(existsSync(reused)).toBe(false);
+		for (const kept of [alive, open0755, oldName, target, shared]) expect(existsSync(join(kept, "keep"))).toBe(true);
+		expect(readdirSync(runtime).sort()).toEqual(
+			[
+				basename(dirname(listener.socketPath)),
+				basename(alive),
+				basename(open0755),
+				basename(oldName),
+				"elsewhere",
+				"pi-ide-emacs-999999999-1-eeeeee",
+				"pi-ide-emacs-999999999-1-ffffff",
+				basename(shared),
+			].sort(),
+		);
+	});
+
+	test.skipIf(uid !== 0)("another user's dir of that name stays (run as root: chown is possible)", async () => {
+		const runtime = runtimeDir();
+		const dir = join(runtime, "pi-ide-emacs-999999999-1-hhhhhh");
+		mkdirSync(dir, { mode: 0o700 });
+		chownSync(dir, 12345, 12345);
+		await removeLeftDirs(runtime, uid);
+		expect(existsSync(dir)).toBe(true);
+	});
+
+	test("a parent that cannot be read removes nothing and says nothing", async () => {
+		await expect(removeLeftDirs("/nonexistent/pi-ide-run", uid)).resolves.toBeUndefined();
 	});
 
 	test.each([

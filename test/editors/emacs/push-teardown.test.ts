@@ -1,6 +1,5 @@
 import { spawn } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
-import { createServer, type Socket } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { INSTALL_ELISP, SET_PUSHING_ELISP } from "../../../src/editors/emacs/core/push-elisp.ts";
@@ -8,6 +7,7 @@ import { EMACS_SNAPSHOT_CAPS } from "../../../src/editors/emacs/core/snapshot.ts
 import { PushListener } from "../../../src/editors/emacs/push-listener.ts";
 import { CleanupScope } from "../../support/cleanup-scope.ts";
 import { freshPrefix, PushedEmacs, runChunk } from "../../support/emacs-push.ts";
+import { rawPeer } from "../../support/emacs-raw-peer.ts";
 import { RealEmacs, requireEmacs } from "../../support/real-emacs.ts";
 import { tempDir } from "../../support/temp-dir.ts";
 import { waitFor } from "../../support/wait-for.ts";
@@ -16,7 +16,7 @@ const available = requireEmacs("the Emacs push teardown tests");
 
 /** Everything of one install Emacs still holds: hook entries, timers, processes, advice, symbols. */
 const residueOf = (prefix: string) => `(let ((prefix ${JSON.stringify(prefix)}) (found nil))
-  (dolist (hook '(post-command-hook after-change-functions window-selection-change-functions
+  (dolist (hook '(post-command-hook before-change-functions after-change-functions window-selection-change-functions
                   window-buffer-change-functions after-save-hook after-revert-hook kill-buffer-hook
                   after-load-functions flycheck-after-syntax-check-hook
                   after-make-frame-functions delete-frame-functions))
@@ -33,29 +33,6 @@ const residueOf = (prefix: string) => `(let ((prefix ${JSON.stringify(prefix)}) 
   (mapatoms (lambda (symbol) (when (string-prefix-p prefix (symbol-name symbol)) (push "symbol" found))))
   (mapconcat #'identity (delete-dups found) " "))`;
 
-/** A socket that takes Emacs's lines and answers nothing unless told: not pi's listener. */
-async function rawServer(path: string, scope: CleanupScope) {
-	const lines: string[] = [];
-	const sockets: Socket[] = [];
-	const server = createServer((socket) => {
-		sockets.push(socket);
-		let pending = "";
-		socket.on("data", (data) => {
-			pending += data.toString("utf8");
-			const parts = pending.split("\n");
-			pending = parts.pop() as string;
-			lines.push(...parts);
-		});
-		socket.on("error", () => {});
-	});
-	await new Promise<void>((listening) => server.listen(path, listening));
-	scope.defer(() => {
-		for (const socket of sockets) socket.destroy();
-		return new Promise((closed) => server.close(closed));
-	});
-	return { lines, sockets };
-}
-
 describe.skipIf(!available)("pi's elisp leaves nothing behind in a real Emacs 28.2", () => {
 	const scope = new CleanupScope();
 	let emacs: RealEmacs;
@@ -65,14 +42,6 @@ describe.skipIf(!available)("pi's elisp leaves nothing behind in a real Emacs 28
 		const answer = await emacs.eval(residueOf(prefix));
 		if (!answer.ok) throw new Error(answer.reason);
 		return JSON.parse(answer.value) as string;
-	};
-	/** Point at the buffer's start, seen by Emacs (keys arrive asynchronously). */
-	const atTheTop = async () => {
-		emacs.keys("M-<");
-		await waitFor("point at the top", async () => {
-			const point = await emacs.eval("(point)");
-			return point.ok && point.value === "1";
-		});
 	};
 	const newListener = async () => {
 		const listener = await PushListener.open({ XDG_RUNTIME_DIR: runtimeDir }, process.getuid?.() ?? 0);
@@ -100,6 +69,9 @@ describe.skipIf(!available)("pi's elisp leaves nothing behind in a real Emacs 28
 	afterAll(() => scope.close());
 
 	test("pi's close of the connection removes hooks, advice, timer, process and functions", async () => {
+		// Flymake is not loaded: the advice waits on the symbol's plist (advice--pending and two more entries).
+		const plist = "(list (fboundp 'flymake--handle-report) (symbol-plist 'flymake--handle-report))";
+		expect(await emacs.eval(plist)).toMatchObject({ ok: true, value: "(nil nil)\n" });
 		const pushed = await PushedEmacs.install(emacs, await newListener());
 		await pushed.waitState("the first push", () => true);
 		emacs.keys("C-n");
@@ -109,6 +81,7 @@ describe.skipIf(!available)("pi's elisp leaves nothing behind in a real Emacs 28
 		expect((await residue(pushed.prefix)).split(" ").sort()).toEqual(
 			[
 				"advice",
+				"before-change-functions",
 				"after-change-functions",
 				"after-load-functions",
 				"after-make-frame-functions",
@@ -131,6 +104,9 @@ describe.skipIf(!available)("pi's elisp leaves nothing behind in a real Emacs 28
 		await waitFor("nothing of the install left", async () => (await residue(pushed.prefix)) === "");
 		process.stderr.write(`teardown after pi's close: ${(performance.now() - closedAt).toFixed(0)} ms\n`);
 		expect(await emacs.eval("(bound-and-true-p pi-ide-test-reviews-closed)")).toMatchObject({ value: "t" });
+		// advice-remove alone leaves (advice--pending nil function-documentation (advice--make-docstring ...)
+		// defalias-fset-function nil) there (checked in 28.2): pi takes off what its advice-add put.
+		expect(await emacs.eval(plist)).toMatchObject({ ok: true, value: "(nil nil)\n" });
 		await emacs.eval(`(with-current-buffer "a.txt" (delete-char -1) (set-buffer-modified-p nil))`);
 		expect(pushed.closedReason).toBeUndefined();
 	});
@@ -253,7 +229,7 @@ describe.skipIf(!available)("pi's elisp leaves nothing behind in a real Emacs 28
 		const dir = join(root, 'a b"\n-&&n\\');
 		mkdirSync(dir);
 		const socket = join(dir, "-eval ü😀");
-		const server = await rawServer(socket, scope);
+		const server = await rawPeer(socket, scope);
 		const prefix = freshPrefix();
 		const args = {
 			...base,
@@ -261,7 +237,7 @@ describe.skipIf(!available)("pi's elisp leaves nothing behind in a real Emacs 28
 			token: "c0ffee",
 			prefix,
 			debounce_ms: "soon",
-			caps: { selection_chars: "all", diagnostics: -1 },
+			caps: { selection_bytes: "all", diagnostics: -1 },
 		};
 		expect(await runChunk(emacs, INSTALL_ELISP, args)).toEqual({ ok: true, value: { ok: true } });
 		await waitFor("the hello and a state", () => server.lines.length >= 2);
@@ -270,26 +246,5 @@ describe.skipIf(!available)("pi's elisp leaves nothing behind in a real Emacs 28
 		for (const connection of server.sockets) connection.destroy();
 		await waitFor("nothing left", async () => (await residue(prefix)) === "");
 		expect(await emacs.eval("(+ 1 2)")).toMatchObject({ ok: true, value: "3" });
-	});
-
-	test("a pi that stops reading never freezes Emacs: at most two lines wait for their acknowledgement", async () => {
-		await atTheTop();
-		const socket = join(root, "silent.sock");
-		const server = await rawServer(socket, scope);
-		const prefix = freshPrefix();
-		const args = { socket, token: "ab", prefix, push: true, debounce_ms: 10, caps: EMACS_SNAPSHOT_CAPS };
-		expect(await runChunk(emacs, INSTALL_ELISP, args)).toEqual({ ok: true, value: { ok: true } });
-		await waitFor("the first push", () => server.lines.length >= 2);
-		for (const key of ["C-n", "C-n", "C-p", "C-p"]) {
-			emacs.keys(key);
-			await new Promise((settle) => setTimeout(settle, 30));
-		}
-		expect(await emacs.eval("(+ 1 2)", 1000)).toMatchObject({ ok: true, value: "3" });
-		expect(server.lines.length).toBe(3);
-		server.sockets[0]?.write("..");
-		await waitFor("the held-back state", () => server.lines.length === 4);
-		expect(JSON.parse(server.lines[3] as string)).toMatchObject({ state: { cursor: { line: 1 } } });
-		server.sockets[0]?.destroy();
-		await waitFor("nothing left", async () => (await residue(prefix)) === "");
 	});
 });

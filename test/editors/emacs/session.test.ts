@@ -123,6 +123,52 @@ describe.skipIf(!available)("one Emacs session (real Emacs 28.2 in tmux)", () =>
 		expect(events.closed).toBe(0);
 	});
 
+	/** Whether keys in Emacs still push: a key, then a while for the push that would follow. */
+	async function pushesAfterKey(started: RealEmacs, one: EmacsSession): Promise<boolean> {
+		const count = one.report().pushes.count;
+		started.keys("C-n");
+		await new Promise((done) => setTimeout(done, 300));
+		return one.report().pushes.count !== count;
+	}
+
+	test("pushes on answered too late (Emacs turned them on after pi gave up), then off: it stops", async () => {
+		const started = await emacs();
+		const prefix = `pi-ide-${process.pid}-${installs + 1}-`;
+		const one = session(served(started));
+		await one.open();
+		// Emacs reads the request and runs it, but only after pi's timeout: a request Emacs never read (pi's
+		// connection closed while a command ran) is not run at all by 28.2, so the delay is put in the request.
+		await started.eval(
+			`(advice-add (intern ${JSON.stringify(`${prefix}set-pushing`)}) :before (lambda (&rest _) (let ((end (+ (float-time) 1.3))) (while (< (float-time) end)))) '((name . pi-ide-test-slow)))`,
+		);
+		await one.setPushing(true);
+		expect(one.isPushing).toBe(false);
+		expect(one.report().lastRequest).toMatchObject({
+			what: "pushes on",
+			failure: expect.stringContaining("no answer"),
+		});
+		await started.eval(`(advice-remove (intern ${JSON.stringify(`${prefix}set-pushing`)}) 'pi-ide-test-slow)`);
+		await waitFor("a push from the late on", () => pushesAfterKey(started, one), 3000);
+		await one.setPushing(false);
+		expect(one.report().lastRequest).toMatchObject({ what: "pushes off" });
+		expect(one.report().lastRequest?.failure).toBeUndefined();
+		expect(await pushesAfterKey(started, one)).toBe(false);
+		expect(one.isOpen).toBe(true);
+	});
+
+	test("hooks turned on behind pi's back while it wants none (a late on after the off): off asked again", async () => {
+		const started = await emacs();
+		const prefix = `pi-ide-${process.pid}-${installs + 1}-`;
+		const one = session(served(started));
+		await one.open();
+		// As a busy Emacs runs a timed-out "on" after the "off" that followed it.
+		await started.eval(`(funcall (intern ${JSON.stringify(`${prefix}set-pushing`)}) t)`);
+		started.keys("C-n");
+		await waitFor("off asked", () => one.report().lastRequest?.what === "pushes off");
+		await waitFor("no more pushes", async () => !(await pushesAfterKey(started, one)), 3000);
+		expect(one.isPushing).toBe(false);
+	});
+
 	test("the unsaved list asked now covers a hidden buffer; a busy Emacs is given up at the deadline", async () => {
 		const other = join(project, "src", "other.py");
 		writeFileSync(other, "x\n");

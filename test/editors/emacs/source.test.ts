@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import type { SourceEvent } from "../../../src/editors/core/editor.ts";
 import { emacsStatusLines } from "../../../src/editors/emacs/core/status.ts";
 import { EmacsSource } from "../../../src/editors/emacs/source.ts";
+import { commOf, descendantsOf } from "../../../src/editors/proc-files.ts";
 import { systemClock } from "../../../src/shared/clock.ts";
 import { GUARD_ASK_MS } from "../../../src/shared/core/timing.ts";
 import { CleanupScope } from "../../support/cleanup-scope.ts";
@@ -156,6 +157,19 @@ describe.skipIf(!available)("the Emacs source with real Emacsen (no pi)", () => 
 		const plain = await source({ selfPid: Number(child.value.trim()) });
 		await waitFor("listed", () => plain.editors().length === 1);
 		expect(plain.editors()[0]?.enclosing).toBeUndefined();
+	});
+
+	test("pi in the terminal of an Emacs that runs no server: /ide status says so, with the line that starts one", async () => {
+		const started = await emacs({ server: false });
+		started.keys("M-:", '(start-process "pi-ide-test-child" nil "sleep" "60")', "Enter");
+		const child = await waitFor("its child process", () =>
+			descendantsOf(started.pid).find((pid) => commOf(pid) === "sleep\n"),
+		);
+		const emacsen = await source({ env: { INSIDE_EMACS: "28.2,comint" }, selfPid: child });
+		expect(emacsen.report()).toMatchObject({ enclosingPid: started.pid, emacsen: [] });
+		expect(status(emacsen)).toContain(
+			`  $INSIDE_EMACS: 28.2,comint; pi runs in emacs ${started.pid}, which runs no server: M-x server-start, or (server-start) in the init file`,
+		);
 	});
 
 	test("an Emacs with no server is named with the line that turns it on; one on TCP is named, not read", async () => {

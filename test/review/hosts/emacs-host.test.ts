@@ -103,9 +103,13 @@ describe.skipIf(!available)("the review's proposal in a real Emacs", () => {
 		const { emacs, connection, host, request, expectNothingLeft } = await suite.start();
 		const view = host.open(request());
 		await view.shown;
+		const messages = "(with-current-buffer (messages-buffer) (buffer-string))";
+		const logged = await emacs.eval(messages);
 		emacs.keys("C-x", "C-s");
 		await waitFor("the hint", () => emacs.screen().includes("C-c C-c accepts it, C-c C-k rejects it"));
 		expect(connection.lines).toEqual([]);
+		// Shown in the echo area as the answer to the user's key, never kept in *Messages*.
+		expect(await emacs.eval(messages)).toEqual(logged);
 		emacs.keys("C-c", "C-c");
 		expect(await view.answer).toMatchObject({ kind: "accepted" });
 		await view.close();

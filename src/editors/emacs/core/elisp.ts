@@ -8,38 +8,49 @@
  */
 
 /**
- * Who answered: the pid, the version, whether it is a daemon, how many frames a user can see (a daemon's
- * own frame is on its `initial_terminal`, shown nowhere; each `emacsclient -t`/`-c` adds one), and the
- * arguments read back (the test of the quoting: what pi sent is what the elisp got). Arrays read as vectors and objects as hash tables, so `[]`
- * and `{}` come back as they went.
+ * Who answered: the pid, the version, whether it is a daemon, how many frames a user can see (visible or
+ * iconified, not a child frame such as a posframe's; a daemon's own frame is on its `initial_terminal`, shown
+ * nowhere; each `emacsclient -t`/`-c` adds one), and the arguments read back (the test of the quoting: what pi
+ * sent is what the elisp got). Arrays read as vectors and objects as hash tables, so `[]` and `{}` come back as
+ * they went. Evaluated lexically, as every chunk (core/elisp-chunk.ts says why); the json.el settings are bound
+ * only around the reading and the writing.
  */
 export const PROBE_ELISP = `(lambda (pi-ide-args)
   (condition-case pi-ide-error
-      (progn
-        (require 'json)
-        (let* ((json-object-type 'hash-table)
-               (json-array-type 'vector)
-               (json-key-type 'string)
-               (json-false :json-false)
-               (json-null nil)
-               (json-encoding-pretty-print nil)
-               (args (json-read-from-string
-                      (decode-coding-string (base64-decode-string pi-ide-args) 'utf-8 t))))
-          (base64-encode-string
-           (encode-coding-string
-            (json-encode
-             (list (cons "pid" (emacs-pid))
-                   (cons "version" emacs-version)
-                   (cons "daemon" (if (daemonp) t :json-false))
-                   (cons "frames"
-                         (let ((count 0))
-                           (dolist (frame (frame-list) count)
-                             (unless (equal (terminal-name (frame-terminal frame))
-                                            "initial_terminal")
-                               (setq count (1+ count))))))
-                   (cons "args" args)))
-            'utf-8 t)
-           t)))
+      (funcall
+       (eval
+        (quote
+         (lambda (pi-ide-args)
+           (require 'json)
+           (let ((args (let ((json-object-type 'hash-table)
+                             (json-array-type 'vector)
+                             (json-key-type 'string)
+                             (json-false :json-false)
+                             (json-null nil))
+                         (json-read-from-string
+                          (decode-coding-string (base64-decode-string pi-ide-args) 'utf-8 t))))
+                 (json-false :json-false)
+                 (json-null nil)
+                 (json-encoding-pretty-print nil))
+             (base64-encode-string
+              (encode-coding-string
+               (json-encode
+                (list (cons "pid" (emacs-pid))
+                      (cons "version" emacs-version)
+                      (cons "daemon" (if (daemonp) t :json-false))
+                      (cons "frames"
+                            (let ((count 0))
+                              (dolist (frame (frame-list) count)
+                                (when (and (frame-visible-p frame)
+                                           (not (frame-parameter frame 'parent-frame))
+                                           (not (equal (terminal-name (frame-terminal frame))
+                                                       "initial_terminal")))
+                                  (setq count (1+ count))))))
+                      (cons "args" args)))
+               'utf-8 t)
+              t))))
+        t)
+       pi-ide-args)
     (error
      (base64-encode-string
       (encode-coding-string

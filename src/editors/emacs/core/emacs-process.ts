@@ -3,13 +3,22 @@
  * only: the socket an Emacs listens on is proven through its own fds (../discovery.ts), never by a name.
  */
 
+/** `comm` holds at most 15 bytes (the names matched are ASCII): a longer name is cut there, anywhere. */
+const COMM_MAX_BYTES = 15;
+
 /**
  * The names Emacs runs under: `emacs`, or `emacs-<variant>` as Debian's alternatives and versioned builds
- * call the binary (`emacs-nox`, `emacs-gtk`, `emacs-lucid`, `emacs-29.1`). `comm` is cut at 15 bytes, so a
- * long variant may end anywhere. Never `emacsclient`: it is a client, and has no server of its own.
+ * call the binary (`emacs-nox`, `emacs-gtk`, `emacs-lucid`, `emacs-29.1`); and a Nix or Guix wrapped one, the
+ * real binary renamed `.<name>-wrapped` (Nix's makeWrapper) or `.<name>-real` (Guix's wrap-program). `comm` is
+ * cut at 15 bytes, so a long variant may end anywhere, and a wrapped name's suffix with it
+ * (`.emacs-29.1-wra`). Never `emacsclient`: it is a client, and has no server of its own.
  */
 export function isEmacsName(name: string): boolean {
-	return /^emacs(?:-[A-Za-z0-9._+-]*)?$/.test(name);
+	if (/^emacs(?:-[A-Za-z0-9._+-]*)?$/.test(name)) return true;
+	if (!name.startsWith(".")) return false;
+	if (/^\.emacs(?:-[A-Za-z0-9._+-]*)?-(?:wrapped|real)$/.test(name)) return true;
+	// Cut by comm: what is left must still begin as a wrapped Emacs's name does.
+	return name.length === COMM_MAX_BYTES && /^\.emacs-[A-Za-z0-9._+-]*$/.test(name);
 }
 
 /**
@@ -42,4 +51,13 @@ export function launchOf(argv: readonly string[]): EmacsLaunch {
 		batch: options.some((arg) => BATCH_OPTIONS.has(arg)),
 		daemon: options.some((arg) => DAEMON_OPTION.test(arg)),
 	};
+}
+
+/**
+ * Whether pi runs in an Emacs's terminal or shell: `INSIDE_EMACS` is set by `shell`, `term`, `vterm`, `eat`,
+ * `compile` (`28.2,comint`, `vterm`, `0.9.4,eat`...). Which Emacs is found among pi's ancestors: the value
+ * names none.
+ */
+export function runsInsideEmacs(env: { INSIDE_EMACS?: string }): boolean {
+	return env.INSIDE_EMACS !== undefined && env.INSIDE_EMACS !== "";
 }

@@ -75,3 +75,20 @@ export function pathsHeldTwice(listening: ReadonlyMap<number, string>): Set<stri
 	}
 	return twice;
 }
+
+/**
+ * The dirs `server-socket-dir` may be (server.el): `$XDG_RUNTIME_DIR/emacs` when that is set, else
+ * `${TMPDIR:-/tmp}/emacs<uid>`. Both are watched, whichever pi's own environment would pick: an Emacs
+ * started elsewhere may have had the other (ssh, su, systemd, a snap), so a socket is always found through
+ * `/proc`; these dirs only say when to look again. Neither exists before the first `server-start` (watch
+ * the parent).
+ */
+export function serverSocketDirs(env: { XDG_RUNTIME_DIR?: string; TMPDIR?: string }, uid: number): string[] {
+	const dirs: string[] = [];
+	if (env.XDG_RUNTIME_DIR?.startsWith("/")) dirs.push(`${trimSlash(env.XDG_RUNTIME_DIR)}/emacs`);
+	const tmp = env.TMPDIR?.startsWith("/") ? trimSlash(env.TMPDIR) : "/tmp";
+	dirs.push(`${tmp}/emacs${uid}`);
+	return [...new Set(dirs)];
+}
+
+const trimSlash = (dir: string) => dir.replace(/\/+$/, "");

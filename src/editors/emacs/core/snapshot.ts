@@ -4,11 +4,14 @@ import { Compile } from "typebox/compile";
 import { type EditorState, MAX_DIAGNOSTICS, MAX_UNSAVED_FILES } from "../../core/protocol-state.ts";
 
 /**
- * What pi's elisp may put in one snapshot (sent as the `caps` arg; core/state-elisp.ts `SNAPSHOT_FORM` cuts to them in
- * Emacs characters). A selection this long is cut again by pi's own 64 KiB cut, which notes the lines left out.
+ * What pi's elisp may put in one snapshot (sent as the `caps` arg; core/state-elisp.ts `SNAPSHOT_FORM` cuts to them,
+ * a selection in UTF-8 bytes, the rest in Emacs characters). The selection's cut is just above pi's own 64 KiB cut
+ * (shared/core/text-cuts.ts), as Neovim's Lua's is: a selection cut in Emacs is cut again there and the block gets
+ * its usual note naming the lines left out (a cut at exactly 64 KiB would reach the model with no note). A pushed
+ * line stays far below what the unix socket holds (core/push-elisp.ts `PUSH_WINDOW_BYTES`).
  */
 export const EMACS_SNAPSHOT_CAPS = {
-	selection_chars: 66_000,
+	selection_bytes: 66_000,
 	diagnostics: MAX_DIAGNOSTICS,
 	message_chars: 1024,
 	unsaved: MAX_UNSAVED_FILES,
@@ -18,7 +21,8 @@ export const EMACS_SNAPSHOT_CAPS = {
 /** An Emacs character can be two UTF-16 units (an emoji): pi's bounds are twice the elisp's cuts. */
 const UNITS_PER_CHAR = 2;
 const MAX_PATH_UNITS = EMACS_SNAPSHOT_CAPS.path_chars * UNITS_PER_CHAR;
-const MAX_TEXT_UNITS = EMACS_SNAPSHOT_CAPS.selection_chars * UNITS_PER_CHAR;
+/** A UTF-8 byte cap is a UTF-16 unit cap too (no character takes more units than bytes). */
+const MAX_TEXT_UNITS = EMACS_SNAPSHOT_CAPS.selection_bytes;
 /** The protocol's own bounds on a diagnostic (core/protocol-state.ts): a longer one is cut to them here. */
 const PROTOCOL_MESSAGE_UNITS = 1024;
 const PROTOCOL_SOURCE_UNITS = 200;
@@ -52,7 +56,12 @@ export const EmacsSnapshotSchema = Type.Object({
 			end: Position,
 			text: Type.String({ maxLength: MAX_TEXT_UNITS }),
 			active: Type.Boolean(),
+			/** Null while active (pi takes now); the moment the elisp saw it end after that, if it did. */
 			selected_at: Type.Union([Type.Number(), Type.Null()]),
+			/** From a line's start to a line's start (before the final newline is dropped) or to a line's end. */
+			whole_lines: Type.Optional(Type.Boolean()),
+			/** The text is cut to `selection_bytes` (the region goes on past it). */
+			text_cut: Type.Optional(Type.Boolean()),
 		}),
 		Type.Null(),
 	]),
@@ -114,7 +123,11 @@ export function parseEmacsSnapshot(
 	}
 	const cuts: string[] = [];
 	const value = isFields(raw) ? cutDiagnostics(raw, cuts) : raw;
-	if (snapshotCheck.Check(value)) return { ok: true, snapshot: value, cuts };
+	if (snapshotCheck.Check(value)) {
+		if (value.region?.text_cut === true)
+			cuts.push(`the selection's text cut in Emacs at ${EMACS_SNAPSHOT_CAPS.selection_bytes} bytes`);
+		return { ok: true, snapshot: value, cuts };
+	}
 	const first = snapshotCheck.Errors(value)[0];
 	return {
 		ok: false,
@@ -244,8 +257,8 @@ export function emacsOpenedArgs(argv: readonly string[]): string[] {
 
 /**
  * The protocol state a state file would hold for this Emacs. The region is the selection: made now while it
- * is active (`use-region-p`), else at the moment the elisp saw it end (never later than now), unknown when the
- * elisp did not see it (a read without an install knows only an active one).
+ * is active (`use-region-p`; the elisp sends no time then), else at the moment the elisp saw it end (never later
+ * than now), unknown when the elisp did not see it (a read without an install knows only an active one).
  */
 export function stateFromEmacsSnapshot(
 	snapshot: EmacsSnapshot,

@@ -1,88 +1,32 @@
 import { elispChunk } from "./elisp-chunk.ts";
-
-/**
- * The buffer's diagnostics (called in it, widened): Flymake's (`flymake-diagnostics`) and, when it is on,
- * Flycheck's (`flycheck-current-errors`), the errors first, cut to `max` and each message to `message-chars`;
- * their places found in one forward walk over the sorted positions.
- */
-const DIAGNOSTICS_FORM = `
-(lambda (max-diagnostics message-chars line-at bytes-from-bol reset-walk)
-  (let* ((items nil)
-         (rank (lambda (severity)
-                 (cond ((equal severity "error") 0) ((equal severity "warning") 1) (t 2))))
-         (cut (lambda (text limit)
-                (let ((text (if (stringp text) text (format "%s" text))))
-                  (substring-no-properties text 0 (min (length text) limit)))))
-         (clamp (lambda (position)
-                  (if (integerp position) (max (point-min) (min position (point-max))) (point-min)))))
-    (when (and (bound-and-true-p flymake-mode) (fboundp 'flymake-diagnostics))
-      (dolist (diagnostic (condition-case nil (flymake-diagnostics) (error nil)))
-        (condition-case nil
-            (let* ((type (flymake-diagnostic-type diagnostic))
-                   (category (and (symbolp type) (get type 'flymake-category)))
-                   (backend (flymake-diagnostic-backend diagnostic)))
-              (push (list (cond ((or (memq type '(:error error)) (eq category 'flymake-error)) "error")
-                                ((or (memq type '(:warning warning)) (eq category 'flymake-warning)) "warning")
-                                (t "info"))
-                          (funcall clamp (flymake-diagnostic-beg diagnostic))
-                          (funcall clamp (flymake-diagnostic-end diagnostic))
-                          (flymake-diagnostic-text diagnostic)
-                          (and backend (symbolp backend) (symbol-name backend)))
-                    items))
-          (error nil))))
-    (when (and (bound-and-true-p flycheck-mode) (boundp 'flycheck-current-errors))
-      (dolist (found flycheck-current-errors)
-        (condition-case nil
-            (let ((level (flycheck-error-level found))
-                  (start (funcall clamp (flycheck-error-pos found)))
-                  (checker (flycheck-error-checker found)))
-              (push (list (cond ((eq level 'error) "error") ((eq level 'warning) "warning") (t "info"))
-                          start start (or (flycheck-error-message found) "")
-                          (and checker (symbolp checker) (symbol-name checker)))
-                    items))
-          (error nil))))
-    (setq items (sort items (lambda (a b)
-                              (let ((rank-a (funcall rank (car a))) (rank-b (funcall rank (car b))))
-                                (or (< rank-a rank-b) (and (= rank-a rank-b) (< (nth 1 a) (nth 1 b))))))))
-    (let ((kept nil) (count 0) (places (make-hash-table :test 'eql)) (positions nil))
-      (dolist (item items)
-        (when (< count max-diagnostics)
-          (push item kept)
-          (setq count (1+ count))))
-      (setq kept (nreverse kept))
-      (dolist (item kept) (push (nth 1 item) positions) (push (nth 2 item) positions))
-      (funcall reset-walk)
-      (dolist (position (sort positions #'<))
-        (unless (gethash position places)
-          (puthash position (cons (funcall line-at position) (1+ (funcall bytes-from-bol position))) places)))
-      (vconcat
-       (mapcar (lambda (item)
-                 (let ((start (gethash (nth 1 item) places)) (end (gethash (nth 2 item) places)))
-                   (append (list (cons "severity" (car item))
-                                 (cons "line" (car start)) (cons "column" (cdr start))
-                                 (cons "end_line" (car end)) (cons "end_column" (cdr end))
-                                 (cons "message" (funcall cut (nth 3 item) message-chars)))
-                           (and (nth 4 item) (list (cons "source" (funcall cut (nth 4 item) 200)))))))
-               kept)))))`;
+import { DIAGNOSTICS_FORM, NEWLINES_FORM } from "./lines-elisp.ts";
 
 /**
  * The elisp that describes what the user sees now, as one JSON-ready alist (core/snapshot.ts checks it): the
  * text both `STATE_ELISP` (one read) and `INSTALL_ELISP` (every push) call. A `(lambda (caps memory) ...)`:
  * `caps` the hash table of core/snapshot.ts `EMACS_SNAPSHOT_CAPS`, `memory` nil for one read, or the install's
- * hash table (`region`: the last region seen and whether it was active, `lines`: line counts per buffer by
- * `buffer-chars-modified-tick`, `roots`: project roots per directory, `candidates`: buffers a change touched,
- * the only ones the unsaved list looks at). Arrays are vectors (json.el writes nil as null).
+ * hash table (`region`: the last region seen and whether it was active, `lines`: each buffer's line record
+ * (core/lines-elisp.ts), `roots`: project roots per directory, `candidates`: buffers a change touched, the only
+ * ones the unsaved list looks at). Arrays are vectors (json.el writes nil as null).
  *
  * The window: the selected frame's most recently used one that visits a local file, the minibuffer's
  * `minibuffer-selected-window` first while the user is in the minibuffer. TRAMP buffers are never touched
  * (`file-remote-p` on a name reads no network), nor files with names over the cap. Lines and byte columns are
- * counted in the widened buffer, from `forward-line 0` (a field, as in a shell buffer, does not stop it).
+ * counted in the widened buffer, from `forward-line 0` (a field, as in a shell buffer, does not stop it), each
+ * line number from the nearest line start whose number is known (the buffer's first and last, the last cursor's
+ * kept in the record, the last one found): a key at the end of a 100 000-line buffer counts a few lines, not all.
+ *
+ * A region's text is cut to `selection_bytes` UTF-8 bytes (`text_cut` says so), fewer when it holds control
+ * characters (json.el writes each as six bytes), so one pushed line stays far below what a unix socket holds.
+ * While the region is active `selected_at` is null (pi takes now): a time read per push would make every push
+ * differ from the last sent. Frames are those a user sees: visible or iconified, not a child frame (a
+ * posframe's), not a daemon's own on `initial_terminal`.
  */
 export const SNAPSHOT_FORM = `(lambda (caps memory)
   (let* ((cap (lambda (key default)
                 (let ((value (and (hash-table-p caps) (gethash key caps))))
                   (if (and (integerp value) (> value 0)) value default))))
-         (selection-chars (funcall cap "selection_chars" 66000))
+         (selection-bytes (funcall cap "selection_bytes" 66000))
          (max-diagnostics (funcall cap "diagnostics" 100))
          (message-chars (funcall cap "message_chars" 1024))
          (max-unsaved (funcall cap "unsaved" 1000))
@@ -112,7 +56,9 @@ export const SNAPSHOT_FORM = `(lambda (caps memory)
          (point-now (window-point window))
          (frames (let ((count 0))
                    (dolist (frame (frame-list) count)
-                     (unless (equal (terminal-name (frame-terminal frame)) "initial_terminal")
+                     (when (and (frame-visible-p frame)
+                                (not (frame-parameter frame 'parent-frame))
+                                (not (equal (terminal-name (frame-terminal frame)) "initial_terminal")))
                        (setq count (1+ count))))))
          (unsaved
           (let ((found nil)
@@ -158,18 +104,29 @@ export const SNAPSHOT_FORM = `(lambda (caps memory)
       (save-excursion
         (save-restriction
           (widen)
-          (let* ((walk-bol nil)
-                 (walk-line 1)
-                 ;; Line numbers walked forward from the last position asked (one pass over a sorted list).
+          (let* (;; Read before anything moves point (the counting below does, inside save-excursion).
+                 (region-bounds (and (use-region-p) (cons (region-beginning) (region-end))))
+                 (newlines ${NEWLINES_FORM.replaceAll("\n", "\n                 ")})
+                 (tick (buffer-chars-modified-tick))
+                 (table (and memory (gethash 'lines memory)))
+                 (record (and table (gethash buffer table)))
+                 (exact (and record (aref record 1) (eq (aref record 0) tick) (eq (aref record 6) (buffer-size))))
+                 (count (if exact (aref record 1) (funcall newlines (point-min) (point-max))))
+                 (last-bol (progn (goto-char (point-max)) (forward-line 0) (point)))
+                 (known (append (list (cons (point-min) 1) (cons last-bol (1+ count)))
+                                (and exact (aref record 2) (list (cons (aref record 2) (aref record 3))))))
+                 (walk nil)
                  (line-at (lambda (position)
                             (goto-char position)
                             (forward-line 0)
-                            (let ((bol (point)))
-                              (setq walk-line (if (and walk-bol (>= bol walk-bol))
-                                                  (+ walk-line (count-lines walk-bol bol))
-                                                (line-number-at-pos bol t)))
-                              (setq walk-bol bol)
-                              walk-line)))
+                            (let ((bol (point)) (from nil))
+                              (dolist (start (if walk (cons walk known) known))
+                                (when (or (not from) (< (abs (- bol (car start))) (abs (- bol (car from)))))
+                                  (setq from start)))
+                              (setq walk (cons bol (if (>= bol (car from))
+                                                       (+ (cdr from) (funcall newlines (car from) bol))
+                                                     (- (cdr from) (funcall newlines bol (car from))))))
+                              (cdr walk))))
                  (bytes-from-bol (lambda (position)
                                    (goto-char position)
                                    (forward-line 0)
@@ -177,33 +134,54 @@ export const SNAPSHOT_FORM = `(lambda (caps memory)
                  (place (lambda (position)
                           (list (cons "line" (funcall line-at position))
                                 (cons "column" (1+ (funcall bytes-from-bol position))))))
-                 (lines-total
-                  (let* ((cache (and memory (gethash 'lines memory)))
-                         (tick (buffer-chars-modified-tick))
-                         (known (and cache (gethash buffer cache))))
-                    (if (and known (eq (car known) tick))
-                        (cdr known)
-                      (let ((count (count-lines (point-min) (point-max))))
-                        (when cache (puthash buffer (cons tick count) cache))
-                        count))))
-                 ;; Read before anything moves point (the walk below does, inside save-excursion).
-                 (region-bounds (and (use-region-p) (cons (region-beginning) (region-end))))
-                 (cursor (progn (setq walk-bol nil) (funcall place point-now)))
+                 (lines-total (if (and (> (point-max) (point-min)) (/= (char-before (point-max)) ?\\n))
+                                  (1+ count)
+                                count))
+                 (cursor (funcall place point-now))
+                 (anchor walk)
+                 (old-places (and exact (aref record 4)))
+                 (places (make-hash-table :test 'eql))
+                 (place-of (lambda (position)
+                             (or (gethash position places)
+                                 (puthash position
+                                          (or (and old-places (gethash position old-places))
+                                              (cons (funcall line-at position)
+                                                    (1+ (funcall bytes-from-bol position))))
+                                          places))))
                  (region-now
                   (and region-bounds
                        (let* ((start (car region-bounds))
                               (end (cdr region-bounds))
-                              (at-bol (and (> end start)
-                                           (progn (goto-char end) (forward-line 0) (= (point) end))))
+                              (at-bol (and (> end start) (progn (goto-char end) (bolp))))
+                              (whole (and (> end start)
+                                          (progn (goto-char start) (bolp))
+                                          (or at-bol (progn (goto-char end) (eolp)))))
                               (last (if at-bol (1- end) end))
-                              (text (buffer-substring-no-properties
-                                     start (max start (min last (+ start selection-chars))))))
-                         (setq walk-bol nil)
+                              (start-byte (position-bytes start))
+                              (costly 0)
+                              ;; Control characters but \\b \\t \\n \\f \\r are six bytes each in JSON: each
+                              ;; counts five more, so the text and its escapes keep to the cap (others: 2 bytes).
+                              (limit (let ((stop (if (> (- (position-bytes last) start-byte) selection-bytes)
+                                                     (byte-to-position (+ start-byte selection-bytes))
+                                                   last)))
+                                       (goto-char start)
+                                       (while (progn (skip-chars-forward "^\\0-\\7\\13\\16-\\37" stop)
+                                                     (< (point) stop))
+                                         (if (> (+ (- (position-bytes (point)) start-byte) 6 (* 5 costly))
+                                                selection-bytes)
+                                             (setq stop (point))
+                                           (setq costly (1+ costly))
+                                           (forward-char 1)))
+                                       (if (= costly 0)
+                                           stop
+                                         (min stop (byte-to-position
+                                                    (+ start-byte (- selection-bytes (* 5 costly)))))))))
                          (vector buffer
                                  (funcall place start)
                                  (list (cons "line" (funcall line-at last))
                                        (cons "column" (max 1 (funcall bytes-from-bol last))))
-                                 text now t))))
+                                 (buffer-substring-no-properties start (max start limit))
+                                 nil t whole (< limit last)))))
                  (remembered (and memory (gethash 'region memory)))
                  (region (cond (region-now
                                 (when memory (puthash 'region region-now memory))
@@ -213,7 +191,11 @@ export const SNAPSHOT_FORM = `(lambda (caps memory)
                                 (when (aref remembered 5)
                                   (aset remembered 4 now)
                                   (aset remembered 5 nil))
-                                remembered))))
+                                remembered)))
+                 (diagnostics (funcall ${DIAGNOSTICS_FORM.replaceAll("\n", "\n                                       ")}
+                                       max-diagnostics message-chars place-of)))
+            (when table
+              (puthash buffer (vector tick count (car anchor) (cdr anchor) places nil (buffer-size)) table))
             (list (cons "file" file)
                   (cons "name" (let ((name (buffer-name buffer))) (substring name 0 (min (length name) 1000))))
                   (cons "mode" (let ((mode (symbol-name major-mode))) (substring mode 0 (min (length mode) 200))))
@@ -225,9 +207,10 @@ export const SNAPSHOT_FORM = `(lambda (caps memory)
                                             (cons "end" (aref region 2))
                                             (cons "text" (aref region 3))
                                             (cons "active" (if region-now t :json-false))
-                                            (cons "selected_at" (aref region 4)))))
-                  (cons "diagnostics" (funcall ${DIAGNOSTICS_FORM.trim()} max-diagnostics message-chars line-at bytes-from-bol
-                                               (lambda () (setq walk-bol nil))))
+                                            (cons "selected_at" (aref region 4))
+                                            (cons "whole_lines" (if (aref region 6) t :json-false))
+                                            (cons "text_cut" (if (aref region 7) t :json-false)))))
+                  (cons "diagnostics" diagnostics)
                   (cons "unsaved" unsaved)
                   (cons "project_root" project-root)
                   (cons "minibuffer" (if minibuffer t :json-false))
@@ -236,7 +219,7 @@ export const SNAPSHOT_FORM = `(lambda (caps memory)
 /**
  * Args `{caps}` (core/snapshot.ts `EMACS_SNAPSHOT_CAPS`): what the user sees now, read once, for an Emacs that
  * does not push (and the first read of one that will). Without an install it knows only an active region
- * (`selected_at` now), and it scans `buffer-list` once for the unsaved list.
+ * (`selected_at` null: pi takes now), and it scans `buffer-list` once for the unsaved list.
  */
 export const STATE_ELISP = elispChunk(`(funcall ${SNAPSHOT_FORM}
          (gethash "caps" args) nil)`);
@@ -256,8 +239,13 @@ export const UNSAVED_ELISP = elispChunk(`(let ((found nil) (count 0))
 /**
  * Args `{file}` (a real path the model just wrote): the model's write shown. An unmodified buffer visiting that
  * file is reverted from disk (`(revert-buffer t t t)`: no question, modes kept); its contents are replaced in
- * place, so every window's point stays on the same text. A modified buffer is left alone (the user's edits
- * win, and the guard has already said so); `{"result": "reloaded" | "modified" | "not-loaded"}`.
+ * place, so every window's point stays on the same text. Its narrowing (`narrow-to-defun`, Org's subtree)
+ * survives: the revert widens (28.2's `revert-buffer-insert-file-contents--default-function` calls `widen`), so
+ * the restriction is put back between markers set before it (the start's stays before text inserted there, the
+ * end's after), which keep to the same text where the file did not change. A modified buffer is left alone (the
+ * user's edits win, and the guard has already said so); one whose file has the time it recorded
+ * (`verify-visited-file-modtime`: nothing wrote it since) is not reverted.
+ * `{"result": "reloaded" | "unchanged" | "modified" | "not-loaded"}`.
  */
 export const RELOAD_ELISP = elispChunk(`(let* ((file (gethash "file" args))
        (buffer (and (stringp file) (file-name-absolute-p file) (not (file-remote-p file))
@@ -265,5 +253,17 @@ export const RELOAD_ELISP = elispChunk(`(let* ((file (gethash "file" args))
   (list (cons "result"
               (cond ((not buffer) "not-loaded")
                     ((buffer-modified-p buffer) "modified")
-                    (t (with-current-buffer buffer (revert-buffer t t t))
-                       "reloaded")))))`);
+                    ((and (verify-visited-file-modtime buffer)
+                          (not (equal (with-current-buffer buffer (visited-file-modtime)) 0)))
+                     "unchanged")
+                    (t
+                     (with-current-buffer buffer
+                       (let ((restriction (and (buffer-narrowed-p)
+                                               (cons (copy-marker (point-min)) (copy-marker (point-max) t)))))
+                         (unwind-protect
+                             (revert-buffer t t t)
+                           (when restriction
+                             (narrow-to-region (car restriction) (cdr restriction))
+                             (set-marker (car restriction) nil)
+                             (set-marker (cdr restriction) nil)))))
+                     "reloaded")))))`);

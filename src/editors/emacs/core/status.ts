@@ -48,7 +48,7 @@ export interface EmacsReport {
 	phase: "starting" | "off" | "no-proc" | "watching";
 	/** Where `"emacs": false` was said, when off. */
 	source: string;
-	/** `INSIDE_EMACS` of pi's environment, and the Emacs among pi's ancestors, when one is. */
+	/** `INSIDE_EMACS` of pi's environment, and the Emacs among pi's ancestors, when one is (read or not). */
 	insideEmacs?: string;
 	enclosingPid?: number;
 	emacsen: readonly EmacsEntry[];
@@ -108,6 +108,23 @@ function entryLines(entry: EmacsEntry, nowSeconds: number, projectDir: string): 
 	];
 }
 
+/** What the Emacs pi runs in is to pi, when pi does not read it. */
+function enclosingText(report: EmacsReport): string {
+	const pid = report.enclosingPid;
+	if (pid === undefined) return " (no Emacs among pi's ancestors: ignored)";
+	const why = report.unread.find((unread) => unread.pid === pid)?.why;
+	switch (why?.kind) {
+		case undefined:
+			return `; pi runs in emacs ${pid}`;
+		case "no-server":
+			return `; pi runs in emacs ${pid}, which runs no server: ${SERVER_START_HINT}`;
+		case "tcp":
+			return `; pi runs in emacs ${pid}, which uses a TCP server (server-use-tcp): not read`;
+		case "failed":
+			return `; pi runs in emacs ${pid}, which pi cannot talk to (below)`;
+	}
+}
+
 function unreadLine(unread: EmacsUnread): string {
 	const name = `  emacs ${unread.pid}${unread.daemon ? " (a daemon)" : ""}`;
 	switch (unread.why.kind) {
@@ -130,15 +147,8 @@ export function emacsStatusLines(report: EmacsReport, nowSeconds: number, projec
 	];
 	if (report.listener.problem !== undefined)
 		lines.push(`  pi's push socket: ${show(report.listener.problem)} (no Emacs is read)`);
-	if (report.insideEmacs !== undefined) {
-		lines.push(
-			`  $INSIDE_EMACS: ${show(report.insideEmacs, 40)}${
-				report.enclosingPid === undefined
-					? " (no Emacs among pi's ancestors: ignored)"
-					: `; pi runs in emacs ${report.enclosingPid}`
-			}`,
-		);
-	}
+	if (report.insideEmacs !== undefined)
+		lines.push(`  $INSIDE_EMACS: ${show(report.insideEmacs, 40)}${enclosingText(report)}`);
 	for (const entry of report.emacsen) lines.push(...entryLines(entry, nowSeconds, projectDir));
 	for (const unread of report.unread) lines.push(unreadLine(unread));
 	for (const watch of report.watchProblems ?? [])
@@ -150,7 +160,12 @@ export function emacsStatusLines(report: EmacsReport, nowSeconds: number, projec
 export function emacsNoMatchLine(report: EmacsReport): string {
 	if (report.phase !== "watching") return emacsStatusLines(report, 0, "/")[0] as string;
 	const withFrame = report.emacsen.filter((entry) => entry.frames !== 0).length;
-	const serverless = report.unread.filter((unread) => unread.why.kind === "no-server").length;
-	const noServer = serverless === 0 ? "" : `; ${serverless} run no server (${SERVER_START_HINT})`;
+	const serverless = report.unread.filter((unread) => unread.why.kind === "no-server");
+	const enclosing = serverless.find((unread) => unread.pid === report.enclosingPid);
+	const noServer = enclosing
+		? `; pi runs in emacs ${enclosing.pid}, which runs no server (${SERVER_START_HINT})`
+		: serverless.length === 0
+			? ""
+			: `; ${serverless.length} run no server (${SERVER_START_HINT})`;
 	return `Emacs: ${report.emacsen.length} read over their own servers (${withFrame} with a frame); none in this project${noServer}`;
 }

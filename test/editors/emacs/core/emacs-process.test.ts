@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { exeName, isEmacsName, launchOf } from "../../../../src/editors/emacs/core/emacs-process.ts";
+import { exeName, isEmacsName, launchOf, runsInsideEmacs } from "../../../../src/editors/emacs/core/emacs-process.ts";
 
 describe("the names Emacs runs under", () => {
 	test.each([
@@ -15,6 +15,22 @@ describe("the names Emacs runs under", () => {
 		["Emacs", false],
 		["emacs ", false],
 		["", false],
+		// Nix's makeWrapper and Guix's wrap-program rename the real binary `.<name>-wrapped`, `.<name>-real`.
+		[".emacs-29.1-wrapped", true],
+		[".emacs-wrapped", true],
+		[".emacs-29.1-real", true],
+		[".emacs-29.1-wra", true],
+		[".emacs-29.1-rea", true],
+		[".emacs-gtk-29.1", true],
+		[".emacs-29.1", false],
+		[".emacs", false],
+		[".emacs-29.1-wrapped.sh", false],
+		["..emacs-wrapped", false],
+		[".emacsclient-wrapped", false],
+		[".emacsclient-wr", false],
+		[".emacsclient-real", false],
+		[".vim-wrapped", false],
+		[".emacs-29.1-w", false],
 	])("%j: %s", (name, expected) => expect(isEmacsName(name)).toBe(expected));
 });
 
@@ -23,6 +39,7 @@ describe("the binary's name from /proc/<pid>/exe", () => {
 		["/usr/bin/emacs-nox", "emacs-nox"],
 		["/usr/bin/emacs-nox (deleted)", "emacs-nox"],
 		["/nix/store/abc-emacs-30.1/bin/emacs-30.1", "emacs-30.1"],
+		["/nix/store/abc-emacs-29.1/bin/.emacs-29.1-wrapped", ".emacs-29.1-wrapped"],
 		["/usr/bin/emacsclient", "emacsclient"],
 		["emacs", "emacs"],
 	])("%s → %s", (link, name) => expect(exeName(link)).toBe(name));
@@ -49,4 +66,14 @@ describe("how an Emacs was started", () => {
 		["no arguments at all", [], { batch: false, daemon: false }],
 		["a file that only looks like an option", ["emacs", "--batchfile.txt"], { batch: false, daemon: false }],
 	])("%s", (_name, argv, launch) => expect(launchOf(argv)).toEqual(launch));
+});
+
+describe("pi in an Emacs's terminal or shell", () => {
+	test.each([
+		["comint (M-x shell)", "28.2,comint", true],
+		["vterm", "vterm", true],
+		["eat", "0.9.4,eat", true],
+		["empty", "", false],
+		["unset", undefined, false],
+	])("%s", (_name, value, inside) => expect(runsInsideEmacs({ INSIDE_EMACS: value })).toBe(inside));
 });

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { EMACS_ELISP_CHUNKS, INSTALL_ELISP, PUSH_WINDOW_LINES } from "../../../../src/editors/emacs/core/push-elisp.ts";
+import { EMACS_ELISP_CHUNKS, INSTALL_ELISP, PUSH_WINDOW_BYTES } from "../../../../src/editors/emacs/core/push-elisp.ts";
 import { evalRequestLine, MAX_REQUEST_CHARS } from "../../../../src/editors/emacs/core/server-protocol.ts";
 import { SNAPSHOT_FORM, STATE_ELISP } from "../../../../src/editors/emacs/core/state-elisp.ts";
 
@@ -52,9 +52,22 @@ describe("every chunk of elisp the Emacs source sends", () => {
 		expect(words(INSTALL_ELISP)).toContain(words(SNAPSHOT_FORM));
 	});
 
-	test("the install's flow-control window is the one the elisp uses", () => {
-		expect(INSTALL_ELISP).toContain(`(>= in-flight ${PUSH_WINDOW_LINES})`);
-		expect(INSTALL_ELISP).toContain(`(< in-flight ${PUSH_WINDOW_LINES})`);
+	test("the install's flow-control window is the one the elisp uses, in bytes", () => {
+		expect(PUSH_WINDOW_BYTES).toBe(128 * 1024);
+		expect(INSTALL_ELISP).toContain(`(>= in-flight ${PUSH_WINDOW_BYTES})`);
+		expect(INSTALL_ELISP).toContain(`(< in-flight ${PUSH_WINDOW_BYTES})`);
+		expect(INSTALL_ELISP).toContain(`(> (+ in-flight (string-bytes line)) ${PUSH_WINDOW_BYTES})`);
+	});
+
+	test.each(chunks)("%s: its body runs lexically (28.2's server evaluates -eval dynamically)", (name, text) => {
+		expect(text).toMatch(
+			/^\(lambda \(pi-ide-args\)\n {2}\(condition-case pi-ide-error\n {6}\(funcall\n {7}\(eval\n {8}\(quote\n/,
+		);
+		if (name === "PROBE_ELISP") expect(text).toContain("\n        t)\n       pi-ide-args)\n    (error\n");
+		else
+			expect(text).toContain(
+				"\n       pi-ide-args\n       (eval\n        (macroexpand-all\n         (quote\n          (lambda (args)\n",
+			);
 	});
 
 	test.each([

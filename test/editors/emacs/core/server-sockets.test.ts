@@ -4,6 +4,7 @@ import {
 	dirOf,
 	pathsHeldTwice,
 	type SocketFacts,
+	serverSocketDirs,
 } from "../../../../src/editors/emacs/core/server-sockets.ts";
 import type { FsFacts } from "../../../../src/editors/state-dir/core/trust.ts";
 
@@ -96,4 +97,19 @@ describe("a socket's dir", () => {
 		["/server", "/"],
 		["server", "/"],
 	])("%s → %s", (path, dir) => expect(dirOf(path)).toBe(dir));
+});
+
+describe("the dirs an Emacs's server socket appears in", () => {
+	test.each<[string, { XDG_RUNTIME_DIR?: string; TMPDIR?: string }, string[]]>([
+		[
+			"XDG_RUNTIME_DIR and the /tmp fallback",
+			{ XDG_RUNTIME_DIR: "/run/user/1000" },
+			["/run/user/1000/emacs", "/tmp/emacs1000"],
+		],
+		["TMPDIR instead of /tmp", { TMPDIR: "/var/tmp/" }, ["/var/tmp/emacs1000"]],
+		["both", { XDG_RUNTIME_DIR: "/run/user/1000/", TMPDIR: "/t" }, ["/run/user/1000/emacs", "/t/emacs1000"]],
+		["a relative value is no dir", { XDG_RUNTIME_DIR: "run", TMPDIR: "tmp" }, ["/tmp/emacs1000"]],
+		["nothing set", {}, ["/tmp/emacs1000"]],
+		["TMPDIR of / alone", { TMPDIR: "/" }, ["/emacs1000"]],
+	])("%s", (_name, env, dirs) => expect(serverSocketDirs(env, 1000)).toEqual(dirs));
 });

@@ -24,7 +24,9 @@ const SNAPSHOT: EmacsSnapshot = {
 		end: { line: 3, column: 5 },
 		text: "x = 1\nthird",
 		active: true,
-		selected_at: 1_800_000_000.5,
+		selected_at: null,
+		whole_lines: false,
+		text_cut: false,
 	},
 	diagnostics: [
 		{ severity: "error", line: 3, column: 7, end_line: 3, end_column: 13, message: "bad", source: "eglot" },
@@ -131,6 +133,21 @@ describe("a snapshot checked", () => {
 		expect(parsed.ok && parsed.cuts).toEqual(["diagnostic texts cut to the protocol's length"]);
 	});
 
+	test("a region's text cut in Emacs is said among the cuts; whole_lines and text_cut are optional", () => {
+		const region = SNAPSHOT.region as NonNullable<EmacsSnapshot["region"]>;
+		const cut = parseEmacsSnapshot({ ...SNAPSHOT, region: { ...region, whole_lines: true, text_cut: true } });
+		expect(cut.ok && cut.cuts).toEqual(["the selection's text cut in Emacs at 66000 bytes"]);
+		const whole = parseEmacsSnapshot({ ...SNAPSHOT, region: { ...region, whole_lines: true, text_cut: false } });
+		expect(whole.ok && whole.cuts).toEqual([]);
+		expect(parseEmacsSnapshot({ ...SNAPSHOT, region: { ...region, text_cut: "yes" } }).ok).toBe(false);
+	});
+
+	test("a text longer than the elisp's byte cut is refused: no real Emacs sends one", () => {
+		const region = SNAPSHOT.region as NonNullable<EmacsSnapshot["region"]>;
+		expect(parseEmacsSnapshot({ ...SNAPSHOT, region: { ...region, text: "x".repeat(66_000) } }).ok).toBe(true);
+		expect(parseEmacsSnapshot({ ...SNAPSHOT, region: { ...region, text: "x".repeat(66_001) } }).ok).toBe(false);
+	});
+
 	test("more than 100 diagnostics: the first 100 kept, with why", () => {
 		const many = Array.from({ length: 130 }, () => SNAPSHOT.diagnostics[1]);
 		const parsed = parseEmacsSnapshot({ ...SNAPSHOT, diagnostics: many });
@@ -169,6 +186,12 @@ describe("the protocol state of an Emacs", () => {
 			unsaved_files: ["/home/me/proj/src/main.py", "/home/me/proj/other.py"],
 		});
 		expect(protocolCheck.Check(state)).toBe(true);
+	});
+
+	test("an active region sent with no time (the elisp sends none while it is active) is made now", () => {
+		const region = { ...(SNAPSHOT.region as NonNullable<EmacsSnapshot["region"]>), selected_at: null };
+		const state = stateFromEmacsSnapshot({ ...SNAPSHOT, region }, facts);
+		expect(state.active_buffer?.selection?.selected_at).toBe(facts.nowSeconds);
 	});
 
 	test.each([

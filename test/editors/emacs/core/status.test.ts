@@ -125,6 +125,32 @@ describe("the Emacs section of /ide status", () => {
 		);
 	});
 
+	test.each<[string, EmacsUnread["why"], string]>([
+		[
+			"no server",
+			{ kind: "no-server" },
+			"  $INSIDE_EMACS: 28.2,comint; pi runs in emacs 77, which runs no server: M-x server-start, or (server-start) in the init file",
+		],
+		[
+			"a TCP server",
+			{ kind: "tcp", ports: [4711] },
+			"  $INSIDE_EMACS: 28.2,comint; pi runs in emacs 77, which uses a TCP server (server-use-tcp): not read",
+		],
+		[
+			"one pi could not talk to",
+			{ kind: "failed", socket: "/run/e/server", reason: "no answer within 1000 ms" },
+			"  $INSIDE_EMACS: 28.2,comint; pi runs in emacs 77, which pi cannot talk to (below)",
+		],
+	])("INSIDE_EMACS, the Emacs pi runs in not read: %s", (_name, why, line) => {
+		const lines = emacsStatusLines(
+			report({ emacsen: [], unread: [unread(why)], insideEmacs: "28.2,comint", enclosingPid: 77 }),
+			NOW,
+			"/p",
+		);
+		expect(lines).toContain(line);
+		expect(lines.filter((text) => text.startsWith("  emacs 77"))).toHaveLength(1);
+	});
+
 	test("no push socket, a dir not watched", () => {
 		const lines = emacsStatusLines(
 			report({ listener: { problem: "cannot listen" }, watchProblems: [{ dir: "/run/e", problem: "EACCES" }] }),
@@ -159,6 +185,9 @@ describe("what /ide says of Emacs when nothing is in the project", () => {
 		);
 		expect(emacsNoMatchLine(report({ emacsen: [] }))).toBe(
 			"Emacs: 0 read over their own servers (0 with a frame); none in this project",
+		);
+		expect(emacsNoMatchLine(report({ emacsen: [], unread: [unread({ kind: "no-server" })], enclosingPid: 77 }))).toBe(
+			"Emacs: 0 read over their own servers (0 with a frame); none in this project; pi runs in emacs 77, which runs no server (M-x server-start, or (server-start) in the init file)",
 		);
 	});
 });
