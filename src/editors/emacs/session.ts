@@ -28,9 +28,9 @@ export type ServedEmacs = FoundEmacs & { socket: string };
 export type OpenResult = "open" | "failed";
 
 /** What showing the model's write did (RELOAD_ELISP's answer; busy: asked again once heard from; failed). */
-export type EmacsReloadResult = "reloaded" | "unchanged" | "modified" | "narrowed" | "not-loaded" | "busy" | "failed";
+export type EmacsReloadResult = "reloaded" | "unchanged" | "modified" | "not-loaded" | "busy" | "failed";
 
-const RELOAD_ANSWERS: ReadonlySet<unknown> = new Set(["reloaded", "unchanged", "modified", "narrowed", "not-loaded"]);
+const RELOAD_ANSWERS: ReadonlySet<unknown> = new Set(["reloaded", "unchanged", "modified", "not-loaded"]);
 
 export interface EmacsSessionHooks {
 	clock: Clock;
