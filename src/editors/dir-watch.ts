@@ -162,3 +162,38 @@ function watchFailure(error: unknown): string {
 	if (code === "EACCES" || code === "EPERM") return "permission denied";
 	return String(error);
 }
+
+/**
+ * Several dirs watched alike, each through its nearest parent while it is missing: the dirs a server socket
+ * appears in (Neovim's runtime dirs, Emacs's socket dirs). `accepts` says which entries are news.
+ */
+export class DirWatchers {
+	private watches: DirWatch[] = [];
+
+	constructor(
+		private readonly accepts: (name: string, event: DirEvent) => boolean,
+		private readonly hooks: DirWatchHooks,
+	) {}
+
+	watch(dirs: readonly string[]): void {
+		for (const dir of dirs) {
+			const watch = new DirWatch(dir, this.accepts, this.hooks);
+			this.watches.push(watch);
+			watch.arm();
+		}
+	}
+
+	/** On the source's re-check tick: a watch that died or whose dir was made again is armed anew. */
+	recheck(): void {
+		for (const watch of this.watches) watch.recheck();
+	}
+
+	reports(): DirWatchReport[] {
+		return this.watches.map((watch) => watch.report());
+	}
+
+	close(): void {
+		for (const watch of this.watches) watch.close();
+		this.watches = [];
+	}
+}

@@ -183,6 +183,7 @@ describe.each(piLines())("RPC mode through the real $name CLI", (line) => {
 					"Looked in:",
 					`  State dir ${ws.stateDir} (PI_IDE_STATE_DIR, the only dir read): trusted, 1 state file`,
 					"  Neovim: 0 found over their own servers (0 with a UI); none in this project",
+					"  Emacs: 0 read over their own servers (0 with a frame); none in this project",
 					"Editors running elsewhere:",
 					`  nvim ${elsewhere.pid} in /somewhere/else`,
 					"Use /ide all to pick one anyway.",
@@ -231,11 +232,11 @@ describe.each(piLines())("RPC mode through the real $name CLI", (line) => {
 			const request = await waitFor("select request", () => rpc.uiRequests("select")[0], 30_000);
 			rpc.respond(String(request.id), { value: (request.options as string[])[1] });
 			await waitFor("picked a", () => rpc.lastWidget() === "in a.ts");
-			// The state dir's watcher, Neovim's runtime-dir watches ($TMPDIR, $XDG_RUNTIME_DIR when set) and the two
-			// IDE lock dirs' (~/.claude/ide, ~/.pi/ide, or their nearest parents).
+			// The state dir's watcher, Neovim's runtime-dir watches ($TMPDIR, $XDG_RUNTIME_DIR when set), the two
+			// IDE lock dirs' (~/.claude/ide, ~/.pi/ide, or their nearest parents) and Emacs's server socket dirs'.
 			const opened = (await rpc.ideStatus()).find((line) => line.startsWith("Open in this process:"));
 			expect(opened).toMatch(
-				/^Open in this process: 1 watcher\(s\), 1 liveness timer\(s\), [12] Neovim runtime-dir watch\(es\), 2 IDE lock-dir watch\(es\)$/,
+				/^Open in this process: 1 watcher\(s\), 1 liveness timer\(s\), [12] Neovim runtime-dir watch\(es\), 2 IDE lock-dir watch\(es\), [12] Emacs server-dir watch\(es\)$/,
 			);
 			const fdsBefore = readdirSync(`/proc/${rpc.pid}/fd`).length;
 			for (let cycle = 0; cycle < 100; cycle++) await rpc.command({ type: "new_session" });

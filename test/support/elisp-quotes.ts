@@ -79,7 +79,7 @@ function reviewPieces() {
 export function emacsElispQuotes(): ElispQuote[] {
 	const quotes: ElispQuote[] = [
 		{
-			title: "The frame of every chunk but the probe",
+			title: "The frame of every chunk",
 			text: FRAME_HEAD + indent(BODY, CHUNK_BODY_COLUMNS) + FRAME_TAIL,
 		},
 		{ title: "SNAPSHOT_FORM: what the user sees now", text: SNAPSHOT_FORM },
@@ -101,10 +101,7 @@ export function emacsElispQuotes(): ElispQuote[] {
 export function chunkFromQuotes(name: string, quotes: readonly ElispQuote[]): string {
 	const text = (title: string) => quotes.find((quote) => quote.title === title)?.text ?? "";
 	const frame = (body: string) =>
-		text("The frame of every chunk but the probe").replace(
-			indent(BODY, CHUNK_BODY_COLUMNS),
-			indent(body, CHUNK_BODY_COLUMNS),
-		);
+		text("The frame of every chunk").replace(indent(BODY, CHUNK_BODY_COLUMNS), indent(body, CHUNK_BODY_COLUMNS));
 	if (name in EMACS_REVIEW_ELISP_CHUNKS) {
 		return frame(text("The review's shared form").replace(REVIEW, text(name)));
 	}

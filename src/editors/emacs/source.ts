@@ -3,6 +3,7 @@ import { EMACS_SCAN_DELAYS_MS } from "../../shared/core/timing.ts";
 import type { EditorFacts, EditorReading, ListedEditor } from "../core/editor.ts";
 import { pidKey } from "../core/editor-key.ts";
 import { pushesWanted } from "../core/push-choice.ts";
+import type { DirWatchers } from "../dir-watch.ts";
 import type { EditorSource, SourceHooks } from "../editor-source.ts";
 import { ancestorsOf } from "../proc-files.ts";
 import { EmacsConnections } from "./connections.ts";
@@ -13,7 +14,7 @@ import type { EmacsDiffChannel } from "./diff-channel.ts";
 import { scanForEmacsen } from "./discovery.ts";
 import { PushListener } from "./push-listener.ts";
 import { ScanSchedule } from "./scan-schedule.ts";
-import { ServerDirWatchers } from "./server-dirs.ts";
+import { serverDirWatchers } from "./server-dirs.ts";
 import type { EmacsReloadResult, EmacsSession } from "./session.ts";
 
 export interface EmacsSourceOptions {
@@ -44,7 +45,7 @@ export class EmacsSource implements EditorSource {
 	private readonly connections: EmacsConnections;
 	/** What the last scan found that pi does not read: no server, a TCP one. */
 	private unread: EmacsUnread[] = [];
-	private readonly watchers: ServerDirWatchers;
+	private readonly watchers: DirWatchers;
 	private readonly scans: ScanSchedule;
 	/** pi's socket the elisp connects back to: opened for the first Emacs pi reads (none while no Emacs runs a server). */
 	private listener?: Promise<PushListener | string>;
@@ -71,7 +72,7 @@ export class EmacsSource implements EditorSource {
 		});
 		const scan = (followUp: (() => void) | undefined) => this.scanOnce(followUp);
 		this.scans = new ScanSchedule("emacs scan", scan, hooks.clock, EMACS_SCAN_DELAYS_MS);
-		this.watchers = new ServerDirWatchers(() => this.scans.soon());
+		this.watchers = serverDirWatchers(() => this.scans.soon());
 	}
 
 	async start(): Promise<void> {

@@ -1,5 +1,5 @@
 import { resourceCount } from "../../shared/process-memory.ts";
-import { DirWatch, type DirWatchReport } from "../dir-watch.ts";
+import { DirWatchers } from "../dir-watch.ts";
 import { isNeovimServerName } from "./core/unix-sockets.ts";
 
 /** Where a Neovim's server appears: `$XDG_RUNTIME_DIR` (0.9+) and `$TMPDIR`, else `/tmp` (0.7, 0.8). */
@@ -11,36 +11,12 @@ export function runtimeDirs(env: { XDG_RUNTIME_DIR?: string; TMPDIR?: string }):
  * The dirs where a Neovim's server appears, watched by name (`nvim*`). What it misses (a socket elsewhere,
  * `--listen ~/x`) is found on `/ide`; a dir not there yet, or made again, is watched as soon as it is.
  */
-export class RuntimeDirWatchers {
-	private watches: DirWatch[] = [];
-
-	constructor(private readonly appeared: () => void) {}
-
-	watch(dirs: readonly string[]): void {
-		for (const dir of dirs) {
-			// Only an entry made or removed is news: a Neovim's log written to `/tmp/nvim*.log` is not a server.
-			const watch = new DirWatch(dir, (name, event) => event === "rename" && isNeovimServerName(name), {
-				changed: () => this.appeared(),
-				counted: (delta) => {
-					resourceCount().runtimeWatches += delta;
-				},
-			});
-			this.watches.push(watch);
-			watch.arm();
-		}
-	}
-
-	/** On the source's re-check tick: a watch that died or whose dir was made again is armed anew. */
-	recheck(): void {
-		for (const watch of this.watches) watch.recheck();
-	}
-
-	reports(): DirWatchReport[] {
-		return this.watches.map((watch) => watch.report());
-	}
-
-	close(): void {
-		for (const watch of this.watches) watch.close();
-		this.watches = [];
-	}
+export function runtimeDirWatchers(appeared: () => void): DirWatchers {
+	// Only an entry made or removed is news: a Neovim's log written to `/tmp/nvim*.log` is not a server.
+	return new DirWatchers((name, event) => event === "rename" && isNeovimServerName(name), {
+		changed: appeared,
+		counted: (delta) => {
+			resourceCount().runtimeWatches += delta;
+		},
+	});
 }

@@ -5,12 +5,13 @@ import { NEOVIM_SCAN_DELAYS_MS } from "../../shared/core/timing.ts";
 import type { EditorFacts, EditorReading, ListedEditor } from "../core/editor.ts";
 import { pidKey, pidOfKey } from "../core/editor-key.ts";
 import { pushesWanted } from "../core/push-choice.ts";
+import type { DirWatchers } from "../dir-watch.ts";
 import type { EditorSource, SourceHooks } from "../editor-source.ts";
 import type { NeovimReport } from "./core/status.ts";
 import { enclosingNeovimAddress } from "./core/unix-sockets.ts";
 import type { NeovimDiffChannel } from "./diff-channel.ts";
 import { type FoundNeovim, scanForNeovims } from "./discovery.ts";
-import { RuntimeDirWatchers, runtimeDirs } from "./runtime-dirs.ts";
+import { runtimeDirs, runtimeDirWatchers } from "./runtime-dirs.ts";
 import { NeovimSession, type ReloadResult } from "./session.ts";
 
 export interface NeovimSourceOptions {
@@ -44,7 +45,7 @@ export class NeovimSource implements EditorSource {
 	/** Each session's newest valid reading: a snapshot rejected after it leaves the guard what Neovim last said. */
 	private readonly lastValid = new WeakMap<NeovimSession, EditorReading>();
 	private readonly failures = new Map<number, { socket: string; reason: string }>();
-	private readonly watchers: RuntimeDirWatchers;
+	private readonly watchers: DirWatchers;
 	private phase: NeovimReport["phase"] = "starting";
 	private enclosing?: { address: string; real?: string };
 	private scanning?: Promise<void>;
@@ -60,7 +61,7 @@ export class NeovimSource implements EditorSource {
 		private readonly options: NeovimSourceOptions,
 		private readonly hooks: SourceHooks,
 	) {
-		this.watchers = new RuntimeDirWatchers(() => this.scanSoon(0));
+		this.watchers = runtimeDirWatchers(() => this.scanSoon(0));
 	}
 
 	async start(): Promise<void> {

@@ -1,3 +1,5 @@
+import { elispChunk } from "./elisp-chunk.ts";
+
 /**
  * Every piece of elisp pi sends to an Emacs, as fixed texts: each is a `(lambda (pi-ide-args) ...)` called
  * with one base64 string of JSON (core/server-protocol.ts `evalRequestLine`), so what pi reads from outside is
@@ -12,50 +14,16 @@
  * iconified, not a child frame such as a posframe's; a daemon's own frame is on its `initial_terminal`, shown
  * nowhere; each `emacsclient -t`/`-c` adds one), and the arguments read back (the test of the quoting: what pi
  * sent is what the elisp got). Arrays read as vectors and objects as hash tables, so `[]` and `{}` come back as
- * they went. Evaluated lexically, as every chunk (core/elisp-chunk.ts says why); the json.el settings are bound
- * only around the reading and the writing.
+ * they went. In the frame every chunk shares (core/elisp-chunk.ts).
  */
-export const PROBE_ELISP = `(lambda (pi-ide-args)
-  (condition-case pi-ide-error
-      (funcall
-       (eval
-        (quote
-         (lambda (pi-ide-args)
-           (require 'json)
-           (let ((args (let ((json-object-type 'hash-table)
-                             (json-array-type 'vector)
-                             (json-key-type 'string)
-                             (json-false :json-false)
-                             (json-null nil))
-                         (json-read-from-string
-                          (decode-coding-string (base64-decode-string pi-ide-args) 'utf-8 t))))
-                 (json-false :json-false)
-                 (json-null nil)
-                 (json-encoding-pretty-print nil))
-             (base64-encode-string
-              (encode-coding-string
-               (json-encode
-                (list (cons "pid" (emacs-pid))
-                      (cons "version" emacs-version)
-                      (cons "daemon" (if (daemonp) t :json-false))
-                      (cons "frames"
-                            (let ((count 0))
-                              (dolist (frame (frame-list) count)
-                                (when (and (frame-visible-p frame)
-                                           (not (frame-parameter frame 'parent-frame))
-                                           (not (equal (terminal-name (frame-terminal frame))
-                                                       "initial_terminal")))
-                                  (setq count (1+ count))))))
-                      (cons "args" args)))
-               'utf-8 t)
-              t))))
-        t)
-       pi-ide-args)
-    (error
-     (base64-encode-string
-      (encode-coding-string
-       (condition-case nil
-           (json-encode (list (cons "error" (error-message-string pi-ide-error))))
-         (error "{\\"error\\":\\"unreadable\\"}"))
-       'utf-8 t)
-      t))))`;
+export const PROBE_ELISP = elispChunk(`(list (cons "pid" (emacs-pid))
+      (cons "version" emacs-version)
+      (cons "daemon" (if (daemonp) t :json-false))
+      (cons "frames"
+            (let ((count 0))
+              (dolist (frame (frame-list) count)
+                (when (and (frame-visible-p frame)
+                           (not (frame-parameter frame 'parent-frame))
+                           (not (equal (terminal-name (frame-terminal frame)) "initial_terminal")))
+                  (setq count (1+ count))))))
+      (cons "args" args))`);
