@@ -89,6 +89,8 @@ test("closed while it connects to a silent server: the close is quick, and nothi
 	h.connected = SourceHarness.KEY;
 	source.follow();
 	await waitFor("the upgrade made", () => server.upgrades.length === 1);
+	// Closed while it waits for the silent server's answer to its first message.
+	await waitFor("initialize sent", () => methodsSeen(server).length > 0);
 	const started = Date.now();
 	await source.close();
 	expect(Date.now() - started).toBeLessThan(500);

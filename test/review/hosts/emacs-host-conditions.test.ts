@@ -49,8 +49,13 @@ describe.skipIf(!available)("the review's proposal in a real Emacs, in every sta
 		const now = await layout();
 		expect(now).toMatchObject({ windows: 2, minibuffer: "forward-ch", selected: " *Minibuf-1*" });
 		expect(now.reviews).toMatchObject([{ windows: 1 }]);
-		emacs.keys("C-g");
-		await waitFor("the prompt gone", async () => (await layout()).minibuffer === null);
+		// A C-g that lands while one of pi's evals runs quits that eval, not the prompt: typed again until it is gone.
+		await waitFor("the prompt gone", async () => {
+			if ((await layout()).minibuffer === null) return true;
+			emacs.keys("C-g");
+			await new Promise((done) => setTimeout(done, 200));
+			return (await layout()).minibuffer === null;
+		});
 		await view.close();
 		await expectNothingLeft();
 	});

@@ -94,6 +94,7 @@ describe("the files Emacs was launched on", () => {
 			["-x", "y"],
 		],
 		[["/usr/bin/emacs-nox", "-nw", "-fn", "mono", "e.txt"], ["e.txt"]],
+		[["emacs", "-g", "80x24", "-geometry", "100x40", "--geometry", "90x30", "f.txt"], ["f.txt"]],
 	])("%j → %j", (argv, opened) => expect(emacsOpenedArgs(argv)).toEqual(opened));
 });
 
