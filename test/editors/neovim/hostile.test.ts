@@ -82,12 +82,16 @@ describe("a hostile process named nvim", () => {
 		const { child } = await fakeNeovim(mode);
 		const neovims = await source();
 		expect(neovims.editors()).toEqual([]);
-		const report = neovims.report();
-		const said = [
-			...report.neovims.map((entry) => `${entry.problem ?? ""} ${entry.lastRequest?.failure ?? ""}`),
-			...report.failures.map((failure) => failure.reason),
-		].join("\n");
-		expect(said).toMatch(reason);
+		const said = () => {
+			const report = neovims.report();
+			return [
+				...report.neovims.map((entry) => `${entry.problem ?? ""} ${entry.lastRequest?.failure ?? ""}`),
+				...report.failures.map((failure) => failure.reason),
+			].join("\n");
+		};
+		// A fake seen without its listener yet (a loaded machine) is looked at again after the scan delays.
+		await waitFor("the reason in the report", () => reason.test(said()));
+		expect(neovims.editors()).toEqual([]);
 		expect(child.exitCode).toBeNull();
 	});
 
