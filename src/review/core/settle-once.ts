@@ -1,3 +1,5 @@
+import type { EditorAnswer, ShownResult } from "./diff-host.ts";
+
 /**
  * A promise settled by its first answer only: a view's `shown` and `answer` hear from several places (the
  * editor, its connection ending, pi closing it) and must keep the first.
@@ -17,6 +19,34 @@ export function settleOnce<T>(): { promise: Promise<T>; settle: (value: T) => vo
 		},
 		get settled() {
 			return settled;
+		},
+	};
+}
+
+/**
+ * A diff view's two outcomes, each kept at its first: a failed show is the answer too, and the answer ends the
+ * editor's subscription (`stop`, read when the answer comes in).
+ */
+export function viewOutcome(stop: () => void) {
+	const shownOnce = settleOnce<ShownResult>();
+	const answerOnce = settleOnce<EditorAnswer>();
+	const settleAnswer = (answer: EditorAnswer) => {
+		if (answerOnce.settled) return;
+		stop();
+		answerOnce.settle(answer);
+	};
+	const settleShown = (result: ShownResult) => {
+		if (shownOnce.settled) return;
+		shownOnce.settle(result);
+		if (!result.ok) settleAnswer({ kind: "failed", reason: result.reason });
+	};
+	return {
+		shown: shownOnce.promise,
+		answer: answerOnce.promise,
+		settleShown,
+		settleAnswer,
+		get answered() {
+			return answerOnce.settled;
 		},
 	};
 }

@@ -16,7 +16,7 @@ import {
 	shownFromOpen,
 } from "../core/emacs-diff-protocol.ts";
 import { MAX_ACCEPTED_TEXT_CHARS } from "../core/neovim-diff-protocol.ts";
-import { settleOnce } from "../core/settle-once.ts";
+import { viewOutcome } from "../core/settle-once.ts";
 
 /** UTF-8 takes at most 4 bytes a character: a file over this is over the text's cap whatever it holds. */
 const MAX_ACCEPTED_BYTES = 4 * MAX_ACCEPTED_TEXT_CHARS;
@@ -38,15 +38,13 @@ interface ReviewPaths {
 function openProposal(channel: EmacsDiffChannel, request: DiffRequest): DiffView {
 	// The closures below keep only the id and the paths: a view held until the connection ends holds no text.
 	const { id } = request;
-	const shownOnce = settleOnce<ShownResult>();
-	const answerOnce = settleOnce<EditorAnswer>();
-	const shown = shownOnce.promise;
+	let unsubscribe = () => {};
+	const outcome = viewOutcome(() => unsubscribe());
+	const { shown, settleShown, settleAnswer } = outcome;
 	const names = reviewFileNames(id);
 	if (!names) {
-		const reason = `the review's id ${JSON.stringify(id.slice(0, 40))} cannot name a file`;
-		shownOnce.settle({ ok: false, reason });
-		answerOnce.settle({ kind: "failed", reason });
-		return { shown, answer: answerOnce.promise, close: async () => {} };
+		settleShown({ ok: false, reason: `the review's id ${JSON.stringify(id.slice(0, 40))} cannot name a file` });
+		return { shown, answer: outcome.answer, close: async () => {} };
 	}
 	const paths: ReviewPaths = {
 		proposal: join(channel.privateDir, names.proposal),
@@ -56,19 +54,9 @@ function openProposal(channel: EmacsDiffChannel, request: DiffRequest): DiffView
 	let accepting = false;
 	let closing: Promise<void> | undefined;
 
-	const settleAnswer = (editorAnswer: EditorAnswer) => {
-		if (answerOnce.settled) return;
-		unsubscribe();
-		answerOnce.settle(editorAnswer);
-	};
-	const settleShown = (result: ShownResult) => {
-		if (shownOnce.settled) return;
-		shownOnce.settle(result);
-		if (!result.ok) settleAnswer({ kind: "failed", reason: result.reason });
-	};
-	const unsubscribe = channel.onReviewMessage((message) => {
+	unsubscribe = channel.onReviewMessage((message) => {
 		const event = reviewEventOf(message, id);
-		if (!event || accepting || answerOnce.settled) return;
+		if (!event || accepting || outcome.answered) return;
 		if (event.kind !== "accepted") {
 			settleAnswer(event);
 			return;
@@ -111,7 +99,7 @@ function openProposal(channel: EmacsDiffChannel, request: DiffRequest): DiffView
 		if (!result.ok) void close();
 	});
 
-	return { shown, answer: answerOnce.promise, close };
+	return { shown, answer: outcome.answer, close };
 }
 
 /**

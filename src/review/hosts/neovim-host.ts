@@ -5,7 +5,7 @@ import {
 	NEOVIM_DIFF_CLOSE_RETRY_MS,
 	NEOVIM_DIFF_OPEN_MS,
 } from "../../shared/core/timing.ts";
-import type { DiffHost, DiffRequest, DiffView, EditorAnswer, ShownResult } from "../core/diff-host.ts";
+import type { DiffHost, DiffRequest, DiffView } from "../core/diff-host.ts";
 import { NEOVIM_DIFF_CLOSE_LUA, NEOVIM_DIFF_OPEN_LUA } from "../core/neovim-diff-lua.ts";
 import {
 	answerFromEvent,
@@ -14,7 +14,7 @@ import {
 	type RequestOutcome,
 	shownFromOpen,
 } from "../core/neovim-diff-protocol.ts";
-import { settleOnce } from "../core/settle-once.ts";
+import { viewOutcome } from "../core/settle-once.ts";
 
 /**
  * A review's diff in a Neovim pi is connected to over its own server: a tab page of pi's own (the proposal
@@ -33,22 +33,11 @@ function openDiff(channel: NeovimDiffChannel, request: DiffRequest): DiffView {
 		enter: !channel.enclosing,
 		deadlineSeconds: clock.nowSeconds() + NEOVIM_DIFF_OPEN_MS / 1000,
 	});
-	const shownOnce = settleOnce<ShownResult>();
-	const answerOnce = settleOnce<EditorAnswer>();
-	const shown = shownOnce.promise;
 	let connectionGone = false;
 	let closing: Promise<void> | undefined;
 
-	const settleAnswer = (editorAnswer: EditorAnswer) => {
-		if (answerOnce.settled) return;
-		unsubscribe();
-		answerOnce.settle(editorAnswer);
-	};
-	const settleShown = (result: ShownResult) => {
-		if (shownOnce.settled) return;
-		shownOnce.settle(result);
-		if (!result.ok) settleAnswer({ kind: "failed", reason: result.reason });
-	};
+	const outcome = viewOutcome(() => unsubscribe());
+	const { shown, settleShown, settleAnswer } = outcome;
 	const unsubscribe = channel.onDiffEvent((params) => {
 		const editorAnswer = answerFromEvent(params, id);
 		if (editorAnswer) settleAnswer(editorAnswer);
@@ -87,7 +76,7 @@ function openDiff(channel: NeovimDiffChannel, request: DiffRequest): DiffView {
 		},
 	);
 
-	return { shown, answer: answerOnce.promise, close };
+	return { shown, answer: outcome.answer, close };
 }
 
 /** The channel's `run`, never rejecting: a throw is an outcome like any failure. */
