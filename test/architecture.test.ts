@@ -8,6 +8,7 @@ import {
 	orderViolations,
 	readSources,
 	resolveImport,
+	siblingViolations,
 	singleHomeViolations,
 	sizeViolations,
 } from "./support/architecture.ts";
@@ -32,6 +33,10 @@ describe("the house as it is", () => {
 
 	test("no two files import each other in a circle", () => {
 		expect(importCycles(sources)).toEqual([]);
+	});
+
+	test("no editor folder imports another, and what they share imports none of them", () => {
+		expect(siblingViolations(sources)).toEqual([]);
 	});
 
 	test("no source file over 320 lines, no folder holding more than 12 .ts files directly", () => {
@@ -77,6 +82,27 @@ describe("each check fails on a fixture that breaks it", () => {
 		]);
 	});
 
+	test("an editor folder importing another, shared code importing a source", () => {
+		const files = fixture({
+			"src/editors/zed/source.ts":
+				'import { t } from "../state-dir/core/trust.ts"; import { k } from "../kit/table.ts";',
+			"src/editors/emacs/core/sockets.ts": 'import { t } from "../../state-dir/core/trust.ts";',
+			"src/editors/state-dir/core/trust.ts":
+				'import { f } from "../../core/path-trust.ts"; import { s } from "../x.ts";',
+			"src/editors/state-dir/x.ts": "",
+			"src/editors/fs-facts.ts": 'import type { F } from "./neovim/core/facts.ts";',
+			"src/editors/kit/table.ts": 'import { e } from "../core/editor.ts";',
+			"src/editors/neovim/core/facts.ts": "",
+			"src/editors/core/path-trust.ts": "",
+			"src/editors/core/editor.ts": "",
+		});
+		expect(siblingViolations(files)).toEqual([
+			'src/editors/zed/source.ts imports "../state-dir/core/trust.ts": no editor folder imports another (what both use lives in editors/ or editors/core/)',
+			'src/editors/emacs/core/sockets.ts imports "../../state-dir/core/trust.ts": no editor folder imports another (what both use lives in editors/ or editors/core/)',
+			'src/editors/fs-facts.ts imports "./neovim/core/facts.ts": what the sources share imports none of them',
+		]);
+	});
+
 	test("a circle of imports is named once, from its smallest file", () => {
 		const files = fixture({
 			"src/shared/a.ts": 'import { b } from "./b.ts";',
@@ -112,14 +138,14 @@ describe("each check fails on a fixture that breaks it", () => {
 			"src/editors/state-dir/z.ts": `const key = \`pid:${interpolated("pid")}\`;`,
 			"src/editors/neovim/w.ts": "const pid = /^pid:(\\d+)$/.exec(key);",
 			"src/editors/dir-watch.ts": 'import { watch } from "node:fs";',
-			"src/editors/proc-files.ts": 'readFileSync("/proc/stat");',
+			"src/editors/processes/proc-files.ts": 'readFileSync("/proc/stat");',
 			"src/editors/core/editor-key.ts": `\`pid:${interpolated("pid")}\``,
 			"src/ui/fine.ts": '// fs.watch("/proc/1") in a comment; "pid 7" and watchers are fine\nconst w = watchers();',
 		});
 		expect(singleHomeViolations(files)).toEqual([
 			"src/editors/neovim/x.ts calls fs.watch: only src/editors/dir-watch.ts may",
-			"src/editors/zed/y.ts reads /proc: only src/editors/proc-files.ts may",
-			"src/editors/zed/v.ts reads /proc: only src/editors/proc-files.ts may",
+			"src/editors/zed/y.ts reads /proc: only src/editors/processes/proc-files.ts may",
+			"src/editors/zed/v.ts reads /proc: only src/editors/processes/proc-files.ts may",
 			"src/editors/state-dir/z.ts builds or parses the pid: key: only src/editors/core/editor-key.ts may",
 			"src/editors/neovim/w.ts builds or parses the pid: key: only src/editors/core/editor-key.ts may",
 		]);

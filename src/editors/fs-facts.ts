@@ -1,7 +1,7 @@
 import type { BigIntStats, Stats } from "node:fs";
 import { lstatSync, statSync } from "node:fs";
 import { lstat } from "node:fs/promises";
-import type { FsFacts, FsObjectKind } from "./state-dir/core/trust.ts";
+import type { FsFacts, FsObjectKind } from "./core/path-trust.ts";
 
 function kindOf(stats: Stats | BigIntStats): FsObjectKind {
 	if (stats.isSymbolicLink()) return "symlink";

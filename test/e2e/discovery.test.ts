@@ -7,7 +7,7 @@ import { spawn } from "node:child_process";
 import { chmodSync, mkdirSync, rmSync, utimesSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { processStartSeconds } from "../../src/editors/liveness.ts";
+import { processStartSeconds } from "../../src/editors/processes/liveness.ts";
 import { useE2eWorkspace } from "../support/e2e-workspace.ts";
 import { FakeEditor, StateFileWriter } from "../support/fake-editor.ts";
 import { messageText } from "../support/fake-model-server.ts";

@@ -7,7 +7,7 @@ import { chmodSync, chownSync, linkSync, mkdirSync, rmSync, symlinkSync, writeFi
 import { createServer, type Server } from "node:net";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import { MAX_STATE_FILE_BYTES } from "../../src/editors/state-dir/core/trust.ts";
+import { MAX_STATE_FILE_BYTES } from "../../src/editors/state-dir/core/file-trust.ts";
 import { MAX_SENT_TEXT_BYTES } from "../../src/shared/core/text-cuts.ts";
 import { pickerRows } from "../../src/ui/core/picker-rows.ts";
 import { controllerBlock } from "../support/blocks.ts";

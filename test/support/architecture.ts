@@ -164,6 +164,36 @@ export function missingTargets(files: SourceFiles): string[] {
 		.map((edge) => `${edgeText(edge)}: no such source file`);
 }
 
+/** The folders of `src/editors/` every source may use; every other folder there is one source of editors. */
+export const SHARED_EDITOR_FOLDERS = ["core", "kit", "processes"] as const;
+
+/** `src/editors/neovim/session.ts` → neovim; a file of `editors/` itself or of a shared folder → undefined. */
+export function editorFolderOf(file: string): string | undefined {
+	const parts = file.split("/");
+	if (parts[1] !== "editors" || parts.length < 4) return undefined;
+	const folder = parts[2] as string;
+	return (SHARED_EDITOR_FOLDERS as readonly string[]).includes(folder) ? undefined : folder;
+}
+
+/**
+ * The sources are siblings: none imports another, and what they share (`editors/`, its shared folders) imports
+ * none of them, so that a source reads as one folder and a new one is added beside the others.
+ */
+export function siblingViolations(files: SourceFiles): string[] {
+	const problems: string[] = [];
+	for (const edge of importGraph(files).edges) {
+		if (featureOf(edge.from) !== "editors" || featureOf(edge.to) !== "editors") continue;
+		const [from, to] = [editorFolderOf(edge.from), editorFolderOf(edge.to)];
+		if (to === undefined || from === to) continue;
+		problems.push(
+			from === undefined
+				? `${edgeText(edge)}: what the sources share imports none of them`
+				: `${edgeText(edge)}: no editor folder imports another (what both use lives in editors/ or editors/core/)`,
+		);
+	}
+	return problems;
+}
+
 /** The house's size rules: a source file holds one concern, a folder a handful of files. */
 export const MAX_FILE_LINES = 320;
 export const MAX_FILES_PER_FOLDER = 12;
@@ -220,7 +250,7 @@ export const SINGLE_HOMES = [
 		home: "src/editors/dir-watch.ts",
 		pattern: /import\s*\{[^}]*\bwatch(?:File)?\b[^}]*\}\s*from\s*["'](?:node:)?fs["']|\bfs\.watch(?:File)?\(/,
 	},
-	{ what: "reads /proc", home: "src/editors/proc-files.ts", pattern: /["'`]\/proc(?:\/|["'`])/ },
+	{ what: "reads /proc", home: "src/editors/processes/proc-files.ts", pattern: /["'`]\/proc(?:\/|["'`])/ },
 	{ what: "builds or parses the pid: key", home: "src/editors/core/editor-key.ts", pattern: /["'`/]\^?pid:/ },
 ] as const;
 

@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
-import { parseProcStat } from "../../src/editors/core/proc-stat.ts";
+import { parseProcStat } from "../../src/editors/processes/core/proc-stat.ts";
 import { PI_START_TIMEOUT_MS, waitFor } from "./wait-for.ts";
 
 const WRITER = join(import.meta.dirname, "zed-writer.mjs");

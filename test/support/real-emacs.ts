@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { quoteArgument } from "../../src/editors/emacs/core/server-protocol.ts";
 import { requestEmacs, type ServerAnswer } from "../../src/editors/emacs/server-client.ts";
-import { commOf } from "../../src/editors/proc-files.ts";
+import { commOf } from "../../src/editors/processes/proc-files.ts";
 import { systemClock } from "../../src/shared/clock.ts";
 import { hasTmux } from "./tmux-pi.ts";
 import { waitFor } from "./wait-for.ts";

@@ -1,5 +1,5 @@
-import { hasExited } from "../core/proc-stat.ts";
 import { lstatFacts } from "../fs-facts.ts";
+import { hasExited } from "../processes/core/proc-stat.ts";
 import {
 	cmdlineOf,
 	commOf,
@@ -11,7 +11,7 @@ import {
 	processIds,
 	procStatOf,
 	socketInodesOf,
-} from "../proc-files.ts";
+} from "../processes/proc-files.ts";
 import { exeName, isEmacsName, launchOf } from "./core/emacs-process.ts";
 import { chooseServerSocket, dirOf, pathsHeldTwice, type ServerChoice } from "./core/server-sockets.ts";
 

@@ -7,8 +7,8 @@ import { guarded } from "../../shared/background.ts";
 import { systemClock } from "../../shared/clock.ts";
 import type { Clock } from "../../shared/core/clock.ts";
 import { EMACS_PUSH_HELLO_TIMEOUT_MS } from "../../shared/core/timing.ts";
-import { hasExited } from "../core/proc-stat.ts";
-import { procStatOf } from "../proc-files.ts";
+import { hasExited } from "../processes/core/proc-stat.ts";
+import { procStatOf } from "../processes/proc-files.ts";
 import { PushLines } from "./core/push-lines.ts";
 
 /** The longest line an Emacs may push (a snapshot at its caps is well under 5 MiB); a longer one ends the peer. */

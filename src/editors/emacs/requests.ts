@@ -1,10 +1,8 @@
 import type { Clock } from "../../shared/core/clock.ts";
+import { isFields } from "../../shared/core/fields.ts";
 import { EMACS_REQUEST_TIMEOUT_MS } from "../../shared/core/timing.ts";
 import type { EmacsEntry } from "./core/status.ts";
 import { type EvalAnswer, evalInEmacs } from "./server-client.ts";
-
-const isFields = (value: unknown): value is Record<string, unknown> =>
-	typeof value === "object" && value !== null && !Array.isArray(value);
 
 /**
  * The requests pi sends one Emacs's server: each on its own connection with a timeout, as the pid discovery

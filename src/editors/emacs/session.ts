@@ -2,9 +2,10 @@ import { randomBytes } from "node:crypto";
 import { dirname } from "node:path";
 import { runInBackground } from "../../shared/background.ts";
 import type { Clock } from "../../shared/core/clock.ts";
+import { isFields } from "../../shared/core/fields.ts";
 import { EMACS_PUSH_DEBOUNCE_MS, EMACS_PUSH_HELLO_TIMEOUT_MS } from "../../shared/core/timing.ts";
 import type { EditorReading } from "../core/editor.ts";
-import { cmdlineOf, cwdOf } from "../proc-files.ts";
+import { cmdlineOf, cwdOf } from "../processes/proc-files.ts";
 import { PROBE_ELISP } from "./core/elisp.ts";
 import { type ProbeAnswer, probeResultOf } from "./core/probe.ts";
 import { INSTALL_ELISP, SET_PUSHING_ELISP } from "./core/push-elisp.ts";
@@ -44,9 +45,6 @@ export interface EmacsSessionHooks {
 
 /** Arguments pi reads of one process: enough for the files it was opened on. */
 const MAX_ARGS = 64;
-
-const isFields = (value: unknown): value is Record<string, unknown> =>
-	typeof value === "object" && value !== null && !Array.isArray(value);
 
 /**
  * One Emacs's server, with pi's elisp installed there: a connection back to pi that carries its pushes and

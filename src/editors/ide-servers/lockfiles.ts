@@ -1,12 +1,19 @@
 import { constants } from "node:fs";
 import { open, readdir } from "node:fs/promises";
 import { join } from "node:path";
-import { pidReused } from "../core/pid-reuse.ts";
-import type { TcpListener } from "../core/proc-net.ts";
-import { hasExited } from "../core/proc-stat.ts";
 import { factsOf, lstatFacts } from "../fs-facts.ts";
-import { processStartSeconds } from "../liveness.ts";
-import { descendantsOf, listeningTcpTable, ownerOf, processIds, procStatOf, socketInodesOf } from "../proc-files.ts";
+import { pidReused } from "../processes/core/pid-reuse.ts";
+import type { TcpListener } from "../processes/core/proc-net.ts";
+import { hasExited } from "../processes/core/proc-stat.ts";
+import { processStartSeconds } from "../processes/liveness.ts";
+import {
+	descendantsOf,
+	listeningTcpTable,
+	ownerOf,
+	processIds,
+	procStatOf,
+	socketInodesOf,
+} from "../processes/proc-files.ts";
 import type { LockDirPlan } from "./core/lock-dirs.ts";
 import { type Lockfile, MAX_LOCKFILE_BYTES, parseLockfile, portOfLockName } from "./core/lockfile.ts";
 import { checkLockDirTrust, checkLockfileTrust, checkPortListeners } from "./core/lockfile-trust.ts";

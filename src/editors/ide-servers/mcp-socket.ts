@@ -2,9 +2,9 @@ import { connect, type Socket } from "node:net";
 import WebSocket from "ws";
 import { guarded } from "../../shared/background.ts";
 import type { Clock } from "../../shared/core/clock.ts";
+import { handleServerMessage, notificationText, requestText } from "../core/json-rpc.ts";
 import { PendingRequests } from "../pending-requests.ts";
-import { connectionServerUidNow } from "../proc-files.ts";
-import { handleServerMessage, notificationText, requestText } from "./core/json-rpc.ts";
+import { connectionServerUidNow } from "../processes/proc-files.ts";
 
 /** What a request gave: the server's result, or why there is none (its error, a timeout, a closed socket). */
 export type McpAnswer = { ok: true; result: unknown } | { ok: false; reason: string };

@@ -2,12 +2,13 @@ import { pathToFileURL } from "node:url";
 import { runInBackground } from "../../shared/background.ts";
 import type { Clock } from "../../shared/core/clock.ts";
 import { IDE_REQUEST_TIMEOUT_MS, IDE_SELECTION_REPLAY_MS } from "../../shared/core/timing.ts";
+import { initializeParams, serverInfoOf, toolAnswerOf, toolNamesOf } from "../core/mcp.ts";
 import type { Diagnostic } from "../core/protocol-state.ts";
 import { diagnosticsOfFile } from "./core/diagnostics.ts";
 import { type ServerView, type ViewUpdate, withOpenEditors, withSelectionPayload } from "./core/editor-view.ts";
 import { quirksOfServer, type ServerQuirks } from "./core/ide-apps.ts";
-import { dirtyOf, initializeParams, mentionOf, serverInfoOf, toolAnswerOf, toolNamesOf } from "./core/json-rpc.ts";
 import type { Mention, SessionReport } from "./core/status.ts";
+import { dirtyOf, mentionOf } from "./core/tool-answers.ts";
 import { countLinesOnDisk } from "./lines-on-disk.ts";
 import { FRAME_TOO_BIG, type McpAnswer, McpSocket, PI_CLOSED } from "./mcp-socket.ts";
 

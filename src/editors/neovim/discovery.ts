@@ -1,5 +1,5 @@
 import { lstat } from "node:fs/promises";
-import { hasExited } from "../core/proc-stat.ts";
+import { hasExited } from "../processes/core/proc-stat.ts";
 import {
 	commOf,
 	inTestScope,
@@ -8,7 +8,7 @@ import {
 	processIds,
 	procStatOf,
 	socketInodesOf,
-} from "../proc-files.ts";
+} from "../processes/proc-files.ts";
 
 /** A Neovim process of this user and the unix socket its server listens on, proven through its own fds. */
 export interface FoundNeovim {

@@ -5,17 +5,12 @@ import { guarded, runInBackground } from "../../shared/background.ts";
 import { systemClock } from "../../shared/clock.ts";
 import type { Clock } from "../../shared/core/clock.ts";
 import { IDE_REQUEST_TIMEOUT_MS } from "../../shared/core/timing.ts";
+import { handleServerMessage, notificationText, requestText } from "../core/json-rpc.ts";
+import { initializeParams, serverInfoOf, toolNamesOf } from "../core/mcp.ts";
+import { checkDirTrust, checkSocketTrust } from "../core/path-trust.ts";
 import { lstatFacts, lstatFactsNow } from "../fs-facts.ts";
-import {
-	handleServerMessage,
-	initializeParams,
-	notificationText,
-	requestText,
-	serverInfoOf,
-	toolNamesOf,
-} from "../ide-servers/core/json-rpc.ts";
 import { PendingRequests } from "../pending-requests.ts";
-import { listeningUnixSocketTable, socketInodesOf } from "../proc-files.ts";
+import { listeningUnixSocketTable, socketInodesOf } from "../processes/proc-files.ts";
 import type { ToolAnswer, ToolCaller } from "../tool-caller.ts";
 import { CHANNEL_MAX_FRAME_BYTES, LineFrames } from "./core/channel-frames.ts";
 import {
@@ -25,7 +20,6 @@ import {
 	heldListeningPaths,
 	missingChannelText,
 } from "./core/client-channel.ts";
-import { checkDirTrust, checkSocketTrust } from "./core/trust.ts";
 
 /** Where one VS Code client's channel is: its state dir, its extension host's pid, the user pi trusts. */
 export interface ClientChannelTarget {

@@ -2,8 +2,8 @@ import { constants } from "node:fs";
 import { lstat, open } from "node:fs/promises";
 import { join } from "node:path";
 import { factsOf } from "../fs-facts.ts";
+import { checkFileTrust, MAX_STATE_FILE_BYTES } from "./core/file-trust.ts";
 import { type ParseResult, parseStateFile } from "./core/parse.ts";
-import { checkFileTrust, MAX_STATE_FILE_BYTES } from "./core/trust.ts";
 
 export type ReadOutcome =
 	| { kind: "gone" }

@@ -5,15 +5,15 @@ import { noticeText } from "../../shared/core/notice-texts.ts";
 import { resourceCount } from "../../shared/process-memory.ts";
 import type { EditorFacts, ListedEditor, StateFileEntry } from "../core/editor.ts";
 import { pidKey, pidOfKey } from "../core/editor-key.ts";
-import { pidReused } from "../core/pid-reuse.ts";
+import { checkDirTrust, type FsFacts } from "../core/path-trust.ts";
 import type { EditorSource, SourceHooks } from "../editor-source.ts";
 import { lstatFacts, lstatFactsNow } from "../fs-facts.ts";
-import { isProcessAlive, processStartSeconds } from "../liveness.ts";
+import { pidReused } from "../processes/core/pid-reuse.ts";
+import { isProcessAlive, processStartSeconds } from "../processes/liveness.ts";
 import { type ClientChannelTarget, channelSocketPath, missingChannelNow } from "./client-channel.ts";
 import { channelClientOf } from "./core/client-channel.ts";
 import { type DirEnv, type DirPlan, type DirRole, type DirVerdict, REAL_ROOTS, stateDirPlan } from "./core/dir-plan.ts";
 import { classifyFileName, stateFileName } from "./core/parse.ts";
-import { checkDirTrust, type FsFacts } from "./core/trust.ts";
 import { StateWatcher } from "./watcher.ts";
 
 /** A file of the dir as `/ide status` shows it: the entry, the editor it makes, and a reused pid. */

@@ -1,4 +1,4 @@
-import { hasExited } from "../core/proc-stat.ts";
+import { hasExited } from "../processes/core/proc-stat.ts";
 import {
 	cmdlineOf,
 	commOf,
@@ -9,7 +9,7 @@ import {
 	processIds,
 	procStatOf,
 	TEST_SCOPE_VARIABLE,
-} from "../proc-files.ts";
+} from "../processes/proc-files.ts";
 import type { ZedEnv } from "./core/data-dirs.ts";
 import { userDataDirArg } from "./core/data-dirs.ts";
 import { type ProcessFacts, ZED_PROCESS_NAMES } from "./core/which-zed.ts";

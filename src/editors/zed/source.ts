@@ -3,7 +3,7 @@ import type { Cancel } from "../../shared/core/clock.ts";
 import { LIVENESS_CHECK_MS } from "../../shared/core/timing.ts";
 import type { EditorFacts, ListedEditor } from "../core/editor.ts";
 import type { EditorSource, SourceHooks } from "../editor-source.ts";
-import { isProcessAlive, isProcessRunning } from "../liveness.ts";
+import { isProcessAlive, isProcessRunning } from "../processes/liveness.ts";
 import { type ZedDatabase, type ZedEnv, zedDataDirs } from "./core/data-dirs.ts";
 import { type CycleEvent, nextStep, type ReadCycle, START_CYCLE } from "./core/read-cycle.ts";
 import type { ZedReport } from "./core/status.ts";

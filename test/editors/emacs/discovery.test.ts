@@ -7,7 +7,7 @@ import { PROBE_ELISP } from "../../../src/editors/emacs/core/elisp.ts";
 import { probeResultOf } from "../../../src/editors/emacs/core/probe.ts";
 import { scanForEmacsen } from "../../../src/editors/emacs/discovery.ts";
 import { evalInEmacs } from "../../../src/editors/emacs/server-client.ts";
-import { commOf } from "../../../src/editors/proc-files.ts";
+import { commOf } from "../../../src/editors/processes/proc-files.ts";
 import { systemClock } from "../../../src/shared/clock.ts";
 import { CleanupScope } from "../../support/cleanup-scope.ts";
 import { RealEmacs, requireEmacs } from "../../support/real-emacs.ts";

@@ -15,7 +15,7 @@ import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { PUSH_LINE_MAX_BYTES, PushListener, removeLeftDirs } from "../../../src/editors/emacs/push-listener.ts";
-import { procStatOf } from "../../../src/editors/proc-files.ts";
+import { procStatOf } from "../../../src/editors/processes/proc-files.ts";
 import { EMACS_PUSH_HELLO_TIMEOUT_MS } from "../../../src/shared/core/timing.ts";
 import { CleanupScope } from "../../support/cleanup-scope.ts";
 import { ManualClock } from "../../support/clocks.ts";

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import type { SourceEvent } from "../../../src/editors/core/editor.ts";
 import { emacsStatusLines } from "../../../src/editors/emacs/core/status.ts";
 import { EmacsSource } from "../../../src/editors/emacs/source.ts";
-import { commOf, descendantsOf } from "../../../src/editors/proc-files.ts";
+import { commOf, descendantsOf } from "../../../src/editors/processes/proc-files.ts";
 import { systemClock } from "../../../src/shared/clock.ts";
 import { GUARD_ASK_MS } from "../../../src/shared/core/timing.ts";
 import { CleanupScope } from "../../support/cleanup-scope.ts";

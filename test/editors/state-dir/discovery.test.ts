@@ -7,7 +7,7 @@ import { spawn } from "node:child_process";
 import { chmodSync, mkdirSync, rmSync, symlinkSync, utimesSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import { processStartSeconds } from "../../../src/editors/liveness.ts";
+import { processStartSeconds } from "../../../src/editors/processes/liveness.ts";
 import type { DirPlan } from "../../../src/editors/state-dir/core/dir-plan.ts";
 import { recentEvents } from "../../../src/shared/process-memory.ts";
 import { controllerBlock } from "../../support/blocks.ts";

@@ -3,8 +3,8 @@ import { chmodSync, chownSync, mkdirSync, renameSync, rmSync, symlinkSync, trunc
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import type { StateFileEntry } from "../../../src/editors/core/editor.ts";
-import { isProcessRunning } from "../../../src/editors/liveness.ts";
-import { MAX_STATE_FILE_BYTES } from "../../../src/editors/state-dir/core/trust.ts";
+import { isProcessRunning } from "../../../src/editors/processes/liveness.ts";
+import { MAX_STATE_FILE_BYTES } from "../../../src/editors/state-dir/core/file-trust.ts";
 import { StateWatcher, type StateWatcherOptions } from "../../../src/editors/state-dir/watcher.ts";
 import { systemClock } from "../../../src/shared/clock.ts";
 import { writeAtomic } from "../../support/fake-editor.ts";

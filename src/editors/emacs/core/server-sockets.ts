@@ -1,4 +1,4 @@
-import { checkDirTrust, type FsFacts } from "../../state-dir/core/trust.ts";
+import { checkDirTrust, type FsFacts } from "../../core/path-trust.ts";
 
 /**
  * Which of an Emacs's listening unix sockets is its server, and whether pi may speak to it. Whoever answers

@@ -1,6 +1,7 @@
 import { posix } from "node:path";
 import { type Static, Type } from "typebox";
 import { Compile } from "typebox/compile";
+import { type Fields, isFields } from "../../../shared/core/fields.ts";
 import { type EditorState, MAX_DIAGNOSTICS, MAX_UNSAVED_FILES } from "../../core/protocol-state.ts";
 
 /**
@@ -74,10 +75,6 @@ export const EmacsSnapshotSchema = Type.Object({
 export type EmacsSnapshot = Static<typeof EmacsSnapshotSchema>;
 
 const snapshotCheck = Compile(EmacsSnapshotSchema);
-
-type Fields = Record<string, unknown>;
-const isFields = (value: unknown): value is Fields =>
-	typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** A string cut to `max` UTF-16 units, never inside a surrogate pair. */
 function cutUnits(text: string, max: number): string {

@@ -1,13 +1,10 @@
+import { isFields } from "../../../shared/core/fields.ts";
 import type { Diagnostic } from "../../core/protocol-state.ts";
 import { MAX_DIAGNOSTICS } from "../../core/protocol-state.ts";
 import { pathOfUri } from "./editor-view.ts";
 
 const MAX_MESSAGE_CHARS = 1024;
 const MAX_SOURCE_CHARS = 200;
-
-type Fields = Record<string, unknown>;
-const isFields = (value: unknown): value is Fields =>
-	typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** VS Code's names, Neovim's `Info`, LSP's numbers (1 error … 4 hint). */
 function severityOf(value: unknown): Diagnostic["severity"] | undefined {

@@ -1,4 +1,4 @@
-import type { FsFacts } from "../../state-dir/core/trust.ts";
+import type { FsFacts } from "../../core/path-trust.ts";
 import { MAX_LOCKFILE_BYTES } from "./lockfile.ts";
 
 export type LockTrust = { ok: true } | { ok: false; reason: string };

@@ -1,3 +1,4 @@
+import { type Fields, isFields } from "../../../shared/core/fields.ts";
 import { MAX_DIAGNOSTICS, MAX_UNSAVED_FILES } from "../../core/protocol-state.ts";
 
 /**
@@ -23,10 +24,6 @@ export const MAX_DIAGNOSTIC_MESSAGE_BYTES = 1024;
 export const MAX_DIAGNOSTIC_SOURCE_BYTES = 200;
 export const MAX_LISTED_FILES = MAX_UNSAVED_FILES;
 export { MAX_DIAGNOSTICS };
-
-type Fields = Record<string, unknown>;
-const isFields = (value: unknown): value is Fields =>
-	typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** A string cut to `max` UTF-16 units, never inside a surrogate pair. */
 function cutChars(text: string, max: number): string {

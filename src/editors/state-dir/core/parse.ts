@@ -1,5 +1,6 @@
 import { Type } from "typebox";
 import { Compile } from "typebox/compile";
+import { isFields } from "../../../shared/core/fields.ts";
 import {
 	ClientSchema,
 	DiagnosticSchema,
@@ -94,7 +95,7 @@ export function parseStateFile(fileName: string, bytes: Uint8Array): ParseResult
 	if (state.pid !== name.pid) {
 		return { ok: false, reason: `pid field ${state.pid} does not match the file name ${fileName}` };
 	}
-	const unsavedFilesMalformed = isRecord(value) && "unsaved_files" in value && !Array.isArray(value.unsaved_files);
+	const unsavedFilesMalformed = isFields(value) && "unsaved_files" in value && !Array.isArray(value.unsaved_files);
 	return {
 		ok: true,
 		pid: name.pid,
@@ -111,13 +112,13 @@ const unsavedFileCheck = Compile(UnsavedFileSchema);
  * good ones kept (the first `MAX_UNSAVED_FILES`), the rest named by `unsavedEntryNotes`.
  */
 function withValidUnsavedEntries(value: unknown): unknown {
-	if (!isRecord(value) || !Array.isArray(value.unsaved_files)) return value;
+	if (!isFields(value) || !Array.isArray(value.unsaved_files)) return value;
 	const kept = value.unsaved_files.filter((file) => unsavedFileCheck.Check(file)).slice(0, MAX_UNSAVED_FILES);
 	return kept.length === value.unsaved_files.length ? value : { ...value, unsaved_files: kept };
 }
 
 function unsavedEntryNotes(value: unknown): string[] {
-	if (!isRecord(value) || !Array.isArray(value.unsaved_files)) return [];
+	if (!isFields(value) || !Array.isArray(value.unsaved_files)) return [];
 	const files: unknown[] = value.unsaved_files;
 	const bad = files.flatMap((file, index) => (unsavedFileCheck.Check(file) ? [] : [index]));
 	const good = files.length - bad.length;
@@ -137,9 +138,9 @@ function withoutMalformedOptionals(value: unknown): { state: unknown; dropped: s
 	const dropped: string[] = [];
 	let state = value;
 	for (const field of OPTIONAL_FIELDS) {
-		if (!isRecord(state)) break;
+		if (!isFields(state)) break;
 		const parent = field.parent === undefined ? state : state[field.parent];
-		if (!isRecord(parent) || !(field.key in parent) || field.check.Check(parent[field.key])) continue;
+		if (!isFields(parent) || !(field.key in parent) || field.check.Check(parent[field.key])) continue;
 		const name = field.parent === undefined ? field.key : `${field.parent}.${field.key}`;
 		const first = field.check.Errors(parent[field.key])[0];
 		const where = `${name}${first?.instancePath ? first.instancePath.replaceAll("/", ".") : ""}`;
@@ -149,9 +150,6 @@ function withoutMalformedOptionals(value: unknown): { state: unknown; dropped: s
 	}
 	return { state, dropped };
 }
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-	typeof value === "object" && value !== null && !Array.isArray(value);
 
 function describeSchemaError(value: unknown): string {
 	if (typeof value !== "object" || value === null || Array.isArray(value)) {

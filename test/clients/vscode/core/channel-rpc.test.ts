@@ -7,7 +7,7 @@ import {
 	textResult,
 	toolCallOf,
 } from "../../../../clients/vscode/src/core/channel-rpc.ts";
-import { serverInfoOf, toolAnswerOf, toolNamesOf } from "../../../../src/editors/ide-servers/core/json-rpc.ts";
+import { serverInfoOf, toolAnswerOf, toolNamesOf } from "../../../../src/editors/core/mcp.ts";
 
 describe("the client reads pi's lines", () => {
 	test.each([

@@ -1,4 +1,5 @@
 import { describe, expect, test } from "vitest";
+import type { FsFacts } from "../../../../src/editors/core/path-trust.ts";
 import {
 	chooseServerSocket,
 	dirOf,
@@ -6,7 +7,6 @@ import {
 	type SocketFacts,
 	serverSocketDirs,
 } from "../../../../src/editors/emacs/core/server-sockets.ts";
-import type { FsFacts } from "../../../../src/editors/state-dir/core/trust.ts";
 
 const UID = 1000;
 const DIR: FsFacts = { kind: "directory", uid: UID, mode: 0o40700, size: 0 };

@@ -1,4 +1,5 @@
 import { describe, expect, test } from "vitest";
+import type { FsFacts } from "../../../../src/editors/core/path-trust.ts";
 import { MAX_LOCKFILE_BYTES } from "../../../../src/editors/ide-servers/core/lockfile.ts";
 import {
 	checkLockDirTrust,
@@ -7,7 +8,6 @@ import {
 	type LockTrust,
 	type PortListener,
 } from "../../../../src/editors/ide-servers/core/lockfile-trust.ts";
-import type { FsFacts } from "../../../../src/editors/state-dir/core/trust.ts";
 
 const ME = 1000;
 const DIR = "/home/dev/.claude/ide";

@@ -4,7 +4,7 @@ import {
 	listeningTcp,
 	listeningUnixSockets,
 	socketInode,
-} from "../../../src/editors/core/proc-net.ts";
+} from "../../../../src/editors/processes/core/proc-net.ts";
 
 /** `/proc/net/unix` as Linux writes it, with a 0.7 server, a 0.9+ server, a client end and others. */
 const TABLE = [

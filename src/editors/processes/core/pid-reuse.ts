@@ -1,4 +1,4 @@
-import { PID_REUSE_TOLERANCE_SECONDS } from "../../shared/core/timing.ts";
+import { PID_REUSE_TOLERANCE_SECONDS } from "../../../shared/core/timing.ts";
 import type { ProcStat } from "./proc-stat.ts";
 
 /**

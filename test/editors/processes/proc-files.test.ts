@@ -15,7 +15,7 @@ import {
 	processIds,
 	procStatOf,
 	socketInodesOf,
-} from "../../src/editors/proc-files.ts";
+} from "../../../src/editors/processes/proc-files.ts";
 
 /** The one module that reads `/proc`, on the real `/proc` of this machine and processes the test starts. */
 describe("the reads of /proc", () => {

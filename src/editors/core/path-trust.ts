@@ -1,6 +1,3 @@
-/** Largest state file read: a select-all in a big file fits; the injected text is capped far lower. */
-export const MAX_STATE_FILE_BYTES = 16 * 1024 * 1024;
-
 export type FsObjectKind = "file" | "directory" | "symlink" | "fifo" | "socket" | "device" | "missing";
 
 /** What `lstat` said about a path, reduced to what the trust rules need. */
@@ -13,10 +10,10 @@ export interface FsFacts {
 
 export type TrustVerdict = { ok: true } | { ok: false; reason: string };
 
-const GROUP_OTHER_BITS = 0o077;
-const GROUP_OTHER_WRITE_BITS = 0o022;
+export const GROUP_OTHER_BITS = 0o077;
+export const GROUP_OTHER_WRITE_BITS = 0o022;
 
-const octal = (mode: number) => `0${(mode & 0o777).toString(8).padStart(3, "0")}`;
+export const octal = (mode: number) => `0${(mode & 0o777).toString(8).padStart(3, "0")}`;
 
 /**
  * Another local user must never be able to put text into this user's prompts, so the directory is trusted
@@ -38,20 +35,6 @@ export function checkDirTrust(path: string, facts: FsFacts, uid: number): TrustV
 	}
 	if ((facts.mode & GROUP_OTHER_BITS) !== 0) {
 		return { ok: false, reason: `${path} has mode ${octal(facts.mode)}; run: chmod 700 ${path}` };
-	}
-	return { ok: true };
-}
-
-export function checkFileTrust(facts: FsFacts, uid: number): TrustVerdict {
-	if (facts.kind !== "file") {
-		return { ok: false, reason: facts.kind === "missing" ? "file vanished" : `a ${facts.kind}, not a regular file` };
-	}
-	if (facts.uid !== uid) return { ok: false, reason: `owned by uid ${facts.uid}, not by you (uid ${uid})` };
-	if ((facts.mode & GROUP_OTHER_WRITE_BITS) !== 0) {
-		return { ok: false, reason: `writable by group or others (mode ${octal(facts.mode)}); chmod 600 it` };
-	}
-	if (facts.size > MAX_STATE_FILE_BYTES) {
-		return { ok: false, reason: `${facts.size} bytes, over the ${MAX_STATE_FILE_BYTES}-byte limit for a state file` };
 	}
 	return { ok: true };
 }

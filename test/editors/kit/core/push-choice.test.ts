@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { type PushCandidate, pushesWanted } from "../../../src/editors/core/push-choice.ts";
+import { type PushCandidate, pushesWanted } from "../../../../src/editors/kit/core/push-choice.ts";
 
 const at = (cwd: string) => ({ cwd, argvDirs: [] });
 const candidate = (overrides: Partial<PushCandidate>): PushCandidate => ({

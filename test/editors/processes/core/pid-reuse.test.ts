@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
-import { bootTimeFromProcStat, pidReused, processStart } from "../../../src/editors/core/pid-reuse.ts";
-import { parseProcStat } from "../../../src/editors/core/proc-stat.ts";
-import { PID_REUSE_TOLERANCE_SECONDS } from "../../../src/shared/core/timing.ts";
+import { bootTimeFromProcStat, pidReused, processStart } from "../../../../src/editors/processes/core/pid-reuse.ts";
+import { parseProcStat } from "../../../../src/editors/processes/core/proc-stat.ts";
+import { PID_REUSE_TOLERANCE_SECONDS } from "../../../../src/shared/core/timing.ts";
 
 /** A stat line to its process's start, as liveness reads it. */
 const processStartFromStat = (line: string, bootTimeSeconds: number) => {

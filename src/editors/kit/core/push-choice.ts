@@ -1,4 +1,4 @@
-import { type EditorPaths, scoreTier } from "./tiers.ts";
+import { type EditorPaths, scoreTier } from "../../core/tiers.ts";
 
 /** One open editor read over its own server (a Neovim, an Emacs) as the push rule sees it. */
 export interface PushCandidate {

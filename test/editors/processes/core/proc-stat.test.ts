@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { descendants, hasExited, parseProcStat } from "../../../src/editors/core/proc-stat.ts";
+import { descendants, hasExited, parseProcStat } from "../../../../src/editors/processes/core/proc-stat.ts";
 
 const line = (comm: string, state: string, startTicks = "4242", parentPid = "61") =>
 	`77 (${comm}) ${state} ${parentPid} 77 77 0 -1 4194560 100 0 0 0 5 3 0 0 20 0 1 0 ${startTicks} 12345678 500 18446744073709551615`;
