@@ -1,6 +1,6 @@
-import { CHUNK_BODY_COLUMNS, elispChunk, indent } from "../../src/editors/emacs/core/elisp-chunk.ts";
-import { EMACS_ELISP_CHUNKS } from "../../src/editors/emacs/core/push-elisp.ts";
-import { SNAPSHOT_FORM } from "../../src/editors/emacs/core/state-elisp.ts";
+import { CHUNK_BODY_COLUMNS, elispChunk, indent } from "../../src/editors/emacs/core/elisp/elisp-chunk.ts";
+import { EMACS_ELISP_CHUNKS } from "../../src/editors/emacs/core/elisp/push-elisp.ts";
+import { SNAPSHOT_FORM } from "../../src/editors/emacs/core/elisp/state-elisp.ts";
 import { EMACS_REVIEW_ELISP_CHUNKS } from "../../src/review/core/emacs-diff-elisp.ts";
 
 /**

@@ -1,4 +1,4 @@
-import { INSTALL_ELISP } from "../../src/editors/emacs/core/push-elisp.ts";
+import { INSTALL_ELISP } from "../../src/editors/emacs/core/elisp/push-elisp.ts";
 import { EMACS_SNAPSHOT_CAPS, type EmacsSnapshot, parseEmacsSnapshot } from "../../src/editors/emacs/core/snapshot.ts";
 import type { PushListener, PushPeer } from "../../src/editors/emacs/push-listener.ts";
 import { type EvalAnswer, evalInEmacs } from "../../src/editors/emacs/server-client.ts";

@@ -1,6 +1,6 @@
 import { connect, createServer, type Server, type Socket } from "node:net";
 import { join } from "node:path";
-import { EMACS_ELISP_CHUNKS } from "../../src/editors/emacs/core/push-elisp.ts";
+import { EMACS_ELISP_CHUNKS } from "../../src/editors/emacs/core/elisp/push-elisp.ts";
 import { quoteArgument, unquoteAsServer } from "../../src/editors/emacs/core/server-protocol.ts";
 import type { EmacsSnapshot } from "../../src/editors/emacs/core/snapshot.ts";
 

@@ -130,7 +130,7 @@ export class RealEmacs {
 		execFileSync("tmux", ["-L", this.tmuxServer, "new-session", "-d", "-x", "100", "-y", "30", command]);
 	}
 
-	/** A test's own expression (never pi's way: pi sends only core/elisp.ts), answered or not within `timeoutMs`. */
+	/** A test's own expression (never pi's way: pi sends only core/elisp/probe-elisp.ts), answered or not within `timeoutMs`. */
 	eval(expression: string, timeoutMs = 5000): Promise<ServerAnswer> {
 		return requestEmacs(this.socket, `-eval ${quoteArgument(expression)} \n`, { clock: systemClock, timeoutMs });
 	}

@@ -1,7 +1,7 @@
 import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { lstatFactsNow } from "../../../src/editors/fs-facts.ts";
 import { checkDirTrust } from "../../../src/editors/core/path-trust.ts";
+import { lstatFactsNow } from "../../../src/editors/fs-facts.ts";
 
 /**
  * The state dir by pi's own rules: created 0700 when missing, never used when pi would not trust it (another

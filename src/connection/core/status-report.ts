@@ -10,7 +10,7 @@ import {
 import type { GuardSetting, IdeSettings } from "../../settings/core/settings.ts";
 import { settingsProblemLine } from "../../settings/core/settings-file.ts";
 import type { BackgroundFailure } from "../../shared/core/background-failure.ts";
-import { clip, editorLabel, formatAgo, sanitizeForDisplay } from "../../shared/core/display-text.ts";
+import { editorLabel, formatAgo, show } from "../../shared/core/display-text.ts";
 import { SIDE_DIR_LOOK_SECONDS } from "../../shared/core/timing.ts";
 
 /** `/ide status` lists this many files per dir; the rest are counted, so 5 000 stale files stay one screen. */
@@ -101,8 +101,6 @@ function settingsLines(input: StatusInput): string[] {
 	}
 	return lines;
 }
-
-const show = (text: string, max = 120) => clip(sanitizeForDisplay(text), max);
 
 function describeEntry(
 	{ entry, editor: facts, reusedPid, channelMissing }: DirReport["files"][number],

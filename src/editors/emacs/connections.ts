@@ -1,14 +1,11 @@
 import type { Clock } from "../../shared/core/clock.ts";
 import { nextEmacsInstall } from "../../shared/process-memory.ts";
-import type { EditorFacts, EditorReading, SourceEvent } from "../core/editor.ts";
-import { pidKey, pidOfKey } from "../core/editor-key.ts";
+import type { SourceEvent } from "../core/editor.ts";
+import { SessionTable } from "../kit/session-table.ts";
 import type { EmacsUnread } from "./core/status.ts";
 import type { FoundEmacs } from "./discovery.ts";
 import type { PushListener } from "./push-listener.ts";
 import { EmacsSession, type ServedEmacs } from "./session.ts";
-
-/** Closed sessions' keys are remembered this many at most: how a connection to them ended. */
-const MAX_REMEMBERED_GONE = 64;
 
 interface Failure {
 	emacs: FoundEmacs;
@@ -26,73 +23,30 @@ export interface ConnectionsHooks {
 }
 
 /**
- * The Emacsen pi holds a connection with, by pid, and those it could not talk to: a failure is remembered with
- * its reason while that pid still runs Emacs, and not tried again until `/ide`; a closed connection leaves its
- * key as gone, so the connection rules say how it ended.
+ * How pi connects to a found Emacs (the kit's session table keeps them by pid): only one whose server socket pi
+ * may speak to, through pi's push socket; a server started again under another name is followed; an Emacs busy
+ * when found is tried again on the re-check tick, any other failure on `/ide`.
  */
 export class EmacsConnections {
-	readonly sessions = new Map<number, EmacsSession>();
-	private readonly gone = new Set<string>();
-	/** Sessions told to the event log as found: only those are told as gone. */
-	private readonly announced = new WeakSet<EmacsSession>();
-	/** Each session's newest valid reading: a snapshot rejected after it leaves the guard what Emacs last said. */
-	private readonly lastValid = new WeakMap<EmacsSession, EditorReading>();
-	private readonly failures = new Map<number, Failure>();
-	/**
-	 * The connects under way, by pid: a session being probed is not open yet, so a scan or a re-check meanwhile
-	 * would open a second one for the same Emacs (and the first, dropped from `sessions`, never be closed).
-	 */
-	private readonly opening = new Map<number, Promise<EmacsUnread["why"] | undefined>>();
-	private closed = false;
+	readonly table: SessionTable<EmacsSession, Failure>;
 
-	constructor(private readonly hooks: ConnectionsHooks) {}
-
-	sessionOf(key: string): EmacsSession | undefined {
-		const pid = pidOfKey(key);
-		return pid === undefined ? undefined : this.sessions.get(pid);
-	}
-
-	openSessions(): EmacsSession[] {
-		return [...this.sessions.values()].filter((session) => session.isOpen);
-	}
-
-	/** `reading`: the session's reading with what only the source knows (busy, enclosing). */
-	facts(key: string, readingOf: (session: EmacsSession) => EditorReading | undefined): EditorFacts | undefined {
-		const session = this.sessionOf(key);
-		// One still being opened is not there yet: its probe's moment says nothing of its liveness.
-		if (!session || !this.announced.has(session))
-			return this.gone.has(key) ? { origin: "emacs", listed: false, alive: false } : undefined;
-		const reading = readingOf(session);
-		const problem = session.report().problem;
-		return {
-			origin: "emacs",
-			listed: session.isOpen,
-			alive: session.isOpen,
-			...(reading && { reading, writtenAtSeconds: reading.writtenAtSeconds }),
-			...(!reading && problem !== undefined && { rejection: problem }),
-			...(!reading && this.lastValid.has(session) && { lastValid: this.lastValid.get(session) }),
-		};
-	}
-
-	/** After a scan: the failures of pids that no longer run Emacs are forgotten (the records never grow). */
-	keepFailuresOf(running: ReadonlySet<number>): void {
-		for (const pid of this.failures.keys()) if (!running.has(pid)) this.failures.delete(pid);
-	}
-
-	/** Asked by hand (`/ide`): every Emacs pi could not talk to is tried again. */
-	clearFailures(): void {
-		this.failures.clear();
+	constructor(private readonly hooks: ConnectionsHooks) {
+		this.table = new SessionTable("emacs", {
+			label: (pid) => `emacs ${pid}`,
+			event: hooks.event,
+			changed: hooks.changed,
+		});
 	}
 
 	/** The Emacsen that were busy when found, taken off the failures to be tried again. */
 	takeBusyFailures(): FoundEmacs[] {
-		const busy = [...this.failures.values()].filter((failure) => failure.busy);
-		for (const failure of busy) this.failures.delete(failure.emacs.pid);
+		const busy = [...this.table.failures.values()].filter((failure) => failure.busy);
+		for (const failure of busy) this.table.failures.delete(failure.emacs.pid);
 		return busy.map((failure) => failure.emacs);
 	}
 
 	failed(): EmacsUnread[] {
-		return [...this.failures.values()].map(({ emacs, socket, reason }) => ({
+		return [...this.table.failures.values()].map(({ emacs, socket, reason }) => ({
 			pid: emacs.pid,
 			daemon: emacs.daemon,
 			why: { kind: "failed", socket, reason },
@@ -102,34 +56,16 @@ export class EmacsConnections {
 	/**
 	 * A found Emacs connected to when it is new: what pi does not read of it, and why (undefined: read, or tried
 	 * before). `listener` gives pi's socket (opened for the first Emacs that needs it), or why there is none.
-	 * One connect per pid at a time: another asked meanwhile (a scan during a re-check) gets its answer.
 	 */
-	async connect(
-		emacs: FoundEmacs,
-		listener: () => Promise<PushListener | string>,
-	): Promise<EmacsUnread["why"] | undefined> {
-		const pending = this.opening.get(emacs.pid);
-		if (pending) return pending;
-		const connecting = this.connectOnce(emacs, listener);
-		this.opening.set(emacs.pid, connecting);
-		try {
-			return await connecting;
-		} finally {
-			this.opening.delete(emacs.pid);
-		}
-	}
-
-	async close(): Promise<void> {
-		this.closed = true;
-		await Promise.all([...this.sessions.values()].map((session) => session.close()));
-		this.sessions.clear();
+	connect(emacs: FoundEmacs, listener: () => Promise<PushListener | string>): Promise<EmacsUnread["why"] | undefined> {
+		return this.table.openOnce(emacs.pid, () => this.connectOnce(emacs, listener));
 	}
 
 	private async connectOnce(
 		emacs: FoundEmacs,
 		listener: () => Promise<PushListener | string>,
 	): Promise<EmacsUnread["why"] | undefined> {
-		const known = this.sessions.get(emacs.pid);
+		const known = this.table.sessions.get(emacs.pid);
 		const same = known?.isOpen === true && known.found.startTicks === emacs.startTicks;
 		if (emacs.socket === undefined) {
 			// Its server stopped (`server-stop`) while pi's connection stays: still read from its pushes.
@@ -144,7 +80,7 @@ export class EmacsConnections {
 			known?.useSocket(emacs.socket);
 			return undefined;
 		}
-		const failure = this.failures.get(emacs.pid);
+		const failure = this.table.failures.get(emacs.pid);
 		if (failure?.socket === emacs.socket && failure.emacs.startTicks === emacs.startTicks) return undefined;
 		const socket = await listener();
 		if (typeof socket === "string") {
@@ -162,34 +98,20 @@ export class EmacsConnections {
 			listener,
 			prefix: `pi-ide-${process.pid}-${nextEmacsInstall()}-`,
 			changed: () => {
-				const reading = session.reading();
-				if (reading) this.lastValid.set(session, reading);
+				this.table.readingChanged(session);
 				this.hooks.changed();
 			},
-			closed: (closed) => this.onClosed(closed),
+			closed: (closed) => this.table.closedBy(closed),
 		});
-		this.sessions.set(emacs.pid, session);
+		this.table.add(session);
 		const opened = await session.open();
-		if (opened === "open" && session.isOpen) {
-			this.announced.add(session);
-			this.failures.delete(emacs.pid);
-			this.hooks.event({ kind: "app-found", label: `emacs ${emacs.pid}`, detail: emacs.socket });
-			this.gone.delete(pidKey(emacs.pid));
-		} else if (this.sessions.get(emacs.pid) === session) this.sessions.delete(emacs.pid);
-		if (this.closed) await session.close();
-		if (opened === "failed") this.fail(emacs, emacs.socket, session.report().problem ?? "unknown", session.isBusy);
+		if (opened === "open" && session.isOpen) this.table.opened(session, emacs.socket);
+		else this.table.notOpened(session);
+		if (this.table.closed) await session.close();
+		if (opened === "failed") this.fail(emacs, emacs.socket, session.report().problem ?? "unknown", session.isBlocked);
 	}
 
 	private fail(emacs: FoundEmacs, socket: string, reason: string, busy = false): void {
-		if (!this.closed) this.failures.set(emacs.pid, { emacs, socket, reason, busy });
-	}
-
-	private onClosed(session: EmacsSession): void {
-		if (this.closed || this.sessions.get(session.found.pid) !== session || !this.announced.has(session)) return;
-		this.sessions.delete(session.found.pid);
-		this.gone.add(pidKey(session.found.pid));
-		if (this.gone.size > MAX_REMEMBERED_GONE) this.gone.delete(this.gone.values().next().value as string);
-		this.hooks.event({ kind: "app-gone", label: `emacs ${session.found.pid}` });
-		this.hooks.changed();
+		this.table.fail(emacs.pid, { emacs, socket, reason, busy });
 	}
 }

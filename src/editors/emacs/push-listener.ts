@@ -108,7 +108,7 @@ class Peer implements PushPeer {
 
 /**
  * pi's end of the push channel: a unix socket (0600) in a dir only pi uses (0700), to which pi's elisp in each
- * Emacs connects (core/push-elisp.ts). A connection counts only once its first line is a token `expect` handed
+ * Emacs connects (core/elisp/push-elisp.ts). A connection counts only once its first line is a token `expect` handed
  * out and no other connection used; then every line is one JSON message, and pi answers each with one byte
  * (the elisp's flow control). The server and its connections never keep pi's process alive.
  */

@@ -1,5 +1,6 @@
 import type { Clock } from "../../shared/core/clock.ts";
 import type { EditorReading } from "../core/editor.ts";
+import { Generation } from "../kit/core/generation.ts";
 import { EditorPathsCache, realOrNormal } from "../real-paths.ts";
 import { type EmacsSnapshot, parseEmacsSnapshot, stateFromEmacsSnapshot } from "./core/snapshot.ts";
 
@@ -17,20 +18,20 @@ export class EmacsReadings {
 	private readonly paths = new EditorPathsCache();
 	private root?: { raw: string; real: Promise<string> };
 	private seen?: { selectedAt: number; atSeconds: number };
-	private sequence = 0;
+	private readonly takes = new Generation();
 
 	constructor(private readonly clock: Clock) {}
 
 	/** undefined when a later snapshot came in meanwhile: an older one finishing late never replaces it. */
 	async take(raw: unknown, facts: { pid: number; cwd: string; argv: string[] }): Promise<TakenSnapshot | undefined> {
-		const sequence = ++this.sequence;
+		const take = this.takes.start();
 		const parsed = parseEmacsSnapshot(raw);
 		if (!parsed.ok) return parsed;
 		const nowSeconds = this.clock.nowSeconds();
 		const snapshot = parsed.snapshot;
 		const state = stateFromEmacsSnapshot(snapshot, { ...facts, nowSeconds });
 		const [paths, root] = await Promise.all([this.paths.pathsOf(state), this.realRoot(snapshot.project_root)]);
-		if (sequence !== this.sequence) return undefined;
+		if (!take.isNewest()) return undefined;
 		const selection = state.active_buffer?.selection;
 		const selectedAt = selection?.selected_at;
 		if (typeof selectedAt === "number" && this.seen?.selectedAt !== selectedAt)

@@ -1,7 +1,7 @@
 import type { Clock } from "../../shared/core/clock.ts";
 import { isFields } from "../../shared/core/fields.ts";
 import { EMACS_REQUEST_TIMEOUT_MS } from "../../shared/core/timing.ts";
-import type { EmacsEntry } from "./core/status.ts";
+import { type LastRequest, RequestRecord } from "../kit/core/request-record.ts";
 import { type EvalAnswer, evalInEmacs } from "./server-client.ts";
 
 /**
@@ -11,19 +11,21 @@ import { type EvalAnswer, evalInEmacs } from "./server-client.ts";
  */
 export class EmacsRequests {
 	private busyNow = false;
-	private last?: EmacsEntry["lastRequest"];
+	private readonly record: RequestRecord;
 
 	constructor(
 		private readonly target: () => { socket: string; pid: number },
 		private readonly clock: Clock,
-	) {}
+	) {
+		this.record = new RequestRecord(clock, EMACS_REQUEST_TIMEOUT_MS);
+	}
 
 	get busy(): boolean {
 		return this.busyNow;
 	}
 
-	get lastRequest(): EmacsEntry["lastRequest"] {
-		return this.last;
+	get lastRequest(): LastRequest | undefined {
+		return this.record.last;
 	}
 
 	/** Emacs ran Lisp for pi (a line on the push connection): it is not busy. */
@@ -36,27 +38,21 @@ export class EmacsRequests {
 	 * `deadlineMs` (this clock). The elisp's own caught error (`{"error": ...}`) is a failure in Emacs's words.
 	 */
 	async ask(what: string, elisp: string, args: unknown, deadlineMs?: number): Promise<EvalAnswer> {
-		const timeoutMs =
-			deadlineMs === undefined ? EMACS_REQUEST_TIMEOUT_MS : Math.max(0, Math.floor(deadlineMs - this.clock.nowMs()));
-		if (timeoutMs === 0) return this.failed(what, "no time left to ask");
+		const timeoutMs = this.record.timeLeftMs(deadlineMs);
+		if (timeoutMs === 0) return this.record.failed(what, "no time left to ask");
 		const startedMs = this.clock.nowMs();
 		const { socket, pid } = this.target();
 		const answer = await evalInEmacs(socket, elisp, args, { clock: this.clock, timeoutMs, expectedPid: pid });
 		if (!answer.ok) {
 			// Only silence for the whole budget is busy: a refused connection or an error is an answer of sorts.
 			if (this.clock.nowMs() - startedMs >= timeoutMs) this.busyNow = true;
-			return this.failed(what, answer.reason);
+			return this.record.failed(what, answer.reason);
 		}
 		this.busyNow = false;
 		const value = answer.value;
 		if (isFields(value) && typeof value.error === "string")
-			return this.failed(what, `failed in Emacs: ${value.error.slice(0, 300)}`);
-		this.last = { atSeconds: this.clock.nowSeconds(), what };
+			return this.record.failed(what, `failed in Emacs: ${value.error.slice(0, 300)}`);
+		this.record.answered(what);
 		return answer;
-	}
-
-	private failed(what: string, reason: string): EvalAnswer {
-		this.last = { atSeconds: this.clock.nowSeconds(), what, failure: reason };
-		return { ok: false, reason };
 	}
 }

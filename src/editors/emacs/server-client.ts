@@ -73,7 +73,7 @@ function answerOf(reply: ServerReply, expectedPid: number | undefined): ServerAn
 export type EvalAnswer = { ok: true; value: unknown } | { ok: false; reason: string };
 
 /**
- * Runs one of pi's fixed elisp functions (core/elisp.ts) with `args`, and reads its value: the JSON it
+ * Runs one of pi's fixed elisp functions (core/elisp/probe-elisp.ts) with `args`, and reads its value: the JSON it
  * returned, or why there is none. An error the elisp caught comes back as its own `{ error }` value.
  */
 export async function evalInEmacs(

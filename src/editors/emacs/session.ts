@@ -5,12 +5,13 @@ import type { Clock } from "../../shared/core/clock.ts";
 import { isFields } from "../../shared/core/fields.ts";
 import { EMACS_PUSH_DEBOUNCE_MS, EMACS_PUSH_HELLO_TIMEOUT_MS } from "../../shared/core/timing.ts";
 import type { EditorReading } from "../core/editor.ts";
+import { countDiagnostics } from "../kit/core/status-texts.ts";
 import { cmdlineOf, cwdOf } from "../processes/proc-files.ts";
-import { PROBE_ELISP } from "./core/elisp.ts";
+import { PROBE_ELISP } from "./core/elisp/probe-elisp.ts";
+import { INSTALL_ELISP, SET_PUSHING_ELISP } from "./core/elisp/push-elisp.ts";
+import { RELOAD_ELISP, STATE_ELISP, UNSAVED_ELISP } from "./core/elisp/state-elisp.ts";
 import { type ProbeAnswer, probeResultOf } from "./core/probe.ts";
-import { INSTALL_ELISP, SET_PUSHING_ELISP } from "./core/push-elisp.ts";
 import { EMACS_SNAPSHOT_CAPS, type EmacsSnapshot } from "./core/snapshot.ts";
-import { RELOAD_ELISP, STATE_ELISP, UNSAVED_ELISP } from "./core/state-elisp.ts";
 import type { EmacsEntry } from "./core/status.ts";
 import { type EmacsDiffChannel, ReviewLines } from "./diff-channel.ts";
 import type { FoundEmacs } from "./discovery.ts";
@@ -139,7 +140,7 @@ export class EmacsSession {
 		return (this.snapshot?.frames ?? this.probe?.frames ?? 0) > 0;
 	}
 
-	get isBusy(): boolean {
+	get isBlocked(): boolean {
 		return this.requests.busy;
 	}
 
@@ -233,10 +234,7 @@ export class EmacsSession {
 			...(snapshot && { mode: snapshot.mode, minibuffer: snapshot.minibuffer }),
 			...(snapshot?.file != null && {
 				file: snapshot.file,
-				diagnostics: {
-					errors: snapshot.diagnostics.filter((item) => item.severity === "error").length,
-					warnings: snapshot.diagnostics.filter((item) => item.severity === "warning").length,
-				},
+				diagnostics: countDiagnostics(snapshot.diagnostics),
 			}),
 			...(this.requests.lastRequest && { lastRequest: this.requests.lastRequest }),
 			...(this.problem !== undefined && { problem: this.problem }),

@@ -4,7 +4,8 @@ import type { EditorFacts, EditorReading, ListedEditor } from "../core/editor.ts
 import { pidKey } from "../core/editor-key.ts";
 import type { DirWatchers } from "../dir-watch.ts";
 import type { EditorSource, SourceHooks } from "../editor-source.ts";
-import { pushesWanted } from "../kit/core/push-choice.ts";
+import { decidePushes, sourceReading } from "../kit/pushes.ts";
+import { ScanSchedule } from "../kit/scan-schedule.ts";
 import { ancestorsOf } from "../processes/proc-files.ts";
 import { EmacsConnections } from "./connections.ts";
 import { runsInsideEmacs } from "./core/emacs-process.ts";
@@ -13,7 +14,6 @@ import type { EmacsReport, EmacsUnread } from "./core/status.ts";
 import type { EmacsDiffChannel } from "./diff-channel.ts";
 import { scanForEmacsen } from "./discovery.ts";
 import { PushListener } from "./push-listener.ts";
-import { ScanSchedule } from "./scan-schedule.ts";
 import { serverDirWatchers } from "./server-dirs.ts";
 import type { EmacsReloadResult, EmacsSession } from "./session.ts";
 
@@ -96,14 +96,14 @@ export class EmacsSource implements EditorSource {
 		this.closed = true;
 		this.watchers.close();
 		await this.scans.close();
-		await this.connections.close();
+		await this.connections.table.close();
 		const listener = await this.listener;
 		if (typeof listener === "object") await listener.close();
 	}
 
 	editors(): ListedEditor[] {
 		const listed: ListedEditor[] = [];
-		for (const session of this.connections.openSessions()) {
+		for (const session of this.connections.table.openSessions()) {
 			const reading = this.readingOf(session);
 			if (reading && session.hasUi) listed.push({ ...reading, key: pidKey(session.found.pid), alive: true });
 		}
@@ -111,7 +111,7 @@ export class EmacsSource implements EditorSource {
 	}
 
 	facts(key: string): EditorFacts | undefined {
-		return this.connections.facts(key, (session) => this.readingOf(session));
+		return this.connections.table.facts(key, (session) => this.readingOf(session));
 	}
 
 	/** pi's connection closing says an Emacs died; nothing to ask. */
@@ -122,7 +122,7 @@ export class EmacsSource implements EditorSource {
 	/** Every few ticks: dir watches re-armed; an Emacs busy when found, or not read yet, is asked again. */
 	async recheck(): Promise<void> {
 		this.watchers.recheck();
-		const unread = this.connections.openSessions().filter((session) => !session.reading());
+		const unread = this.connections.table.openSessions().filter((session) => !session.reading());
 		const busy = this.connections.takeBusyFailures();
 		await Promise.all([
 			...unread.map((session) => session.refresh()),
@@ -133,14 +133,14 @@ export class EmacsSource implements EditorSource {
 
 	async lookAgain(): Promise<void> {
 		if (this.phase !== "watching") return;
-		this.connections.clearFailures();
+		this.connections.table.clearFailures();
 		// A push socket pi could not make is tried again, asked by hand.
 		if (typeof this.listenerNow === "string") {
 			this.listener = undefined;
 			this.listenerNow = undefined;
 		}
 		await this.scans.now();
-		await Promise.all(this.connections.openSessions().map((session) => session.refresh()));
+		await Promise.all(this.connections.table.openSessions().map((session) => session.refresh()));
 		await this.decidePushes();
 	}
 
@@ -158,22 +158,22 @@ export class EmacsSource implements EditorSource {
 
 	/** The files that Emacs holds unsaved, asked now; undefined past the deadline (the guard keeps the pushed list). */
 	async unsavedNow(key: string, deadlineMs: number): Promise<readonly string[] | undefined> {
-		return this.connections.sessionOf(key)?.unsavedNow(deadlineMs);
+		return this.connections.table.sessionOf(key)?.unsavedNow(deadlineMs);
 	}
 
 	async reload(key: string, realPath: string): Promise<EmacsReloadResult | undefined> {
-		return this.connections.sessionOf(key)?.reload(realPath);
+		return this.connections.table.sessionOf(key)?.reload(realPath);
 	}
 
 	/** What a review needs of that key's Emacs; undefined when pi holds no open connection with it. */
 	diffChannel(key: string): EmacsDiffChannel | undefined {
-		const session = this.connections.sessionOf(key);
+		const session = this.connections.table.sessionOf(key);
 		return session?.diffChannel(this.isEnclosing(session.found.pid));
 	}
 
 	report(): EmacsReport {
 		const listener = this.listenerNow;
-		const sessions = [...this.connections.sessions.values()];
+		const sessions = [...this.connections.table.sessions.values()];
 		const unread = [...this.unread, ...this.connections.failed()];
 		// Among those pi does not read too: the Emacs pi runs in may run no server, or a TCP one.
 		const pids = [...sessions.map((session) => session.found.pid), ...unread.map((emacs) => emacs.pid)];
@@ -197,16 +197,11 @@ export class EmacsSource implements EditorSource {
 		};
 	}
 
-	/** The session's reading with what only the source knows: busy now, the Emacs pi runs in. */
 	private readingOf(session: EmacsSession): EditorReading | undefined {
-		const reading = session.reading();
-		return (
-			reading && {
-				...reading,
-				...(session.isBusy && { blocked: true }),
-				...(this.isEnclosing(session.found.pid) && { enclosing: true }),
-			}
-		);
+		return sourceReading(session.reading(), {
+			blocked: session.isBlocked,
+			enclosing: this.isEnclosing(session.found.pid),
+		});
 	}
 
 	private isEnclosing(pid: number): boolean {
@@ -232,7 +227,7 @@ export class EmacsSource implements EditorSource {
 			return;
 		}
 		if (this.phase === "starting") this.phase = "watching";
-		this.connections.keepFailuresOf(new Set(found.map((emacs) => emacs.pid)));
+		this.connections.table.keepFailuresOf(new Set(found.map((emacs) => emacs.pid)));
 		const unread: EmacsUnread[] = [];
 		await Promise.all(
 			found.map(async (emacs) => {
@@ -244,24 +239,16 @@ export class EmacsSource implements EditorSource {
 		await this.decidePushes();
 		// After a dir event: a socket just bound may not listen yet, so an Emacs found with none is looked at
 		// again after the next delays (at start, one running no server is the common case: not looked at again).
-		if (found.some((emacs) => emacs.socket === undefined && !this.connections.sessions.has(emacs.pid))) followUp?.();
+		if (found.some((emacs) => emacs.socket === undefined && !this.connections.table.sessions.has(emacs.pid)))
+			followUp?.();
 	}
 
-	/** Pushes from the Emacsen that matter (editors/core/push-choice.ts); the others are read again on `/ide`. */
-	private async decidePushes(): Promise<void> {
-		const sessions = this.connections.openSessions();
-		const candidates = sessions.map((session) => ({
-			paths: session.reading()?.paths,
-			hasUi: session.hasUi,
-			enclosing: this.isEnclosing(session.found.pid),
-			connected: this.options.connectedKey() === pidKey(session.found.pid),
-		}));
-		const wanted = pushesWanted(candidates, this.options.projectDir(), this.paused || this.closed);
-		await Promise.all(
-			sessions.map((session, index) => {
-				const on = wanted[index];
-				return on === undefined ? undefined : session.setPushing(on);
-			}),
-		);
+	private decidePushes(): Promise<void> {
+		return decidePushes(this.connections.table.openSessions(), {
+			projectDir: this.options.projectDir(),
+			connectedKey: this.options.connectedKey(),
+			stopped: this.paused || this.closed,
+			isEnclosing: (pid) => this.isEnclosing(pid),
+		});
 	}
 }

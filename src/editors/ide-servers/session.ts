@@ -4,6 +4,7 @@ import type { Clock } from "../../shared/core/clock.ts";
 import { IDE_REQUEST_TIMEOUT_MS, IDE_SELECTION_REPLAY_MS } from "../../shared/core/timing.ts";
 import { initializeParams, serverInfoOf, toolAnswerOf, toolNamesOf } from "../core/mcp.ts";
 import type { Diagnostic } from "../core/protocol-state.ts";
+import { RequestRecord } from "../kit/core/request-record.ts";
 import { diagnosticsOfFile } from "./core/diagnostics.ts";
 import { type ServerView, type ViewUpdate, withOpenEditors, withSelectionPayload } from "./core/editor-view.ts";
 import { quirksOfServer, type ServerQuirks } from "./core/ide-apps.ts";
@@ -45,7 +46,7 @@ export class IdeServerSession {
 	private info?: { name: string; version: string };
 	private connectedAtMs?: number;
 	private pushes = 0;
-	private lastRequest?: SessionReport["lastRequest"];
+	private readonly requests: RequestRecord;
 	private problem?: string;
 	/** pi closed it: an open under way stops at its next step. */
 	private closing = false;
@@ -54,7 +55,9 @@ export class IdeServerSession {
 	constructor(
 		private readonly target: SessionTarget,
 		private readonly hooks: SessionHooks,
-	) {}
+	) {
+		this.requests = new RequestRecord(hooks.clock, IDE_REQUEST_TIMEOUT_MS);
+	}
 
 	/** Connects, shakes hands and reads the starting state; false with the reason in `problem` when it could not. */
 	async open(): Promise<boolean> {
@@ -168,7 +171,7 @@ export class IdeServerSession {
 			...(this.info && { server: this.info }),
 			tools: this.tools,
 			pushes: this.pushes,
-			...(this.lastRequest && { lastRequest: this.lastRequest }),
+			...(this.requests.last && { lastRequest: this.requests.last }),
 			...(this.problem !== undefined && { problem: this.problem }),
 			...(this.socket && this.socket.nonsense.count > 0 && { nonsense: this.socket.nonsense }),
 		};
@@ -278,11 +281,8 @@ export class IdeServerSession {
 	): Promise<McpAnswer> {
 		if (!this.socket) return { ok: false, reason: "not connected" };
 		const answer = await this.socket.request(method, params, timeoutMs);
-		this.lastRequest = {
-			atSeconds: this.hooks.clock.nowSeconds(),
-			what,
-			...(!answer.ok && { failure: answer.reason }),
-		};
+		if (answer.ok) this.requests.answered(what);
+		else this.requests.failed(what, answer.reason);
 		return answer;
 	}
 

@@ -3,6 +3,8 @@ import { runInBackground } from "../../shared/background.ts";
 import { PROMPT_FLUSH_TIMEOUT_MS } from "../../shared/core/timing.ts";
 import type { EditorFacts, ListedEditor } from "../core/editor.ts";
 import type { EditorSource, SourceHooks } from "../editor-source.ts";
+import { Generation } from "../kit/core/generation.ts";
+import { GoneKeys } from "../kit/core/gone-keys.ts";
 import { EditorPathsCache } from "../real-paths.ts";
 import type { ToolCaller } from "../tool-caller.ts";
 import { type LockDirEnv, lockDirPlan } from "./core/lock-dirs.ts";
@@ -31,9 +33,6 @@ export interface IdeServerSourceOptions {
 	projectDir: () => string;
 }
 
-/** Keys of servers gone are remembered this many at most: how a connection to them ended. */
-const MAX_REMEMBERED_GONE = 64;
-
 /**
  * The IDE servers of this user (JetBrains' Claude Code plugin, Anthropic's VS Code extension, claudecode.nvim, …):
  * found by their lockfiles (watched, never polled), trusted by the port's owner, listed like every editor and
@@ -45,12 +44,13 @@ export class IdeServerSource implements EditorSource {
 	private readonly table: LockTable;
 	private readonly watchers: LockDirWatchers;
 	private readonly connections: ServerConnections;
-	private readonly gone = new Set<string>();
+	private readonly gone = new GoneKeys();
 	/** Each listed editor with the lockfile it was read from. */
 	private readonly listing = new Map<string, { editor: ListedEditor; lock: ReadLock }>();
 	/** One per listed editor: a push of one server resolves no path of another's again. */
 	private readonly paths = new Map<string, EditorPathsCache>();
-	private sequence = 0;
+	/** A rebuild that finished after a newer one started is dropped. */
+	private readonly rebuilds = new Generation();
 	readonly lost = false;
 
 	constructor(
@@ -278,7 +278,7 @@ export class IdeServerSource implements EditorSource {
 
 	/** Every usable lockfile as an editor, its state from its connection when there is one. */
 	private async rebuild(): Promise<void> {
-		const sequence = ++this.sequence;
+		const rebuild = this.rebuilds.start();
 		const built = new Map<string, { editor: ListedEditor; lock: ReadLock }>();
 		for (const lock of this.usableLocks()) {
 			const key = keyOf(lock) as string;
@@ -291,12 +291,11 @@ export class IdeServerSource implements EditorSource {
 				byHand: this.options.mode.mode !== "auto" || this.connections.endedOf(key) !== undefined,
 				pathsOf: (state) => this.pathsCacheOf(key).pathsOf(state),
 			});
-			if (sequence !== this.sequence) return;
+			if (!rebuild.isNewest()) return;
 			built.set(key, { editor: listed, lock });
 		}
 		for (const key of this.listing.keys()) if (!built.has(key)) this.gone.add(key);
 		for (const key of built.keys()) this.gone.delete(key);
-		while (this.gone.size > MAX_REMEMBERED_GONE) this.gone.delete(this.gone.values().next().value as string);
 		this.listing.clear();
 		for (const [key, listed] of built) this.listing.set(key, listed);
 		for (const key of this.paths.keys()) if (!built.has(key)) this.paths.delete(key);

@@ -3,6 +3,9 @@ import { runInBackground } from "../../shared/background.ts";
 import type { Clock } from "../../shared/core/clock.ts";
 import { NEOVIM_PUSH_THROTTLE_MS, NEOVIM_REQUEST_TIMEOUT_MS } from "../../shared/core/timing.ts";
 import type { EditorReading } from "../core/editor.ts";
+import { Generation } from "../kit/core/generation.ts";
+import { RequestRecord } from "../kit/core/request-record.ts";
+import { countDiagnostics } from "../kit/core/status-texts.ts";
 import { EditorPathsCache } from "../real-paths.ts";
 import { CHANNEL_LUA, PUSH_LUA, RELOAD_LUA, STATE_LUA, STOP_PUSHES_LUA, UNSAVED_LUA } from "./core/lua.ts";
 import {
@@ -44,20 +47,24 @@ export class NeovimSession {
 	private readingNow?: EditorReading;
 	private readonly paths = new EditorPathsCache();
 	private moment?: SelectionMoment;
-	private sequence = 0;
+	/** A snapshot whose paths resolve after a newer one came in is dropped. */
+	private readonly takes = new Generation();
 	private blocking = false;
 	private pushing = false;
 	private wantPushes = false;
-	private lastRequest?: NeovimEntry["lastRequest"];
 	private problem?: string;
 	/** What pi cut or left out of the latest snapshot, each with why. */
 	private cuts: readonly string[] = [];
 	private readonly diffListeners = new Set<(params: unknown) => void>();
 
+	private readonly requests: RequestRecord;
+
 	constructor(
 		readonly found: FoundNeovim,
 		private readonly hooks: { clock: Clock; changed: () => void; closed: (session: NeovimSession) => void },
-	) {}
+	) {
+		this.requests = new RequestRecord(hooks.clock, NEOVIM_REQUEST_TIMEOUT_MS);
+	}
 
 	get groupName(): string {
 		return `pi_ide_${this.channel ?? 0}`;
@@ -129,7 +136,7 @@ export class NeovimSession {
 		return this.pushing;
 	}
 
-	get isBlocking(): boolean {
+	get isBlocked(): boolean {
 		return this.blocking;
 	}
 
@@ -191,12 +198,9 @@ export class NeovimSession {
 			...(buffer?.file !== undefined && { file: buffer.file }),
 			...(buffer && {
 				autoread: buffer.autoread,
-				diagnostics: {
-					errors: buffer.diagnostics.filter((item) => item.severity === "error").length,
-					warnings: buffer.diagnostics.filter((item) => item.severity === "warning").length,
-				},
+				diagnostics: countDiagnostics(buffer.diagnostics),
 			}),
-			...(this.lastRequest && { lastRequest: this.lastRequest }),
+			...(this.requests.last && { lastRequest: this.requests.last }),
 			...(this.problem !== undefined && { problem: this.problem }),
 			...(this.cuts.length > 0 && { cuts: this.cuts }),
 		};
@@ -216,7 +220,7 @@ export class NeovimSession {
 
 	/** A snapshot in: checked, turned into a reading; an older one finishing late never replaces a newer one. */
 	private async take(raw: unknown): Promise<void> {
-		const sequence = ++this.sequence;
+		const take = this.takes.start();
 		const parsed = parseSnapshot(raw);
 		if (!parsed.ok) {
 			this.problem = parsed.reason;
@@ -230,7 +234,7 @@ export class NeovimSession {
 		this.moment = selectionMoment(snapshot, this.moment, nowSeconds);
 		const state = stateFromSnapshot(snapshot, { pid: this.found.pid, nowSeconds, moment: this.moment });
 		const paths = await this.paths.pathsOf(state);
-		if (sequence !== this.sequence) return;
+		if (!take.isNewest()) return;
 		this.snapshot = snapshot;
 		this.problem = undefined;
 		this.cuts = parsed.cuts;
@@ -268,31 +272,25 @@ export class NeovimSession {
 	 * deadline each waits its own timeout; with one (the hooks' clock), both share what is left of it.
 	 */
 	private async askWhenFree(what: string, request: Request, deadlineMs?: number): Promise<RpcAnswer> {
-		const left = () =>
-			deadlineMs === undefined ? NEOVIM_REQUEST_TIMEOUT_MS : Math.max(0, deadlineMs - this.hooks.clock.nowMs());
-		if (left() === 0) return this.failed(what, "no time left to ask");
+		const left = () => this.requests.timeLeftMs(deadlineMs);
+		if (left() === 0) return this.requests.failed(what, "no time left to ask");
 		const mode = await this.ask("nvim_get_mode", [], left());
 		// Not even the "fast" call answers: a busy loop. Ranked as blocking until Neovim pushes again.
 		if (!mode.ok) {
 			this.blocking = this.isOpen;
-			return this.failed(what, mode.reason);
+			return this.requests.failed(what, mode.reason);
 		}
 		this.blocking = (mode.value as { blocking?: unknown } | undefined)?.blocking === true;
-		if (this.blocking) return this.failed(what, "Neovim is waiting for the user (a prompt): not asked");
-		if (left() === 0) return this.failed(what, "no time left to ask");
+		if (this.blocking) return this.requests.failed(what, "Neovim is waiting for the user (a prompt): not asked");
+		if (left() === 0) return this.requests.failed(what, "no time left to ask");
 		const answer = await this.ask(...request, left());
-		if (!answer.ok) return this.failed(what, answer.reason);
-		this.lastRequest = { atSeconds: this.hooks.clock.nowSeconds(), what };
+		if (!answer.ok) return this.requests.failed(what, answer.reason);
+		this.requests.answered(what);
 		return answer;
 	}
 
 	private ask(method: string, params: readonly unknown[], timeoutMs = NEOVIM_REQUEST_TIMEOUT_MS): Promise<RpcAnswer> {
 		if (!this.rpc) return Promise.resolve({ ok: false, reason: "not connected" });
 		return this.rpc.request(method, params, timeoutMs);
-	}
-
-	private failed(what: string, reason: string): RpcAnswer {
-		this.lastRequest = { atSeconds: this.hooks.clock.nowSeconds(), what, failure: reason };
-		return { ok: false, reason };
 	}
 }

@@ -1,8 +1,8 @@
-import { elispChunk, indent } from "../../editors/emacs/core/elisp-chunk.ts";
+import { elispChunk, indent } from "../../editors/emacs/core/elisp/elisp-chunk.ts";
 
 /**
  * The elisp a review sends into Emacs, verbatim (docs/security.md quotes it, a test keeps it so). Each chunk is
- * one fixed text in the frame every chunk of pi's shares (editors/emacs/core/elisp-chunk.ts: base64 JSON in and
+ * one fixed text in the frame every chunk of pi's shares (editors/emacs/core/elisp/elisp-chunk.ts: base64 JSON in and
  * out, every error caught, nothing in the echo area). The proposal never travels in the request (a request line
  * is capped at 256 KiB): pi writes it to a 0600 file in its private dir and the elisp reads it; the accepted
  * text goes back the same way, and the line saying so through the install's `<prefix>send`. A review is a buffer

@@ -41,6 +41,9 @@ export function clip(text: string, maxChars: number): string {
 	return `${chars.slice(0, Math.max(0, maxChars - 3)).join("")}...`;
 }
 
+/** A text from outside (a path, an editor's words) as a status line shows it: safe for the terminal, cut. */
+export const show = (text: string, max = 120): string => clip(sanitizeForDisplay(text), max);
+
 /** `just now`, `12s ago`, `3m ago`, `2h ago`, `4d ago`. */
 export function formatAgo(ageSeconds: number): string {
 	const age = Math.max(0, Math.floor(ageSeconds));

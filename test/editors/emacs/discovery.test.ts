@@ -3,7 +3,7 @@ import { chmodSync, existsSync, lstatSync, mkdirSync, rmSync, writeFileSync } fr
 import { createServer, type Server } from "node:net";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import { PROBE_ELISP } from "../../../src/editors/emacs/core/elisp.ts";
+import { PROBE_ELISP } from "../../../src/editors/emacs/core/elisp/probe-elisp.ts";
 import { probeResultOf } from "../../../src/editors/emacs/core/probe.ts";
 import { scanForEmacsen } from "../../../src/editors/emacs/discovery.ts";
 import { evalInEmacs } from "../../../src/editors/emacs/server-client.ts";

@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { INSTALL_ELISP, PUSH_WINDOW_BYTES } from "../../../src/editors/emacs/core/push-elisp.ts";
+import { INSTALL_ELISP, PUSH_WINDOW_BYTES } from "../../../src/editors/emacs/core/elisp/push-elisp.ts";
 import { EMACS_SNAPSHOT_CAPS, parseEmacsSnapshot } from "../../../src/editors/emacs/core/snapshot.ts";
 import { CleanupScope } from "../../support/cleanup-scope.ts";
 import { freshPrefix, runChunk } from "../../support/emacs-push.ts";

@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { INSTALL_ELISP, SET_PUSHING_ELISP } from "../../../src/editors/emacs/core/push-elisp.ts";
+import { INSTALL_ELISP, SET_PUSHING_ELISP } from "../../../src/editors/emacs/core/elisp/push-elisp.ts";
 import { EMACS_SNAPSHOT_CAPS } from "../../../src/editors/emacs/core/snapshot.ts";
 import { PushListener } from "../../../src/editors/emacs/push-listener.ts";
 import { CleanupScope } from "../../support/cleanup-scope.ts";

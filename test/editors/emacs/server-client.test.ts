@@ -2,7 +2,7 @@ import { existsSync, mkdirSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
-import { PROBE_ELISP } from "../../../src/editors/emacs/core/elisp.ts";
+import { PROBE_ELISP } from "../../../src/editors/emacs/core/elisp/probe-elisp.ts";
 import { evalInEmacs, requestEmacs } from "../../../src/editors/emacs/server-client.ts";
 import { systemClock } from "../../../src/shared/clock.ts";
 import { CleanupScope } from "../../support/cleanup-scope.ts";

@@ -89,7 +89,7 @@ describe("an Emacs session's orders (a fake server, no Emacs)", () => {
 			event: (event) => events.push(event.kind),
 			changed: () => {},
 		});
-		scope.defer(() => connections.close());
+		scope.defer(() => connections.table.close());
 		const release = fake.hold("PROBE_ELISP");
 		const first = connections.connect(found(), async () => listener);
 		await waitFor("the probe asked", () => fake.count("PROBE_ELISP") === 1);
@@ -98,7 +98,7 @@ describe("an Emacs session's orders (a fake server, no Emacs)", () => {
 		release();
 		await Promise.all([first, second]);
 		expect(fake.asked.filter((chunk) => chunk !== "STATE_ELISP")).toEqual(["PROBE_ELISP", "INSTALL_ELISP"]);
-		expect(connections.openSessions()).toHaveLength(1);
+		expect(connections.table.openSessions()).toHaveLength(1);
 		expect(events).toEqual(["app-found"]);
 		// Connected: the next scan's connect does nothing.
 		await connections.connect(found(), async () => listener);

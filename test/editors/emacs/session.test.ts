@@ -182,7 +182,7 @@ describe.skipIf(!available)("one Emacs session (real Emacs 28.2 in tmux)", () =>
 		const deadline = systemClock.nowMs() + GUARD_ASK_MS;
 		expect(await one.unsavedNow(deadline)).toBeUndefined();
 		expect(systemClock.nowMs() - deadline).toBeLessThan(GUARD_ASK_MS / 2);
-		expect(one.isBusy).toBe(true);
+		expect(one.isBlocked).toBe(true);
 		expect(one.report().lastRequest).toMatchObject({
 			what: "unsaved list",
 			failure: expect.stringContaining("no answer"),
@@ -191,7 +191,7 @@ describe.skipIf(!available)("one Emacs session (real Emacs 28.2 in tmux)", () =>
 		expect(one.reading()?.state.active_buffer?.file).toBe(file);
 		await held;
 		expect(await one.unsavedNow(systemClock.nowMs() + 2000)).toEqual([other]);
-		expect(one.isBusy).toBe(false);
+		expect(one.isBlocked).toBe(false);
 	});
 
 	test("the model's write shown: reverted when unmodified, left alone when modified, nothing when not loaded", async () => {

@@ -1,9 +1,9 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { PROBE_ELISP } from "../../../src/editors/emacs/core/elisp.ts";
+import { PROBE_ELISP } from "../../../src/editors/emacs/core/elisp/probe-elisp.ts";
+import { RELOAD_ELISP, STATE_ELISP, UNSAVED_ELISP } from "../../../src/editors/emacs/core/elisp/state-elisp.ts";
 import { EMACS_SNAPSHOT_CAPS } from "../../../src/editors/emacs/core/snapshot.ts";
-import { RELOAD_ELISP, STATE_ELISP, UNSAVED_ELISP } from "../../../src/editors/emacs/core/state-elisp.ts";
 import { CleanupScope } from "../../support/cleanup-scope.ts";
 import { runChunk } from "../../support/emacs-push.ts";
 import { RealEmacs, requireEmacs } from "../../support/real-emacs.ts";

@@ -2,7 +2,7 @@ import { type Static, Type } from "typebox";
 import { Compile } from "typebox/compile";
 import { MAX_PID } from "../../core/protocol-state.ts";
 
-/** What core/elisp.ts `PROBE_ELISP` returns; the arguments it read back are the caller's to compare. */
+/** What core/elisp/probe-elisp.ts `PROBE_ELISP` returns; the arguments it read back are the caller's to compare. */
 export const ProbeAnswerSchema = Type.Object({
 	pid: Type.Integer({ minimum: 1, maximum: MAX_PID }),
 	version: Type.String({ maxLength: 100 }),

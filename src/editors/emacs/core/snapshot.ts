@@ -3,13 +3,15 @@ import { type Static, Type } from "typebox";
 import { Compile } from "typebox/compile";
 import { type Fields, isFields } from "../../../shared/core/fields.ts";
 import { type EditorState, MAX_DIAGNOSTICS, MAX_UNSAVED_FILES } from "../../core/protocol-state.ts";
+import { emacsOpenedArgs } from "./launch-flags.ts";
+import { languageOfMode } from "./mode-language.ts";
 
 /**
- * What pi's elisp may put in one snapshot (sent as the `caps` arg; core/state-elisp.ts `SNAPSHOT_FORM` cuts to them,
+ * What pi's elisp may put in one snapshot (sent as the `caps` arg; core/elisp/state-elisp.ts `SNAPSHOT_FORM` cuts to them,
  * a selection in UTF-8 bytes, the rest in Emacs characters). The selection's cut is just above pi's own 64 KiB cut
  * (shared/core/text-cuts.ts), as Neovim's Lua's is: a selection cut in Emacs is cut again there and the block gets
  * its usual note naming the lines left out (a cut at exactly 64 KiB would reach the model with no note). A pushed
- * line stays far below what the unix socket holds (core/push-elisp.ts `PUSH_WINDOW_BYTES`).
+ * line stays far below what the unix socket holds (core/elisp/push-elisp.ts `PUSH_WINDOW_BYTES`).
  */
 export const EMACS_SNAPSHOT_CAPS = {
 	selection_bytes: 66_000,
@@ -42,7 +44,7 @@ const EmacsDiagnosticSchema = Type.Object({
 	source: Type.Optional(Type.String({ maxLength: PROTOCOL_SOURCE_UNITS })),
 });
 
-/** What core/state-elisp.ts `SNAPSHOT_FORM` returns (STATE_ELISP's value, a push's `state`): Emacs's words, checked before use. */
+/** What core/elisp/state-elisp.ts `SNAPSHOT_FORM` returns (STATE_ELISP's value, a push's `state`): Emacs's words, checked before use. */
 export const EmacsSnapshotSchema = Type.Object({
 	file: Type.Union([AbsolutePath, Type.Null()]),
 	/** The buffer's name (`*scratch*`), for a buffer that visits no file. */
@@ -130,129 +132,6 @@ export function parseEmacsSnapshot(
 		ok: false,
 		reason: `unexpected state from Emacs${first ? ` at ${first.instancePath || "/"}: ${first.message}` : ""}`,
 	};
-}
-
-/** Modes whose name is not the fence name of their language. */
-const LANGUAGE_OF_MODE: Readonly<Record<string, string | null>> = {
-	"emacs-lisp": "elisp",
-	"lisp-interaction": "elisp",
-	"lisp-data": "elisp",
-	js: "javascript",
-	js2: "javascript",
-	js3: "javascript",
-	"js-jsx": "javascript",
-	rjsx: "javascript",
-	javascript: "javascript",
-	typescript: "typescript",
-	tsx: "typescript",
-	"typescript-tsx": "typescript",
-	"c++": "cpp",
-	sh: "bash",
-	bash: "bash",
-	"shell-script": "bash",
-	cperl: "perl",
-	"js-json": "json",
-	"conf-toml": "toml",
-	mhtml: "html",
-	web: "html",
-	gfm: "markdown",
-	latex: "latex",
-	"plain-tex": "tex",
-	"makefile-gmake": "makefile",
-	"makefile-bsdmake": "makefile",
-	"makefile-automake": "makefile",
-	tuareg: "ocaml",
-	"ess-r": "r",
-	"csharp-tree-sitter": "csharp",
-	"python-base": "python",
-	fundamental: null,
-	text: null,
-	special: null,
-	prog: null,
-	dired: null,
-	help: null,
-	"messages-buffer": null,
-	minibuffer: null,
-};
-
-/**
- * The fence name of a major mode's language: `python-ts-mode` and `python-mode` are `python`; the few modes
- * named otherwise are mapped; modes of no language (`fundamental-mode`, `text-mode`, `dired-mode`) are null.
- */
-export function languageOfMode(mode: string): string | null {
-	const name = mode.toLowerCase().replace(/-ts-mode$|-mode$/, "");
-	if (name === "") return null;
-	return Object.hasOwn(LANGUAGE_OF_MODE, name) ? (LANGUAGE_OF_MODE[name] as string | null) : name;
-}
-
-/** Emacs's options whose next argument is a value, not a file to visit (`--eval=EXPR` carries its own). */
-const FLAGS_WITH_VALUE = new Set([
-	"-l",
-	"--load",
-	"-f",
-	"--funcall",
-	"--eval",
-	"--execute",
-	"-L",
-	"--directory",
-	"--insert",
-	"-t",
-	"--terminal",
-	"-d",
-	"--display",
-	"-u",
-	"--user",
-	"--name",
-	"-T",
-	"--title",
-	"-fn",
-	"--font",
-	"-bg",
-	"--background-color",
-	"-fg",
-	"--foreground-color",
-	"-bd",
-	"--border-color",
-	"-bw",
-	"--border-width",
-	"-cr",
-	"--cursor-color",
-	"-ms",
-	"--mouse-color",
-	"-ib",
-	"--internal-border",
-	"-lsp",
-	"--line-spacing",
-	"-xrm",
-	"--xrm",
-	"--parent-id",
-	"-g",
-	"-geometry",
-	"--geometry",
-	"--chdir",
-	"--dump-file",
-	"--init-directory",
-	"--smid",
-]);
-/** Options whose next argument is a file Emacs visits. */
-const FLAGS_WITH_FILE = new Set(["--file", "--find-file", "--visit"]);
-
-/** Emacs's launch args without the binary, options and `+LINE[:COL]`: the files and dirs it was opened on. */
-export function emacsOpenedArgs(argv: readonly string[]): string[] {
-	const opened: string[] = [];
-	for (let index = 1; index < argv.length; index++) {
-		const arg = argv[index] as string;
-		if (arg === "--") {
-			opened.push(...argv.slice(index + 1).filter((rest) => rest !== ""));
-			break;
-		}
-		if (FLAGS_WITH_FILE.has(arg)) {
-			const file = argv[++index];
-			if (file) opened.push(file);
-		} else if (FLAGS_WITH_VALUE.has(arg)) index++;
-		else if (arg !== "" && !arg.startsWith("-") && !/^\+\d+(?::\d+)?$/.test(arg)) opened.push(arg);
-	}
-	return opened;
 }
 
 /**

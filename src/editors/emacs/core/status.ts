@@ -1,6 +1,15 @@
-import { clip, formatAgo, sanitizeForDisplay } from "../../../shared/core/display-text.ts";
+import { formatAgo, show } from "../../../shared/core/display-text.ts";
 import type { EditorReading } from "../../core/editor.ts";
-import { scoreTier } from "../../core/tiers.ts";
+import type { LastRequest } from "../../kit/core/request-record.ts";
+import {
+	cutsLines,
+	type DiagnosticCounts,
+	diagnosticCountsText,
+	lastRequestText,
+	type SourcePhase,
+	tierText,
+	watchProblemLines,
+} from "../../kit/core/status-texts.ts";
 
 /** One Emacs pi holds a connection with (its session's report, and what the source adds). */
 export interface EmacsEntry {
@@ -24,9 +33,9 @@ export interface EmacsEntry {
 	/** A request timed out and nothing came since: a long command runs; what it pushed last stands. */
 	busy: boolean;
 	/** The file's errors and warnings as last read. */
-	diagnostics?: { errors: number; warnings: number };
+	diagnostics?: DiagnosticCounts;
 	enclosing: boolean;
-	lastRequest?: { atSeconds: number; what: string; failure?: string };
+	lastRequest?: LastRequest;
 	problem?: string;
 	/** What pi cut or left out of the latest snapshot (an oversize field), each with why; the rest stands. */
 	cuts?: readonly string[];
@@ -45,7 +54,7 @@ export interface EmacsUnread {
 
 /** What the Emacs source knows, for `/ide status`. */
 export interface EmacsReport {
-	phase: "starting" | "off" | "no-proc" | "watching";
+	phase: SourcePhase;
 	/** Where `"emacs": false` was said, when off. */
 	source: string;
 	/** `INSIDE_EMACS` of pi's environment, and the Emacs among pi's ancestors, when one is (read or not). */
@@ -62,15 +71,12 @@ export interface EmacsReport {
 /** The one line that turns an Emacs's server on. */
 export const SERVER_START_HINT = "M-x server-start, or (server-start) in the init file";
 
-const show = (text: string, max = 120) => clip(sanitizeForDisplay(text), max);
-
 function offered(entry: EmacsEntry, projectDir: string): string {
 	// Connected all the same: a frame's opening makes it an editor at once, its last one's closing unmakes it.
 	if (entry.frames === 0) return "no frame a user sees: listed, not offered (emacsclient -c or -t makes one)";
 	if (!entry.editor) return entry.busy ? "not read yet: busy (its request timed out)" : "not read yet";
 	if (entry.enclosing) return "tier 0 (pi runs in its terminal: $INSIDE_EMACS, an ancestor of pi)";
-	const verdict = scoreTier(entry.editor.paths, projectDir);
-	return `${verdict.tier === undefined ? "no tier" : `tier ${verdict.tier}`} (${show(verdict.evidence)})`;
+	return tierText(entry.editor.paths, projectDir);
 }
 
 function pushesText(entry: EmacsEntry, nowSeconds: number): string {
@@ -83,17 +89,8 @@ function pushesText(entry: EmacsEntry, nowSeconds: number): string {
 }
 
 function entryLines(entry: EmacsEntry, nowSeconds: number, projectDir: string): string[] {
-	const request = entry.lastRequest;
-	const requestText = !request
-		? "none yet"
-		: `${show(request.what, 40)} ${formatAgo(Math.max(0, nowSeconds - request.atSeconds))}${
-				request.failure ? `, failed: ${show(request.failure)}` : ""
-			}`;
 	const file = entry.file === undefined ? "none" : show(entry.file);
-	const counts =
-		entry.diagnostics && entry.file !== undefined
-			? ` (${entry.diagnostics.errors} errors, ${entry.diagnostics.warnings} warnings)`
-			: "";
+	const counts = diagnosticCountsText(entry.diagnostics, entry.file);
 	const about = [entry.version && `Emacs ${show(entry.version, 20)}`, entry.daemon && "a daemon"]
 		.filter(Boolean)
 		.join(", ");
@@ -103,8 +100,8 @@ function entryLines(entry: EmacsEntry, nowSeconds: number, projectDir: string): 
 		`    cwd: ${entry.cwd === undefined ? "unknown" : show(entry.cwd)}; file: ${file}${counts}${entry.mode ? ` (${show(entry.mode, 40)})` : ""}`,
 		`    ${frames}${entry.minibuffer ? ", in the minibuffer" : ""}; ${offered(entry, projectDir)}`,
 		`    pushes: ${pushesText(entry, nowSeconds)}${entry.busy ? "; busy: its last request timed out" : ""}`,
-		`    last request: ${requestText}${entry.problem ? `; problem: ${show(entry.problem)}` : ""}`,
-		...(entry.cuts?.length ? [`    cut by pi: ${entry.cuts.map((cut) => show(cut)).join("; ")}`] : []),
+		`    last request: ${lastRequestText(entry.lastRequest, nowSeconds)}${entry.problem ? `; problem: ${show(entry.problem)}` : ""}`,
+		...cutsLines(entry.cuts, "    "),
 	];
 }
 
@@ -151,8 +148,7 @@ export function emacsStatusLines(report: EmacsReport, nowSeconds: number, projec
 		lines.push(`  $INSIDE_EMACS: ${show(report.insideEmacs, 40)}${enclosingText(report)}`);
 	for (const entry of report.emacsen) lines.push(...entryLines(entry, nowSeconds, projectDir));
 	for (const unread of report.unread) lines.push(unreadLine(unread));
-	for (const watch of report.watchProblems ?? [])
-		lines.push(`  server dir ${show(watch.dir)} not watched: ${show(watch.problem)} (new Emacsen are found on /ide)`);
+	lines.push(...watchProblemLines(report.watchProblems, "server dir", "new Emacsen are found"));
 	return lines;
 }
 

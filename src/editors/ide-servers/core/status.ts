@@ -1,6 +1,7 @@
-import { clip, formatAgo, sanitizeForDisplay } from "../../../shared/core/display-text.ts";
+import { sanitizeForDisplay, show } from "../../../shared/core/display-text.ts";
 import type { EditorReading } from "../../core/editor.ts";
-import { scoreTier } from "../../core/tiers.ts";
+import type { LastRequest } from "../../kit/core/request-record.ts";
+import { lastRequestText, tierText } from "../../kit/core/status-texts.ts";
 import type { LockDirKind } from "./lock-dirs.ts";
 
 /** `at_mentioned` read: the file and its 1-based lines, when the editor sent lines. */
@@ -14,7 +15,7 @@ export interface SessionReport {
 	server?: { name: string; version: string };
 	tools: readonly string[];
 	pushes: number;
-	lastRequest?: { atSeconds: number; what: string; failure?: string };
+	lastRequest?: LastRequest;
 	problem?: string;
 	nonsense?: { count: number; last: string };
 }
@@ -60,7 +61,6 @@ export interface IdeServersReport {
 	locks: readonly LockEntryReport[];
 }
 
-const show = (text: string, max = 120) => clip(sanitizeForDisplay(text), max);
 /** A lockfile's path, cut at its start when long: its name (the port) is what tells one from another. */
 function showPath(path: string, max = 120): string {
 	const chars = Array.from(sanitizeForDisplay(path));
@@ -74,14 +74,10 @@ const MODE_TEXT: Record<IdeServersReport["mode"], string> = {
 };
 
 function sessionLines(session: SessionReport, nowSeconds: number): string[] {
-	const request = session.lastRequest;
-	const requestText = !request
-		? "none yet"
-		: `${show(request.what, 40)} ${formatAgo(Math.max(0, nowSeconds - request.atSeconds))}${request.failure ? `, failed: ${show(request.failure)}` : ""}`;
 	return [
 		`      server: ${session.server ? `${show(session.server.name, 60)} ${show(session.server.version, 30)}` : "not known yet"}; pushes seen: ${session.pushes}`,
 		`      tools: ${session.tools.length === 0 ? "none" : show(session.tools.join(", "), 300)}`,
-		`      last request: ${requestText}${session.problem ? `; problem: ${show(session.problem)}` : ""}`,
+		`      last request: ${lastRequestText(session.lastRequest, nowSeconds)}${session.problem ? `; problem: ${show(session.problem)}` : ""}`,
 		...(session.nonsense
 			? [`      ${session.nonsense.count} messages pi could not read (last: ${show(session.nonsense.last)})`]
 			: []),
@@ -89,11 +85,10 @@ function sessionLines(session: SessionReport, nowSeconds: number): string[] {
 }
 
 /** How the listed editor matches the project: its tier and the evidence, or `no tier` and why. */
-function tierText(editor: EditorReading | undefined, projectDir: string): string {
+function listedTierText(editor: EditorReading | undefined, projectDir: string): string {
 	if (!editor) return "";
 	if (editor.enclosing) return "; tier 0 (pi runs in its terminal)";
-	const verdict = scoreTier(editor.paths, projectDir);
-	return `; ${verdict.tier === undefined ? "no tier" : `tier ${verdict.tier}`} (${show(verdict.evidence)})`;
+	return `; ${tierText(editor.paths, projectDir)}`;
 }
 
 function lockLines(lock: LockEntryReport, nowSeconds: number, projectDir: string): string[] {
@@ -106,7 +101,7 @@ function lockLines(lock: LockEntryReport, nowSeconds: number, projectDir: string
 	const state = lock.connection ?? (lock.ended ? `not connected: ${show(lock.ended, 200)}` : "not connected");
 	return [
 		`${head}: pid ${lock.holderPid} holds port ${lock.port}${lock.enclosing ? "; pi runs in its terminal ($CLAUDE_CODE_SSE_PORT)" : ""}`,
-		`    folders: ${lock.folders.length === 0 ? "none" : show(lock.folders.join(", "), 200)}${tierText(lock.editor, projectDir)}`,
+		`    folders: ${lock.folders.length === 0 ? "none" : show(lock.folders.join(", "), 200)}${listedTierText(lock.editor, projectDir)}`,
 		`    ${state}; unsaved guard: ${lock.guard}`,
 		...(lock.session ? sessionLines(lock.session, nowSeconds) : []),
 	];

@@ -2,6 +2,7 @@ import { posix } from "node:path";
 import { type Static, Type } from "typebox";
 import { Compile } from "typebox/compile";
 import { DiagnosticSchema, type EditorState, MAX_DIAGNOSTICS } from "../../core/protocol-state.ts";
+import { neovimOpenedArgs } from "./launch-flags.ts";
 import {
 	cutOversize,
 	MAX_ARGS,
@@ -70,36 +71,6 @@ export function parseSnapshot(
 	};
 }
 
-/** Flags whose next argument is a value, not a file or directory to open. */
-const FLAGS_WITH_VALUE = new Set([
-	"-c",
-	"--cmd",
-	"-u",
-	"-i",
-	"-s",
-	"-w",
-	"-W",
-	"-S",
-	"--listen",
-	"--startuptime",
-	"-l",
-]);
-
-/** Neovim's launch args without the binary and flags: the files and dirs it was opened on (tier evidence). */
-export function openedArgs(argv: readonly string[]): string[] {
-	const opened: string[] = [];
-	for (let index = 1; index < argv.length; index++) {
-		const arg = argv[index] as string;
-		if (arg === "--") {
-			opened.push(...argv.slice(index + 1));
-			break;
-		}
-		if (FLAGS_WITH_VALUE.has(arg)) index++;
-		else if (!arg.startsWith("-") && !arg.startsWith("+")) opened.push(arg);
-	}
-	return opened;
-}
-
 /** When the last selection was made, as pi's pushes saw it: in which file, at what time (unix seconds). */
 export interface SelectionMoment {
 	file: string;
@@ -146,7 +117,7 @@ export function stateFromSnapshot(
 		cwd: snapshot.cwd,
 		timestamp: facts.nowSeconds,
 		app: "nvim",
-		argv: openedArgs(snapshot.argv),
+		argv: neovimOpenedArgs(snapshot.argv),
 		active_buffer: buffer
 			? {
 					file: file ?? null,

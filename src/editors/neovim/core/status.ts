@@ -1,6 +1,15 @@
-import { clip, formatAgo, sanitizeForDisplay } from "../../../shared/core/display-text.ts";
+import { show } from "../../../shared/core/display-text.ts";
 import type { EditorReading } from "../../core/editor.ts";
-import { scoreTier } from "../../core/tiers.ts";
+import type { LastRequest } from "../../kit/core/request-record.ts";
+import {
+	cutsLines,
+	type DiagnosticCounts,
+	diagnosticCountsText,
+	lastRequestText,
+	type SourcePhase,
+	tierText,
+	watchProblemLines,
+} from "../../kit/core/status-texts.ts";
 
 /** One Neovim as `/ide status` shows it (what its session reports). */
 export interface NeovimEntry {
@@ -13,9 +22,9 @@ export interface NeovimEntry {
 	pushing: boolean;
 	autoread?: boolean;
 	/** The active buffer's errors and warnings as last pushed. */
-	diagnostics?: { errors: number; warnings: number };
+	diagnostics?: DiagnosticCounts;
 	enclosing: boolean;
-	lastRequest?: { atSeconds: number; what: string; failure?: string };
+	lastRequest?: LastRequest;
 	problem?: string;
 	/** What pi cut or left out of the latest snapshot (an oversize field), each with why; the rest stands. */
 	cuts?: readonly string[];
@@ -24,7 +33,7 @@ export interface NeovimEntry {
 
 /** What the Neovim source knows, for `/ide status`. */
 export interface NeovimReport {
-	phase: "starting" | "off" | "no-proc" | "watching";
+	phase: SourcePhase;
 	/** Where `"neovim": false` was said, when off. */
 	source: string;
 	/** `$NVIM` of pi's environment, and whether a Neovim of this user holds that socket. */
@@ -37,23 +46,14 @@ export interface NeovimReport {
 	watchProblems?: readonly { dir: string; problem: string }[];
 }
 
-const show = (text: string, max = 120) => clip(sanitizeForDisplay(text), max);
-
 function offered(entry: NeovimEntry, projectDir: string): string {
 	if (entry.ui === false) return "not offered: no UI attached (a headless Neovim: a formatter, a test runner)";
 	if (!entry.editor) return entry.blocking ? "not read yet: it waits for the user (a prompt)" : "not read yet";
 	if (entry.enclosing) return "tier 0 (pi runs in its terminal: $NVIM)";
-	const verdict = scoreTier(entry.editor.paths, projectDir);
-	return `${verdict.tier === undefined ? "no tier" : `tier ${verdict.tier}`} (${show(verdict.evidence)})`;
+	return tierText(entry.editor.paths, projectDir);
 }
 
 function entryLines(entry: NeovimEntry, nowSeconds: number, projectDir: string): string[] {
-	const request = entry.lastRequest;
-	const requestText = !request
-		? "none yet"
-		: `${show(request.what, 40)} ${formatAgo(Math.max(0, nowSeconds - request.atSeconds))}${
-				request.failure ? `, failed: ${show(request.failure)}` : ""
-			}`;
 	const autoread =
 		entry.autoread === undefined
 			? "unknown"
@@ -62,15 +62,11 @@ function entryLines(entry: NeovimEntry, nowSeconds: number, projectDir: string):
 				: "off (pi does not reload the model's edits in Neovim)";
 	return [
 		`  nvim ${entry.pid}: ${show(entry.socket)}`,
-		`    cwd: ${entry.cwd === undefined ? "unknown" : show(entry.cwd)}; file: ${entry.file === undefined ? "none" : show(entry.file)}${
-			entry.diagnostics && entry.file !== undefined
-				? ` (${entry.diagnostics.errors} errors, ${entry.diagnostics.warnings} warnings)`
-				: ""
-		}`,
+		`    cwd: ${entry.cwd === undefined ? "unknown" : show(entry.cwd)}; file: ${entry.file === undefined ? "none" : show(entry.file)}${diagnosticCountsText(entry.diagnostics, entry.file)}`,
 		`    ${entry.ui === undefined ? "UI unknown" : entry.ui ? "UI attached" : "no UI"}; ${offered(entry, projectDir)}`,
 		`    pushes: ${entry.pushing ? "live" : "off (read on /ide)"}${entry.blocking ? "; blocking: waits for the user" : ""}; autoread: ${autoread}`,
-		`    last request: ${requestText}${entry.problem ? `; problem: ${show(entry.problem)}` : ""}`,
-		...(entry.cuts?.length ? [`    cut by pi: ${entry.cuts.map((cut) => show(cut)).join("; ")}`] : []),
+		`    last request: ${lastRequestText(entry.lastRequest, nowSeconds)}${entry.problem ? `; problem: ${show(entry.problem)}` : ""}`,
+		...cutsLines(entry.cuts, "    "),
 	];
 }
 
@@ -91,8 +87,7 @@ export function neovimStatusLines(report: NeovimReport, nowSeconds: number, proj
 	for (const entry of report.neovims) lines.push(...entryLines(entry, nowSeconds, projectDir));
 	for (const failure of report.failures)
 		lines.push(`  nvim ${failure.pid}: ${show(failure.socket)}: cannot talk to it: ${show(failure.reason)}`);
-	for (const watch of report.watchProblems ?? [])
-		lines.push(`  runtime dir ${show(watch.dir)} not watched: ${show(watch.problem)} (new Neovims are found on /ide)`);
+	lines.push(...watchProblemLines(report.watchProblems, "runtime dir", "new Neovims are found"));
 	return lines;
 }
 

@@ -1,6 +1,6 @@
-import { clip, formatAgo, sanitizeForDisplay } from "../../../shared/core/display-text.ts";
+import { formatAgo, show } from "../../../shared/core/display-text.ts";
 import type { ListedEditor } from "../../core/editor.ts";
-import { scoreTier } from "../../core/tiers.ts";
+import { tierText } from "../../kit/core/status-texts.ts";
 import type { ZedDatabase } from "./data-dirs.ts";
 import { type ZedSettingsFacts, zedSettingsLines } from "./settings.ts";
 import type { RunningZed } from "./which-zed.ts";
@@ -45,8 +45,6 @@ export interface ZedReport {
 	watchProblems?: readonly { dir: string; problem: string }[];
 }
 
-const show = (text: string, max = 120) => clip(sanitizeForDisplay(text), max);
-
 function workspaceLine(workspace: ZedWorkspaceReport, projectDir: string): string {
 	const roots = workspace.paths.split("\n").filter(Boolean);
 	const head = `  Workspace ${show(workspace.id, 24)} (${roots.length === 0 ? "no folder" : show(roots.join(", "), 120)})`;
@@ -55,8 +53,7 @@ function workspaceLine(workspace: ZedWorkspaceReport, projectDir: string): strin
 	if (!editor) return `${head}: not read yet`;
 	const buffer = editor.state.active_buffer;
 	const file = buffer?.file ? show(buffer.name, 40) : "no editor tab";
-	const verdict = scoreTier(editor.paths, projectDir);
-	const tier = `${verdict.tier === undefined ? "no tier" : `tier ${verdict.tier}`} (${show(verdict.evidence)})`;
+	const tier = tierText(editor.paths, projectDir);
 	const unsaved = buffer?.modified ? ", unsaved changes" : "";
 	const kept = workspace.kept ? ` (kept: ${show(workspace.kept)})` : "";
 	const hidden = editor.hidden ? ", hidden (its window shows another workspace)" : "";

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import * as elisp from "../../../../src/editors/emacs/core/elisp.ts";
+import * as elisp from "../../../../src/editors/emacs/core/elisp/probe-elisp.ts";
 import { evalRequestLine } from "../../../../src/editors/emacs/core/server-protocol.ts";
 
 /** The fixed texts pi sends: each must be one callable form that a request line can carry. */

@@ -1,7 +1,11 @@
 import { describe, expect, test } from "vitest";
-import { EMACS_ELISP_CHUNKS, INSTALL_ELISP, PUSH_WINDOW_BYTES } from "../../../../src/editors/emacs/core/push-elisp.ts";
+import {
+	EMACS_ELISP_CHUNKS,
+	INSTALL_ELISP,
+	PUSH_WINDOW_BYTES,
+} from "../../../../src/editors/emacs/core/elisp/push-elisp.ts";
+import { SNAPSHOT_FORM, STATE_ELISP } from "../../../../src/editors/emacs/core/elisp/state-elisp.ts";
 import { evalRequestLine, MAX_REQUEST_CHARS } from "../../../../src/editors/emacs/core/server-protocol.ts";
-import { SNAPSHOT_FORM, STATE_ELISP } from "../../../../src/editors/emacs/core/state-elisp.ts";
 
 /** Parentheses balanced outside strings and character literals (`?\\(`), and the text one form. */
 function isOneForm(text: string): boolean {

@@ -3,8 +3,6 @@ import { describe, expect, test } from "vitest";
 import { EditorStateSchema } from "../../../../src/editors/core/protocol-state.ts";
 import {
 	type EmacsSnapshot,
-	emacsOpenedArgs,
-	languageOfMode,
 	parseEmacsSnapshot,
 	stateFromEmacsSnapshot,
 } from "../../../../src/editors/emacs/core/snapshot.ts";
@@ -39,64 +37,6 @@ const SNAPSHOT: EmacsSnapshot = {
 };
 
 const facts = { pid: 4242, cwd: "/home/me/proj", argv: ["emacs", "-nw", "src/main.py"], nowSeconds: 1_800_000_100 };
-
-describe("a major mode's language", () => {
-	test.each([
-		["python-mode", "python"],
-		["python-ts-mode", "python"],
-		["emacs-lisp-mode", "elisp"],
-		["lisp-interaction-mode", "elisp"],
-		["js-mode", "javascript"],
-		["js2-mode", "javascript"],
-		["js-jsx-mode", "javascript"],
-		["typescript-mode", "typescript"],
-		["typescript-ts-mode", "typescript"],
-		["tsx-ts-mode", "typescript"],
-		["c++-mode", "cpp"],
-		["c++-ts-mode", "cpp"],
-		["c-mode", "c"],
-		["sh-mode", "bash"],
-		["bash-ts-mode", "bash"],
-		["rust-mode", "rust"],
-		["rust-ts-mode", "rust"],
-		["go-mode", "go"],
-		["LaTeX-mode", "latex"],
-		["gfm-mode", "markdown"],
-		["markdown-mode", "markdown"],
-		["fundamental-mode", null],
-		["text-mode", null],
-		["dired-mode", null],
-		["", null],
-		["constructor-mode", "constructor"],
-		["toString", "tostring"],
-	])("%s → %s", (mode, language) => expect(languageOfMode(mode)).toBe(language));
-});
-
-describe("the files Emacs was launched on", () => {
-	test.each([
-		[["emacs"], []],
-		[
-			["emacs", "-nw", "a.txt", "src/"],
-			["a.txt", "src/"],
-		],
-		[
-			["emacs", "-Q", "--eval", "(server-start)", "+12", "b.c", "+3:4", "c.c"],
-			["b.c", "c.c"],
-		],
-		[["emacs", "-l", "init.el", "-f", "server-start", "--load=x.el", "d.el"], ["d.el"]],
-		[["emacs", "--daemon=work"], []],
-		[
-			["emacs", "--file", "-odd-name", "--visit", "v.txt"],
-			["-odd-name", "v.txt"],
-		],
-		[
-			["emacs", "--chdir", "/tmp", "--", "-x", "y"],
-			["-x", "y"],
-		],
-		[["/usr/bin/emacs-nox", "-nw", "-fn", "mono", "e.txt"], ["e.txt"]],
-		[["emacs", "-g", "80x24", "-geometry", "100x40", "--geometry", "90x30", "f.txt"], ["f.txt"]],
-	])("%j → %j", (argv, opened) => expect(emacsOpenedArgs(argv)).toEqual(opened));
-});
 
 describe("a snapshot checked", () => {
 	test("what the elisp returns passes as it is", () => {

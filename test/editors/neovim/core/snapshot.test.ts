@@ -3,7 +3,6 @@ import { describe, expect, test } from "vitest";
 import { EditorStateSchema } from "../../../../src/editors/core/protocol-state.ts";
 import {
 	isWholeLineSelection,
-	openedArgs,
 	parseSnapshot,
 	type Snapshot,
 	selectionMoment,
@@ -72,20 +71,6 @@ describe("whole lines, as a line reference may use them", () => {
 		["charwise or block inside one line: a fragment", at(4, 4), false],
 		["no selection", undefined, false],
 	])("%s", (_name, given, whole) => expect(isWholeLineSelection(given)).toBe(whole));
-});
-
-describe("the launch args that name what Neovim was opened on", () => {
-	test.each([
-		[["nvim"], []],
-		[["nvim", "--clean", "src/main.ts"], ["src/main.ts"]],
-		[["nvim", "-u", "NONE", "--listen", "/tmp/s", "."], ["."]],
-		[
-			["nvim", "+10", "-c", "set nu", "a.ts", "b.ts"],
-			["a.ts", "b.ts"],
-		],
-		[["nvim", "--", "-weird-name"], ["-weird-name"]],
-		[["nvim", "--embed"], []],
-	])("%j", (argv, opened) => expect(openedArgs(argv)).toEqual(opened));
 });
 
 describe("when the selection was made, as pi's pushes saw it", () => {

@@ -6,7 +6,7 @@ import { DIAGNOSTICS_FORM, NEWLINES_FORM } from "./lines-elisp.ts";
  * text both `STATE_ELISP` (one read) and `INSTALL_ELISP` (every push) call. A `(lambda (caps memory) ...)`:
  * `caps` the hash table of core/snapshot.ts `EMACS_SNAPSHOT_CAPS`, `memory` nil for one read, or the install's
  * hash table (`region`: the last region seen and whether it was active, `lines`: each buffer's line record
- * (core/lines-elisp.ts), `roots`: project roots per directory, `candidates`: buffers a change touched, the only
+ * (core/elisp/lines-elisp.ts), `roots`: project roots per directory, `candidates`: buffers a change touched, the only
  * ones the unsaved list looks at). Arrays are vectors (json.el writes nil as null).
  *
  * The window: the selected frame's most recently used one that visits a local file, the minibuffer's

@@ -14,7 +14,7 @@ import { elispChunk } from "./elisp-chunk.ts";
  * iconified, not a child frame such as a posframe's; a daemon's own frame is on its `initial_terminal`, shown
  * nowhere; each `emacsclient -t`/`-c` adds one), and the arguments read back (the test of the quoting: what pi
  * sent is what the elisp got). Arrays read as vectors and objects as hash tables, so `[]` and `{}` come back as
- * they went. In the frame every chunk shares (core/elisp-chunk.ts).
+ * they went. In the frame every chunk shares (core/elisp/elisp-chunk.ts).
  */
 export const PROBE_ELISP = elispChunk(`(list (cons "pid" (emacs-pid))
       (cons "version" emacs-version)

@@ -1,6 +1,6 @@
 /**
- * How the snapshot (core/state-elisp.ts `SNAPSHOT_FORM`) finds line numbers without counting from the buffer's
- * start on every key: the pieces of elisp it and the install (core/push-elisp.ts) share.
+ * How the snapshot (core/elisp/state-elisp.ts `SNAPSHOT_FORM`) finds line numbers without counting from the buffer's
+ * start on every key: the pieces of elisp it and the install (core/elisp/push-elisp.ts) share.
  *
  * The install keeps one record per buffer it described, in its `lines` table (weak keys):
  * `[tick newlines anchor-bol anchor-line places pending size]`: at `buffer-chars-modified-tick` `tick` (and

@@ -5,7 +5,7 @@
 export const CHUNK_BODY_COLUMNS = 2;
 
 /**
- * The frame every chunk of pi's elisp shares (core/elisp.ts's probe, the state, the install, the review's): a
+ * The frame every chunk of pi's elisp shares (core/elisp/probe-elisp.ts's probe, the state, the install, the review's): a
  * `(lambda (pi-ide-args) ...)` that decodes its one base64-of-JSON argument into `args` (objects as hash tables
  * with string keys, arrays as vectors, `false` as `:json-false`), evaluates `body` and returns base64 of the
  * UTF-8 JSON of its value; any error comes back as `{"error": ...}`, never reaching the server (28.2 would

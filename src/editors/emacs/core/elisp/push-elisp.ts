@@ -1,6 +1,6 @@
-import { PROBE_ELISP } from "./elisp.ts";
 import { elispChunk, indent } from "./elisp-chunk.ts";
 import { CHANGE_END_FORM, CHANGE_START_FORM, NEWLINES_FORM } from "./lines-elisp.ts";
+import { PROBE_ELISP } from "./probe-elisp.ts";
 import { RELOAD_ELISP, SNAPSHOT_FORM, STATE_ELISP, UNSAVED_ELISP } from "./state-elisp.ts";
 
 /**
@@ -10,14 +10,14 @@ import { RELOAD_ELISP, SNAPSHOT_FORM, STATE_ELISP, UNSAVED_ELISP } from "./state
 export const PUSH_WINDOW_BYTES = 128 * 1024;
 
 /**
- * The install's body (`args` a hash table; the frame, core/elisp-chunk.ts, macroexpands it once, so the closures
+ * The install's body (`args` a hash table; the frame, core/elisp/elisp-chunk.ts, macroexpands it once, so the closures
  * that run on every key carry no macro calls). Every symbol is `<prefix><name>`; the closures share their state
  * through the `let*`, so nothing but those functions is defined.
  *
  * Flow control: pi writes one byte back for every line it read; Emacs keeps the sizes of the lines sent, oldest
  * first, and each byte back takes one off. A state is sent when nothing waits, or when it and the bytes waiting
  * stay within `PUSH_WINDOW_BYTES`: one line is at most ~132 KB (a selection's text is cut to 66 000 bytes, its
- * JSON escapes bounded, core/state-elisp.ts), so a pi that stops reading (suspended with C-z) can never fill
+ * JSON escapes bounded, core/elisp/state-elisp.ts), so a pi that stops reading (suspended with C-z) can never fill
  * the socket and freeze Emacs inside `process-send-string`; the acknowledgement that opens the window again
  * sends the state held back. The review's lines (`<prefix>send`) are always sent: they are few, small, and
  * must arrive (they are counted all the same).
@@ -280,7 +280,7 @@ const INSTALL_BODY = `(let ((socket (gethash "socket" args))
  * `delete-frame` is done (checked in 28.2), and one that fires while that frame is still live (a hook that
  * waited and so ran timers) is started again, up to 1 s, so `frames` never counts a frame being deleted.
  * `before-change-functions` and `after-change-functions` also keep the line record of each buffer described
- * (core/lines-elisp.ts): a push after an edit counts the edit's lines, not the buffer's.
+ * (core/elisp/lines-elisp.ts): a push after an edit counts the edit's lines, not the buffer's.
  */
 export const INSTALL_ELISP = elispChunk(INSTALL_BODY);
 
