@@ -1,6 +1,9 @@
 // A hostile stand-in for Neovim: a process named `nvim` (process.title sets its comm) serving msgpack-RPC on
 // a unix socket, answering the state request as `mode` says. Usage: node fake-nvim.mjs <socket> <mode>.
+// (The test harness's fake; the sleep is its own poll for the release file, never pi's.)
+import { existsSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
+import { setTimeout as sleep } from "node:timers/promises";
 import { decodeMultiStream, encode } from "@msgpack/msgpack";
 
 process.title = "nvim";
@@ -53,7 +56,15 @@ const server = createServer((socket) => {
 				else if (method === "nvim_exec_lua") {
 					const code = params[0];
 					if (code.startsWith("local token")) result = 1;
-					else if (code.includes("return state(nil)")) result = answers[mode] ?? state;
+					else if (code.includes("return state(nil)")) {
+						// `held`: the state is answered once the test releases it (`<socket>.release`), so that it can
+						// look at pi while a connection is still opening.
+						if (mode === "held") {
+							writeFileSync(`${socketPath}.asked`, "");
+							while (!existsSync(`${socketPath}.release`)) await sleep(5);
+						}
+						result = answers[mode] ?? state;
+					}
 				}
 				socket.write(encode([1, id, null, result]));
 			}

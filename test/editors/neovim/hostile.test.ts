@@ -1,7 +1,8 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import { pidKey } from "../../../src/editors/core/editor-key.ts";
 import { NeovimSource } from "../../../src/editors/neovim/source.ts";
 import { systemClock } from "../../../src/shared/clock.ts";
 import { CleanupScope } from "../../support/cleanup-scope.ts";
@@ -71,6 +72,30 @@ describe("a hostile process named nvim", () => {
 		const { child } = await fakeNeovim("fine");
 		const neovims = await source();
 		expect(neovims.editors().map((editor) => editor.pid)).toEqual([child.pid]);
+	});
+
+	test("a Neovim still opening gives no facts: neither listed nor alive until it described itself", async () => {
+		const { child, socket } = await fakeNeovim("held");
+		const neovims = new NeovimSource(
+			{
+				enabled: { on: true, source: "default" },
+				uid: process.getuid?.() ?? 0,
+				platform: process.platform,
+				env: { TMPDIR: join(root, "tmp") },
+				projectDir: () => root,
+				connectedKey: () => undefined,
+				testScope: procScope,
+			},
+			{ clock: systemClock, changed: () => {}, event: () => {}, notify: () => {}, settled: () => {} },
+		);
+		scope.defer(() => neovims.close());
+		const started = neovims.start();
+		await waitFor("the state asked", () => existsSync(`${socket}.asked`));
+		// Its connection is open, its state not read: what it is to pi is not known yet.
+		expect(neovims.facts(pidKey(child.pid as number))).toBeUndefined();
+		writeFileSync(`${socket}.release`, "");
+		await started;
+		expect(neovims.facts(pidKey(child.pid as number))).toMatchObject({ origin: "neovim", listed: true, alive: true });
 	});
 
 	test.each([
