@@ -194,8 +194,7 @@ export class IdeController {
 	/** After the model's `write` or `edit` of `path`: the connected Neovim or Emacs shows it (when that is safe). */
 	async afterModelWrite(path: string): Promise<ModelWriteShown | undefined> {
 		const connected = this.connectedEditor();
-		if (connected?.origin !== "neovim" && connected?.origin !== "emacs") return undefined;
-		return this.all.reloadAfterWrite(connected.key, await realFile(path));
+		return connected && this.all.reloadAfterWrite(connected, await realFile(path));
 	}
 
 	/** The clock the connection's ages and freshness are read on. */

@@ -1,11 +1,12 @@
 import type { Clock } from "../shared/core/clock.ts";
-import type { EditorFacts, ListedEditor, SourceEvent } from "./core/editor.ts";
+import type { Editor, EditorFacts, ListedEditor, SourceEvent } from "./core/editor.ts";
+import type { EditorChannel } from "./diff-channels.ts";
 
 export type NoticeLevel = "info" | "warning" | "error";
 
 /**
- * What every source reports back to whoever reads it (the connection controller): the same hooks for a
- * state dir and for Zed. `changed` may be called often; the receiver coalesces.
+ * What every source reports back to whoever reads it (the connection controller): the same hooks for every
+ * source. `changed` may be called often; the receiver coalesces.
  */
 export interface SourceHooks {
 	clock: Clock;
@@ -16,9 +17,25 @@ export interface SourceHooks {
 	settled: (key: string) => void;
 }
 
+/** What pi did with the model's write in the connected editor (a Neovim, an Emacs): the buffer shows the rest. */
+export type ModelWriteShown =
+	| "reloaded"
+	| "unchanged"
+	| "modified"
+	| "autoread-off"
+	| "not-loaded"
+	| "blocking"
+	| "busy"
+	| "failed";
+
+/** The connected editor as a source is asked about it. */
+export type EditorAsked = Pick<Editor, "key" | "origin" | "state">;
+
 /**
- * Where editors come from: a state dir, Zed's own state database. The controller applies the connection
- * rules to what sources list; where an editor came from is its `origin`, which only the rules read.
+ * Where editors come from: a state dir, Zed's own state database, a Neovim's or an Emacs's own server, an IDE
+ * server. The controller applies the connection rules to what sources list; where an editor came from is its
+ * `origin`, which only the rules read. What only some sources can do is an optional method: `connection/` and
+ * `review/` ask every source and take the answer of the one that gives one, never switching on a kind.
  */
 export interface EditorSource {
 	/** Resolves once the first scan is complete; never throws (a problem becomes the source's status). */
@@ -48,4 +65,18 @@ export interface EditorSource {
 	 * file the tool call writes (an IDE server may be asked about that one document only).
 	 */
 	unsavedNow(key: string, deadlineMs: number, target?: string): Promise<readonly string[] | undefined>;
+
+	/** Its section of `/ide status`, when it has one of its own. */
+	statusLines?(nowSeconds: number, projectDir: string): string[];
+	/** What `/ide` says of it when it finds no editor for the project; undefined: nothing. */
+	noMatchLine?(): string | undefined;
+	/**
+	 * How that editor could show the model's change as a diff, when this source holds a way: a channel, or a
+	 * reason of its own why not (its IDE server offers no `openDiff`); else `NO_CHANNEL_REASONS` by origin.
+	 */
+	diffChannel?(editor: EditorAsked): EditorChannel | undefined;
+	/** After the model wrote `realPath`: shows it in that editor when this source reads it and that is safe. */
+	reload?(editor: EditorAsked, realPath: string): Promise<ModelWriteShown | undefined>;
+	/** The connection changed (picked, auto-connected, ended), or `/ide off` paused it. */
+	connectionChanged?(paused: boolean): Promise<void>;
 }

@@ -14,3 +14,11 @@ export interface ToolCaller {
 	/** Resolves with why, once the connection has ended (at once when it already has). */
 	whenClosed(): Promise<string>;
 }
+
+/** A caller pi connected for one use (the VS Code client's socket, per review) and closes after it. */
+export interface ClosableToolCaller extends ToolCaller {
+	/** Ends the connection: pending calls settle `{ok:false}`, `whenClosed` resolves. Idempotent. */
+	close(): void;
+}
+
+export type ToolCallerOpen = { ok: true; caller: ClosableToolCaller } | { ok: false; reason: string };

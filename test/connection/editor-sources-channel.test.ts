@@ -9,6 +9,7 @@ import { afterEach, describe, expect, test } from "vitest";
 import { listenChannel } from "../../clients/vscode/src/channel-server.ts";
 import { EditorSources } from "../../src/connection/editor-sources.ts";
 import { pidKey } from "../../src/editors/core/editor-key.ts";
+import type { EditorState } from "../../src/editors/core/protocol-state.ts";
 import { systemClock } from "../../src/shared/clock.ts";
 import { editorState } from "../support/fixtures.ts";
 import { tempDir } from "../support/temp-dir.ts";
@@ -92,6 +93,7 @@ describe("the Emacs source among the sources", () => {
 		const off = 'Emacs: off ("emacs": false in /g/settings.json)';
 		expect(sources.statusSections(systemClock.nowSeconds(), root.path)).toEqual([off]);
 		expect(sources.noMatchLines()).toEqual([off]);
-		expect(await sources.reloadAfterWrite(pidKey(process.pid), join(root.path, "a.ts"))).toBeUndefined();
+		const emacsEditor = { key: pidKey(process.pid), origin: "emacs" as const, state: {} as EditorState };
+		expect(await sources.reloadAfterWrite(emacsEditor, join(root.path, "a.ts"))).toBeUndefined();
 	});
 });

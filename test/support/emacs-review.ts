@@ -1,10 +1,10 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { afterEach, beforeEach, expect } from "vitest";
+import type { EmacsDiffChannel } from "../../src/editors/diff-channels.ts";
 import { elispChunk } from "../../src/editors/emacs/core/elisp/elisp-chunk.ts";
 import { INSTALL_ELISP } from "../../src/editors/emacs/core/elisp/push-elisp.ts";
 import { EMACS_SNAPSHOT_CAPS } from "../../src/editors/emacs/core/snapshot.ts";
-import type { EmacsDiffChannel } from "../../src/editors/emacs/diff-channel.ts";
 import { PushListener, type PushPeer } from "../../src/editors/emacs/push-listener.ts";
 import { evalInEmacs } from "../../src/editors/emacs/server-client.ts";
 import type { DiffHost, DiffRequest, DiffView, EditorAnswer } from "../../src/review/core/diff-host.ts";

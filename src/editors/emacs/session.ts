@@ -5,6 +5,7 @@ import type { Clock } from "../../shared/core/clock.ts";
 import { isFields } from "../../shared/core/fields.ts";
 import { EMACS_PUSH_DEBOUNCE_MS, EMACS_PUSH_HELLO_TIMEOUT_MS } from "../../shared/core/timing.ts";
 import type { EditorReading } from "../core/editor.ts";
+import type { EmacsDiffChannel } from "../diff-channels.ts";
 import { countDiagnostics } from "../kit/core/status-texts.ts";
 import { cmdlineOf, cwdOf } from "../processes/proc-files.ts";
 import { PROBE_ELISP } from "./core/elisp/probe-elisp.ts";
@@ -13,12 +14,12 @@ import { RELOAD_ELISP, STATE_ELISP, UNSAVED_ELISP } from "./core/elisp/state-eli
 import { type ProbeAnswer, probeResultOf } from "./core/probe.ts";
 import { EMACS_SNAPSHOT_CAPS, type EmacsSnapshot } from "./core/snapshot.ts";
 import type { EmacsEntry } from "./core/status.ts";
-import { type EmacsDiffChannel, ReviewLines } from "./diff-channel.ts";
 import type { FoundEmacs } from "./discovery.ts";
 import type { PushListener, PushPeer } from "./push-listener.ts";
 import { PushSwitch } from "./push-switch.ts";
 import { EmacsReadings } from "./readings.ts";
 import { EmacsRequests } from "./requests.ts";
+import { ReviewLines } from "./review-lines.ts";
 
 /** What `/ide status` says of one Emacs, as far as its session knows. */
 export type EmacsSessionReport = Omit<EmacsEntry, "enclosing" | "editor">;

@@ -2,16 +2,16 @@ import { runInBackground } from "../../shared/background.ts";
 import { EMACS_SCAN_DELAYS_MS } from "../../shared/core/timing.ts";
 import type { EditorFacts, EditorReading, ListedEditor } from "../core/editor.ts";
 import { pidKey } from "../core/editor-key.ts";
+import type { EditorChannel } from "../diff-channels.ts";
 import type { DirWatchers } from "../dir-watch.ts";
-import type { EditorSource, SourceHooks } from "../editor-source.ts";
+import type { EditorAsked, EditorSource, SourceHooks } from "../editor-source.ts";
 import { decidePushes, sourceReading } from "../kit/pushes.ts";
 import { ScanSchedule } from "../kit/scan-schedule.ts";
 import { ancestorsOf } from "../processes/proc-files.ts";
 import { EmacsConnections } from "./connections.ts";
 import { runsInsideEmacs } from "./core/emacs-process.ts";
 import { serverSocketDirs } from "./core/server-sockets.ts";
-import type { EmacsReport, EmacsUnread } from "./core/status.ts";
-import type { EmacsDiffChannel } from "./diff-channel.ts";
+import { type EmacsReport, type EmacsUnread, emacsNoMatchLine, emacsStatusLines } from "./core/status.ts";
 import { scanForEmacsen } from "./discovery.ts";
 import { PushListener } from "./push-listener.ts";
 import { serverDirWatchers } from "./server-dirs.ts";
@@ -161,14 +161,28 @@ export class EmacsSource implements EditorSource {
 		return this.connections.table.sessionOf(key)?.unsavedNow(deadlineMs);
 	}
 
-	async reload(key: string, realPath: string): Promise<EmacsReloadResult | undefined> {
-		return this.connections.table.sessionOf(key)?.reload(realPath);
+	async connectionChanged(paused: boolean): Promise<void> {
+		await this.setPaused(paused);
 	}
 
-	/** What a review needs of that key's Emacs; undefined when pi holds no open connection with it. */
-	diffChannel(key: string): EmacsDiffChannel | undefined {
-		const session = this.connections.table.sessionOf(key);
-		return session?.diffChannel(this.isEnclosing(session.found.pid));
+	/** `(revert-buffer t t t)` of the model's write, in an Emacs read over its server. */
+	async reload(editor: EditorAsked, realPath: string): Promise<EmacsReloadResult | undefined> {
+		return editor.origin === "emacs" ? this.connections.table.sessionOf(editor.key)?.reload(realPath) : undefined;
+	}
+
+	/** A buffer of pi's own beside the file, over its server. */
+	diffChannel(editor: EditorAsked): EditorChannel | undefined {
+		const session = this.connections.table.sessionOf(editor.key);
+		const channel = session?.diffChannel(this.isEnclosing(session.found.pid));
+		return channel && { kind: "emacs", channel };
+	}
+
+	statusLines(nowSeconds: number, projectDir: string): string[] {
+		return emacsStatusLines(this.report(), nowSeconds, projectDir);
+	}
+
+	noMatchLine(): string {
+		return emacsNoMatchLine(this.report());
 	}
 
 	report(): EmacsReport {

@@ -2,13 +2,14 @@ import type { IdeServersMode } from "../../settings/core/settings.ts";
 import { runInBackground } from "../../shared/background.ts";
 import { PROMPT_FLUSH_TIMEOUT_MS } from "../../shared/core/timing.ts";
 import type { EditorFacts, ListedEditor } from "../core/editor.ts";
-import type { EditorSource, SourceHooks } from "../editor-source.ts";
+import type { EditorChannel } from "../diff-channels.ts";
+import type { EditorAsked, EditorSource, SourceHooks } from "../editor-source.ts";
 import { Generation } from "../kit/core/generation.ts";
 import { GoneKeys } from "../kit/core/gone-keys.ts";
 import { EditorPathsCache } from "../real-paths.ts";
-import type { ToolCaller } from "../tool-caller.ts";
 import { type LockDirEnv, lockDirPlan } from "./core/lock-dirs.ts";
-import type { IdeServersReport, Mention } from "./core/status.ts";
+import { type IdeServersReport, ideServersNoMatchLine, ideServersStatusLines, type Mention } from "./core/status.ts";
+import { ideServerDiffChannel } from "./diff-channel.ts";
 import { folderTier, keyOf, listedEditor, lockReport } from "./listing.ts";
 import { LockTable } from "./lock-table.ts";
 import { LockDirWatchers } from "./lock-watch.ts";
@@ -182,25 +183,6 @@ export class IdeServerSource implements EditorSource {
 		return connection?.opening === undefined ? connection?.session.unsavedNow(deadlineMs, target) : undefined;
 	}
 
-	/** The open connection to that key's server as the review asks it (`openDiff`, `close_tab`). */
-	toolCaller(key: string): ToolCaller | undefined {
-		const session = this.connections.of(key)?.session;
-		if (!session?.isOpen) return undefined;
-		const closed = session.whenClosed();
-		return {
-			callTool: (name, args, timeoutMs) => session.callTool(name, args, timeoutMs ?? Number.POSITIVE_INFINITY),
-			offers: (name) => session.offers(name),
-			// The servers' own notifications are the session's; an openDiff's answer is all a review waits for.
-			onNotification: () => () => {},
-			whenClosed: async () => {
-				const end = await closed;
-				return end
-					? `the server closed the connection (code ${end.code}${end.reason ? ` ${end.reason}` : ""})`
-					: "not connected";
-			},
-		};
-	}
-
 	/**
 	 * The connected key changed (`picked`), or pi looks whether its connection is the one it should hold (a new
 	 * session of pi connected to it already, a re-check): its server is connected to, every other one closed.
@@ -210,6 +192,23 @@ export class IdeServerSource implements EditorSource {
 		const key = this.options.connectedKey();
 		const lock = key === undefined ? undefined : this.usableLocks().find((candidate) => keyOf(candidate) === key);
 		this.connections.follow(key, lock, picked);
+	}
+
+	diffChannel(editor: EditorAsked): EditorChannel | undefined {
+		return editor.origin === "ide-server" ? ideServerDiffChannel(this.connections.of(editor.key)?.session) : undefined;
+	}
+
+	/** The connected server is connected to and pi's other connections closed (paused or not: it reads nothing). */
+	async connectionChanged(): Promise<void> {
+		this.follow();
+	}
+
+	statusLines(nowSeconds: number, projectDir: string): string[] {
+		return ideServersStatusLines(this.report(), nowSeconds, projectDir);
+	}
+
+	noMatchLine(): string | undefined {
+		return ideServersNoMatchLine(this.report());
 	}
 
 	report(): IdeServersReport {

@@ -3,6 +3,7 @@ import { runInBackground } from "../../shared/background.ts";
 import type { Clock } from "../../shared/core/clock.ts";
 import { NEOVIM_PUSH_THROTTLE_MS, NEOVIM_REQUEST_TIMEOUT_MS } from "../../shared/core/timing.ts";
 import type { EditorReading } from "../core/editor.ts";
+import type { NeovimDiffChannel } from "../diff-channels.ts";
 import { Generation } from "../kit/core/generation.ts";
 import { RequestRecord } from "../kit/core/request-record.ts";
 import { countDiagnostics } from "../kit/core/status-texts.ts";
@@ -17,7 +18,6 @@ import {
 	stateFromSnapshot,
 } from "./core/snapshot.ts";
 import type { NeovimEntry } from "./core/status.ts";
-import type { NeovimDiffChannel } from "./diff-channel.ts";
 import type { FoundNeovim } from "./discovery.ts";
 import { type RpcAnswer, RpcConnection } from "./rpc.ts";
 

@@ -3,14 +3,14 @@ import { runInBackground } from "../../shared/background.ts";
 import { NEOVIM_SCAN_DELAYS_MS } from "../../shared/core/timing.ts";
 import type { EditorFacts, EditorReading, ListedEditor } from "../core/editor.ts";
 import { pidKey } from "../core/editor-key.ts";
+import type { EditorChannel } from "../diff-channels.ts";
 import type { DirWatchers } from "../dir-watch.ts";
-import type { EditorSource, SourceHooks } from "../editor-source.ts";
+import type { EditorAsked, EditorSource, SourceHooks } from "../editor-source.ts";
 import { decidePushes, sourceReading } from "../kit/pushes.ts";
 import { ScanSchedule } from "../kit/scan-schedule.ts";
 import { SessionTable } from "../kit/session-table.ts";
-import type { NeovimReport } from "./core/status.ts";
+import { type NeovimReport, neovimNoMatchLine, neovimStatusLines } from "./core/status.ts";
 import { enclosingNeovimAddress } from "./core/unix-sockets.ts";
-import type { NeovimDiffChannel } from "./diff-channel.ts";
 import { type FoundNeovim, scanForNeovims } from "./discovery.ts";
 import { runtimeDirs, runtimeDirWatchers } from "./runtime-dirs.ts";
 import { NeovimSession, type ReloadResult } from "./session.ts";
@@ -146,14 +146,28 @@ export class NeovimSource implements EditorSource {
 		return this.table.sessionOf(key)?.unsavedNow(deadlineMs);
 	}
 
-	async reload(key: string, realPath: string): Promise<ReloadResult | undefined> {
-		return this.table.sessionOf(key)?.reload(realPath);
+	async connectionChanged(paused: boolean): Promise<void> {
+		await this.setPaused(paused);
 	}
 
-	/** What a review needs of that key's Neovim; undefined when pi holds no open session with it. */
-	diffChannel(key: string): NeovimDiffChannel | undefined {
-		const session = this.table.sessionOf(key);
-		return session?.diffChannel(this.isEnclosing(session.found.pid));
+	/** `silent checktime` of the model's write, in a Neovim read over its server. */
+	async reload(editor: EditorAsked, realPath: string): Promise<ReloadResult | undefined> {
+		return editor.origin === "neovim" ? this.table.sessionOf(editor.key)?.reload(realPath) : undefined;
+	}
+
+	/** A tab page of pi's own over its server, whichever copy counts (a Neovim with the public plugin is one editor). */
+	diffChannel(editor: EditorAsked): EditorChannel | undefined {
+		const session = this.table.sessionOf(editor.key);
+		const channel = session?.diffChannel(this.isEnclosing(session.found.pid));
+		return channel && { kind: "neovim", channel };
+	}
+
+	statusLines(nowSeconds: number, projectDir: string): string[] {
+		return neovimStatusLines(this.report(), nowSeconds, projectDir);
+	}
+
+	noMatchLine(): string {
+		return neovimNoMatchLine(this.report());
 	}
 
 	report(): NeovimReport {

@@ -11,7 +11,7 @@ import { checkDirTrust, checkSocketTrust } from "../core/path-trust.ts";
 import { lstatFacts, lstatFactsNow } from "../fs-facts.ts";
 import { PendingRequests } from "../pending-requests.ts";
 import { listeningUnixSocketTable, socketInodesOf } from "../processes/proc-files.ts";
-import type { ToolAnswer, ToolCaller } from "../tool-caller.ts";
+import type { ClosableToolCaller, ToolAnswer } from "../tool-caller.ts";
 import { CHANNEL_MAX_FRAME_BYTES, LineFrames } from "./core/channel-frames.ts";
 import {
 	CHANNEL_SERVER_NAME,
@@ -29,9 +29,7 @@ export interface ClientChannelTarget {
 }
 
 /** The client's channel, connected: initialize and tools/list done. */
-export interface ClientChannel extends ToolCaller {
-	/** Ends the connection: pending calls settle `{ok:false}`, `whenClosed` resolves. Idempotent. */
-	close(): void;
+export interface ClientChannel extends ClosableToolCaller {
 	readonly server: { name: string; version: string };
 	/** Lines that were no JSON-RPC message (or no UTF-8): counted and ignored, the last reason kept. */
 	readonly nonsense: { count: number; last: string };

@@ -6,11 +6,17 @@ import { resourceCount } from "../../shared/process-memory.ts";
 import type { EditorFacts, ListedEditor, StateFileEntry } from "../core/editor.ts";
 import { pidKey, pidOfKey } from "../core/editor-key.ts";
 import { checkDirTrust, type FsFacts } from "../core/path-trust.ts";
-import type { EditorSource, SourceHooks } from "../editor-source.ts";
+import type { EditorChannel } from "../diff-channels.ts";
+import type { EditorAsked, EditorSource, SourceHooks } from "../editor-source.ts";
 import { lstatFacts, lstatFactsNow } from "../fs-facts.ts";
 import { pidReused } from "../processes/core/pid-reuse.ts";
 import { isProcessAlive, processStartSeconds } from "../processes/liveness.ts";
-import { type ClientChannelTarget, channelSocketPath, missingChannelNow } from "./client-channel.ts";
+import {
+	type ClientChannelTarget,
+	channelSocketPath,
+	connectClientChannel,
+	missingChannelNow,
+} from "./client-channel.ts";
 import { channelClientOf } from "./core/client-channel.ts";
 import { type DirEnv, type DirPlan, type DirRole, type DirVerdict, REAL_ROOTS, stateDirPlan } from "./core/dir-plan.ts";
 import { classifyFileName, stateFileName } from "./core/parse.ts";
@@ -99,6 +105,13 @@ export class StateDir implements EditorSource {
 			return undefined;
 		const target = { dir: this.dir, pid: facts.reading.pid, uid: this.uid };
 		return { ...target, socket: channelSocketPath(target) };
+	}
+
+	/** This package's VS Code client from 0.4.0 on: its socket beside the state file, connected for each review. */
+	diffChannel(editor: EditorAsked): EditorChannel | undefined {
+		if (editor.origin !== "state-file") return undefined;
+		const target = this.clientChannelOf(editor.key);
+		return target && { kind: "vscode-client", app: editor.state.app, connect: () => connectClientChannel(target) };
 	}
 
 	private listing(): DirFile[] {

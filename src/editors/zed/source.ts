@@ -6,7 +6,7 @@ import type { EditorSource, SourceHooks } from "../editor-source.ts";
 import { isProcessAlive, isProcessRunning } from "../processes/liveness.ts";
 import { type ZedDatabase, type ZedEnv, zedDataDirs } from "./core/data-dirs.ts";
 import { type CycleEvent, nextStep, type ReadCycle, START_CYCLE } from "./core/read-cycle.ts";
-import type { ZedReport } from "./core/status.ts";
+import { type ZedReport, zedNoMatchLine, zedStatusLines } from "./core/status.ts";
 import type { DatabaseOnDisk, ProcessFacts, RunningZed } from "./core/which-zed.ts";
 import { DatabaseWatchers, databasesOnDisk, fileSignature, lookForZed } from "./discovery.ts";
 import { ZedRowsReader } from "./rows-reader.ts";
@@ -195,6 +195,14 @@ export class ZedSource implements EditorSource {
 	/** Zed cannot be asked: the guard goes by its last read. */
 	async unsavedNow(): Promise<undefined> {
 		return undefined;
+	}
+
+	statusLines(nowSeconds: number, projectDir: string): string[] {
+		return zedStatusLines(this.report(), nowSeconds, projectDir);
+	}
+
+	noMatchLine(): string | undefined {
+		return zedNoMatchLine(this.report());
 	}
 
 	report(): ZedReport {

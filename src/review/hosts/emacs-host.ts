@@ -1,7 +1,7 @@
 import { constants } from "node:fs";
 import { type FileHandle, open, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { EmacsDiffChannel } from "../../editors/emacs/diff-channel.ts";
+import type { EmacsDiffChannel } from "../../editors/diff-channels.ts";
 import { runInBackground } from "../../shared/background.ts";
 import { EMACS_DIFF_CLOSE_ATTEMPTS, EMACS_DIFF_CLOSE_RETRY_MS, EMACS_DIFF_OPEN_MS } from "../../shared/core/timing.ts";
 import type { DiffHost, DiffRequest, DiffView, EditorAnswer, ShownResult } from "../core/diff-host.ts";

@@ -1,4 +1,4 @@
-import type { NeovimDiffChannel } from "../../editors/neovim/diff-channel.ts";
+import type { NeovimDiffChannel } from "../../editors/diff-channels.ts";
 import { runInBackground } from "../../shared/background.ts";
 import {
 	NEOVIM_DIFF_CLOSE_ATTEMPTS,

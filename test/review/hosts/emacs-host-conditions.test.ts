@@ -1,7 +1,7 @@
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
-import type { EmacsDiffChannel } from "../../../src/editors/emacs/diff-channel.ts";
+import type { EmacsDiffChannel } from "../../../src/editors/diff-channels.ts";
 import type { DiffRequest } from "../../../src/review/core/diff-host.ts";
 import { EMACS_DIFF_CLOSE_ELISP, EMACS_DIFF_OPEN_ELISP } from "../../../src/review/core/emacs-diff-elisp.ts";
 import type { RequestOutcome } from "../../../src/review/core/emacs-diff-protocol.ts";

@@ -1,7 +1,8 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import type { NeovimDiffChannel } from "../../../src/editors/neovim/diff-channel.ts";
+import type { EditorState } from "../../../src/editors/core/protocol-state.ts";
+import type { NeovimDiffChannel } from "../../../src/editors/diff-channels.ts";
 import { NeovimSource } from "../../../src/editors/neovim/source.ts";
 import type { DiffRequest, DiffView, EditorAnswer } from "../../../src/review/core/diff-host.ts";
 import { NEOVIM_DIFF_CLOSE_LUA, NEOVIM_DIFF_OPEN_LUA } from "../../../src/review/core/neovim-diff-lua.ts";
@@ -102,7 +103,11 @@ describe.skipIf(!available)("the review's diff in a real Neovim", () => {
 		);
 		await source.start();
 		scope.defer(() => source.close());
-		const channel = await waitFor("the diff channel", () => source.diffChannel(`pid:${nvim.pid}`));
+		const editor = { key: `pid:${nvim.pid}`, origin: "neovim" as const, state: {} as EditorState };
+		const channel = await waitFor("the diff channel", () => {
+			const answer = source.diffChannel(editor);
+			return answer?.kind === "neovim" ? answer.channel : undefined;
+		});
 		return { source, channel };
 	}
 
