@@ -10,8 +10,9 @@
  * | `before_agent_start`    | prompt/message-builder.ts: the editor block and references, one message     |
  * | `tool_call`             | safety/unsaved-guard.ts blocks a write of a file with unsaved changes, then |
  * |                         | review/review-gate.ts shows the change in the editor and asks (review on)   |
- * | `tool_result`           | connection/model-writes.ts: the model's write shown in Neovim; a reviewed   |
- * |                         | change the user edited tells the model so (review/review-gate.ts)           |
+ * | `tool_result`           | connection/model-writes.ts: the model's write shown in the connected editor |
+ * |                         | (a Neovim, an Emacs: its source reloads it); a reviewed change the user     |
+ * |                         | edited tells the model so (review/review-gate.ts)                           |
  * | `turn_end`              | the review forgets what the message's accepted calls left pending            |
  * | an IDE's "send to agent" | references/shortcut.ts `mentionText`, put in pi's input by ui/widget-surface.ts |
  * | `/ide`                  | ui/ide-command.ts: picker, `all`, `off`, `status`, `review on|off`          |

@@ -7,8 +7,8 @@ import { type findSecrets, redactedText, SCAN_FAILED } from "../safety/secret-sc
 import type { ContextMode } from "../settings/core/settings.ts";
 import { type ContextMessage, contextMessage } from "./core/context-message.ts";
 import { DIAGNOSTICS_WITHHELD, diagnosticsSection } from "./core/diagnostics.ts";
+import { editorForPrompt, freshSelectionSource } from "./core/editor-for-prompt.ts";
 import type { ModelKnowledge } from "./core/model-knowledge.ts";
-import { editorForPrompt, freshSelectionSource } from "./core/prompt-editor.ts";
 import {
 	cutForPrompt,
 	type SelectionPayload,

@@ -13,7 +13,7 @@ export interface UnsavedListSources {
 
 /**
  * The files the editor under `key` holds unsaved, decided on its latest word: a write of its state being
- * read right now is waited for (as a prompt waits), then an editor that can be asked (a Neovim) is asked,
+ * read right now is waited for (as a prompt waits), then an editor that can be asked (a Neovim, an Emacs, an IDE server) is asked,
  * all of that within one short budget, then core/guarded-unsaved.ts decides.
  */
 export async function unsavedOfEditor(

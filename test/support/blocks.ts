@@ -1,8 +1,8 @@
 import type { IdeController } from "../../src/connection/controller.ts";
 import type { EditorState } from "../../src/editors/core/protocol-state.ts";
 import { contextMessage } from "../../src/prompt/core/context-message.ts";
+import { editorForPrompt, freshSelectionSource } from "../../src/prompt/core/editor-for-prompt.ts";
 import { NO_KNOWLEDGE } from "../../src/prompt/core/model-knowledge.ts";
-import { editorForPrompt, freshSelectionSource } from "../../src/prompt/core/prompt-editor.ts";
 import { cutForPrompt, sentSelection } from "../../src/prompt/core/selection-payload.ts";
 import { MessageBuilder, prepareSelection } from "../../src/prompt/message-builder.ts";
 

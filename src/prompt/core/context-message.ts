@@ -10,8 +10,8 @@ import {
 	SELECTION_NONE,
 	unchangedLine,
 } from "./editor-block.ts";
+import type { EditorForPrompt } from "./editor-for-prompt.ts";
 import type { ContextDetails, ModelKnowledge } from "./model-knowledge.ts";
-import type { EditorForPrompt } from "./prompt-editor.ts";
 import type { SelectionPayload } from "./selection-payload.ts";
 
 /** The custom type of every editor-context message pi-ide-context adds to a session. */

@@ -1,8 +1,8 @@
 import { describe, expect, test } from "vitest";
 import { contextMessage } from "../../../src/prompt/core/context-message.ts";
 import { type EditorFields, goneLine, unchangedLine } from "../../../src/prompt/core/editor-block.ts";
+import type { EditorForPrompt } from "../../../src/prompt/core/editor-for-prompt.ts";
 import { type ModelKnowledge, NO_KNOWLEDGE } from "../../../src/prompt/core/model-knowledge.ts";
-import type { EditorForPrompt } from "../../../src/prompt/core/prompt-editor.ts";
 import { cutForPrompt, sentSelection, withheldSelection } from "../../../src/prompt/core/selection-payload.ts";
 import { selection } from "../../support/fixtures.ts";
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { editorForPrompt, freshSelectionSource } from "../../../src/prompt/core/prompt-editor.ts";
+import { editorForPrompt, freshSelectionSource } from "../../../src/prompt/core/editor-for-prompt.ts";
 import { editorState, selection } from "../../support/fixtures.ts";
 
 const NOW = 1_800_000_000;
