@@ -1,17 +1,12 @@
 import { lstatFacts } from "../fs-facts.ts";
-import { hasExited } from "../processes/core/proc-stat.ts";
 import {
 	cmdlineOf,
-	commOf,
 	exeOf,
-	inTestScope,
 	listeningTcpTable,
 	listeningUnixSocketTable,
-	ownerOf,
-	processIds,
-	procStatOf,
 	socketInodesOf,
 } from "../processes/proc-files.ts";
+import { isOwnInScope, listeningPathsOf, processesNamed } from "../processes/process-scan.ts";
 import { exeName, isEmacsName, launchOf } from "./core/emacs-process.ts";
 import { chooseServerSocket, dirOf, pathsHeldTwice, type ServerChoice } from "./core/server-sockets.ts";
 
@@ -40,17 +35,8 @@ const MAX_ARGS = 64;
  * may be the other one's.
  */
 export async function scanForEmacsen(uid: number, testScope: string | undefined): Promise<FoundEmacs[] | undefined> {
-	const pids = processIds();
-	if (pids === undefined) return undefined;
-	const candidates: { pid: number; startTicks: number }[] = [];
-	for (const pid of pids) {
-		const comm = commOf(pid);
-		if (!comm.endsWith("\n") || !isEmacsName(comm.slice(0, -1))) continue;
-		const procStat = procStatOf(pid);
-		if (procStat && isEmacsName(procStat.name) && !hasExited(procStat)) {
-			candidates.push({ pid, startTicks: procStat.startTicks });
-		}
-	}
+	const candidates = processesNamed(isEmacsName);
+	if (candidates === undefined) return undefined;
 	if (candidates.length === 0) return [];
 	const listening = await listeningUnixSocketTable();
 	const heldTwice = pathsHeldTwice(listening);
@@ -79,17 +65,14 @@ async function inspect(
 	heldTwice: ReadonlySet<string>,
 ): Promise<FoundEmacs | undefined> {
 	const { pid } = candidate;
-	if ((await ownerOf(pid)) !== uid) return undefined;
-	if (testScope !== undefined && !(await inTestScope(pid, testScope))) return undefined;
+	if (!(await isOwnInScope(pid, uid, testScope))) return undefined;
 	const exe = await exeOf(pid);
 	if (exe === undefined || !isEmacsName(exeName(exe))) return undefined;
 	const argv = await cmdlineOf(pid, MAX_ARGS);
 	if (argv === undefined) return undefined;
 	const launch = launchOf(argv);
 	if (launch.batch) return undefined;
-	const paths = new Set(
-		(await socketInodesOf(pid)).map((inode) => listening.get(inode)).filter((path) => path !== undefined),
-	);
+	const paths = await listeningPathsOf(pid, listening);
 	const sockets = [];
 	for (const path of paths) {
 		const [socket, dir] = await Promise.all([lstatFacts(path), lstatFacts(dirOf(path))]);

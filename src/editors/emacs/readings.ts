@@ -1,13 +1,9 @@
 import type { Clock } from "../../shared/core/clock.ts";
 import type { EditorReading } from "../core/editor.ts";
 import { Generation } from "../kit/core/generation.ts";
+import type { TakenSnapshot } from "../kit/core/reading-state.ts";
 import { EditorPathsCache, realOrNormal } from "../real-paths.ts";
 import { type EmacsSnapshot, parseEmacsSnapshot, stateFromEmacsSnapshot } from "./core/snapshot.ts";
-
-/** One snapshot taken: checked and turned into a reading, or why it was refused. */
-export type TakenSnapshot =
-	| { ok: true; snapshot: EmacsSnapshot; reading: EditorReading; cuts: readonly string[] }
-	| { ok: false; reason: string };
 
 /**
  * One Emacs's snapshots (a push, a read) turned into readings: the paths the tiers look at resolved again only
@@ -23,7 +19,10 @@ export class EmacsReadings {
 	constructor(private readonly clock: Clock) {}
 
 	/** undefined when a later snapshot came in meanwhile: an older one finishing late never replaces it. */
-	async take(raw: unknown, facts: { pid: number; cwd: string; argv: string[] }): Promise<TakenSnapshot | undefined> {
+	async take(
+		raw: unknown,
+		facts: { pid: number; cwd: string; argv: string[] },
+	): Promise<TakenSnapshot<EmacsSnapshot> | undefined> {
 		const take = this.takes.start();
 		const parsed = parseEmacsSnapshot(raw);
 		if (!parsed.ok) return parsed;

@@ -6,6 +6,7 @@ import { isFields } from "../../shared/core/fields.ts";
 import { EMACS_PUSH_DEBOUNCE_MS, EMACS_PUSH_HELLO_TIMEOUT_MS } from "../../shared/core/timing.ts";
 import type { EditorReading } from "../core/editor.ts";
 import type { EmacsDiffChannel } from "../diff-channels.ts";
+import { ReadingState } from "../kit/core/reading-state.ts";
 import { countDiagnostics } from "../kit/core/status-texts.ts";
 import { cmdlineOf, cwdOf } from "../processes/proc-files.ts";
 import { PROBE_ELISP } from "./core/elisp/probe-elisp.ts";
@@ -62,12 +63,9 @@ export class EmacsSession {
 	private probe?: ProbeAnswer;
 	/** Its process's cwd (undefined until read) and arguments, from `/proc`. */
 	private proc: { cwd?: string; argv: string[] } = { argv: [] };
-	private snapshot?: EmacsSnapshot;
-	private readingNow?: EditorReading;
+	private readonly now = new ReadingState<EmacsSnapshot>();
 	private readonly pushSwitch: PushSwitch;
 	private pushes: EmacsEntry["pushes"] = { count: 0 };
-	private problem?: string;
-	private cuts: readonly string[] = [];
 	private readonly reviewLines = new ReviewLines();
 	/** The model's writes a busy Emacs could not revert when asked: its next line asks again. */
 	private readonly reloadsDue = new Set<string>();
@@ -133,12 +131,12 @@ export class EmacsSession {
 
 	/** The latest reading, or undefined when Emacs has not described itself (yet) or described nonsense. */
 	reading(): EditorReading | undefined {
-		return this.readingNow;
+		return this.now.reading;
 	}
 
 	/** A frame a user sees, as the latest snapshot says: a daemon with none is connected, not offered. */
 	get hasUi(): boolean {
-		return (this.snapshot?.frames ?? this.probe?.frames ?? 0) > 0;
+		return (this.now.snapshot?.frames ?? this.probe?.frames ?? 0) > 0;
 	}
 
 	get isBlocked(): boolean {
@@ -221,7 +219,7 @@ export class EmacsSession {
 	}
 
 	report(): EmacsSessionReport {
-		const snapshot = this.snapshot;
+		const snapshot = this.now.snapshot;
 		return {
 			pid: this.found.pid,
 			socket: this.found.socket,
@@ -238,8 +236,7 @@ export class EmacsSession {
 				diagnostics: countDiagnostics(snapshot.diagnostics),
 			}),
 			...(this.requests.lastRequest && { lastRequest: this.requests.lastRequest }),
-			...(this.problem !== undefined && { problem: this.problem }),
-			...(this.cuts.length > 0 && { cuts: this.cuts }),
+			...this.now.reportFields(),
 		};
 	}
 
@@ -281,7 +278,7 @@ export class EmacsSession {
 	private onPeerClosed(reason: string): void {
 		if (this.closedReason !== undefined) return;
 		this.closedReason = reason;
-		if (this.peer) this.problem = reason;
+		if (this.peer) this.now.problem = reason;
 		for (const waiter of this.closedWaiters.splice(0)) waiter(reason);
 		if (this.peer) this.hooks.closed(this);
 	}
@@ -291,15 +288,12 @@ export class EmacsSession {
 		const { cwd = "/", argv } = this.proc;
 		const taken = await this.readings.take(raw, { pid: this.found.pid, cwd, argv });
 		if (!taken) return;
-		this.problem = taken.ok ? undefined : taken.reason;
-		this.cuts = taken.ok ? taken.cuts : [];
-		this.readingNow = taken.ok ? taken.reading : undefined;
-		if (taken.ok) this.snapshot = taken.snapshot;
+		this.now.take(taken);
 		this.hooks.changed();
 	}
 
 	private failedToOpen(reason: string): OpenResult {
-		this.problem = reason;
+		this.now.problem = reason;
 		return "failed";
 	}
 }

@@ -1,12 +1,11 @@
 import { runInBackground } from "../../shared/background.ts";
 import { EMACS_SCAN_DELAYS_MS } from "../../shared/core/timing.ts";
-import type { EditorFacts, EditorReading, ListedEditor } from "../core/editor.ts";
-import { pidKey } from "../core/editor-key.ts";
-import type { EditorChannel } from "../diff-channels.ts";
+import type { EditorChannel, EmacsDiffChannel } from "../diff-channels.ts";
 import type { DirWatchers } from "../dir-watch.ts";
 import type { EditorAsked, EditorSource, SourceHooks } from "../editor-source.ts";
-import { decidePushes, sourceReading } from "../kit/pushes.ts";
 import { ScanSchedule } from "../kit/scan-schedule.ts";
+import { ServerSource } from "../kit/server-source.ts";
+import type { SessionTable } from "../kit/session-table.ts";
 import { ancestorsOf } from "../processes/proc-files.ts";
 import { EmacsConnections } from "./connections.ts";
 import { runsInsideEmacs } from "./core/emacs-process.ts";
@@ -15,7 +14,7 @@ import { type EmacsReport, type EmacsUnread, emacsNoMatchLine, emacsStatusLines 
 import { scanForEmacsen } from "./discovery.ts";
 import { PushListener } from "./push-listener.ts";
 import { serverDirWatchers } from "./server-dirs.ts";
-import type { EmacsReloadResult, EmacsSession } from "./session.ts";
+import type { EmacsSession } from "./session.ts";
 
 export interface EmacsSourceOptions {
 	/** `"pi-ide": { "emacs": false }` turns the source off, with where that was said. */
@@ -41,7 +40,7 @@ export interface EmacsSourceOptions {
  * with no frame a user sees is connected too but offered only while a frame is open: its elisp pushes every
  * frame made or deleted, and each push decides again who pushes.
  */
-export class EmacsSource implements EditorSource {
+export class EmacsSource extends ServerSource<EmacsSession, EmacsDiffChannel, EmacsReport> implements EditorSource {
 	private readonly connections: EmacsConnections;
 	/** What the last scan found that pi does not read: no server, a TCP one. */
 	private unread: EmacsUnread[] = [];
@@ -54,14 +53,12 @@ export class EmacsSource implements EditorSource {
 	/** pi's ancestors, when `INSIDE_EMACS` says pi runs in an Emacs: the one among them is the editor meant. */
 	private ancestors?: ReadonlySet<number>;
 	private phase: EmacsReport["phase"] = "starting";
-	private paused = false;
-	private closed = false;
-	readonly lost = false;
 
 	constructor(
 		private readonly options: EmacsSourceOptions,
 		private readonly hooks: SourceHooks,
 	) {
+		super("emacs", options, { statusLines: emacsStatusLines, noMatchLine: emacsNoMatchLine });
 		this.connections = new EmacsConnections({
 			clock: hooks.clock,
 			event: hooks.event,
@@ -92,37 +89,23 @@ export class EmacsSource implements EditorSource {
 		if (this.phase === "no-proc") this.watchers.close();
 	}
 
+	protected get table(): SessionTable<EmacsSession, unknown> {
+		return this.connections.table;
+	}
+
 	async close(): Promise<void> {
-		this.closed = true;
+		this.closing = true;
 		this.watchers.close();
 		await this.scans.close();
-		await this.connections.table.close();
+		await this.table.close();
 		const listener = await this.listener;
 		if (typeof listener === "object") await listener.close();
-	}
-
-	editors(): ListedEditor[] {
-		const listed: ListedEditor[] = [];
-		for (const session of this.connections.table.openSessions()) {
-			const reading = this.readingOf(session);
-			if (reading && session.hasUi) listed.push({ ...reading, key: pidKey(session.found.pid), alive: true });
-		}
-		return listed;
-	}
-
-	facts(key: string): EditorFacts | undefined {
-		return this.connections.table.facts(key, (session) => this.readingOf(session));
-	}
-
-	/** pi's connection closing says an Emacs died; nothing to ask. */
-	checkLiveness(): boolean {
-		return false;
 	}
 
 	/** Every few ticks: dir watches re-armed; an Emacs busy when found, or not read yet, is asked again. */
 	async recheck(): Promise<void> {
 		this.watchers.recheck();
-		const unread = this.connections.table.openSessions().filter((session) => !session.reading());
+		const unread = this.table.openSessions().filter((session) => !session.reading());
 		const busy = this.connections.takeBusyFailures();
 		await Promise.all([
 			...unread.map((session) => session.refresh()),
@@ -133,61 +116,25 @@ export class EmacsSource implements EditorSource {
 
 	async lookAgain(): Promise<void> {
 		if (this.phase !== "watching") return;
-		this.connections.table.clearFailures();
+		this.table.clearFailures();
 		// A push socket pi could not make is tried again, asked by hand.
 		if (typeof this.listenerNow === "string") {
 			this.listener = undefined;
 			this.listenerNow = undefined;
 		}
 		await this.scans.now();
-		await Promise.all(this.connections.table.openSessions().map((session) => session.refresh()));
-		await this.decidePushes();
-	}
-
-	isPending(): boolean {
-		return false;
-	}
-
-	async flush(): Promise<void> {}
-
-	/** No pushes while pi is disconnected by `/ide off`; the connections stay (they hold only the sentinel then). */
-	async setPaused(paused: boolean): Promise<void> {
-		this.paused = paused;
-		await this.decidePushes();
-	}
-
-	/** The files that Emacs holds unsaved, asked now; undefined past the deadline (the guard keeps the pushed list). */
-	async unsavedNow(key: string, deadlineMs: number): Promise<readonly string[] | undefined> {
-		return this.connections.table.sessionOf(key)?.unsavedNow(deadlineMs);
-	}
-
-	async connectionChanged(paused: boolean): Promise<void> {
-		await this.setPaused(paused);
-	}
-
-	/** `(revert-buffer t t t)` of the model's write, in an Emacs read over its server. */
-	async reload(editor: EditorAsked, realPath: string): Promise<EmacsReloadResult | undefined> {
-		return editor.origin === "emacs" ? this.connections.table.sessionOf(editor.key)?.reload(realPath) : undefined;
+		await this.readAllAgain();
 	}
 
 	/** A buffer of pi's own beside the file, over its server. */
 	diffChannel(editor: EditorAsked): EditorChannel | undefined {
-		const session = this.connections.table.sessionOf(editor.key);
-		const channel = session?.diffChannel(this.isEnclosing(session.found.pid));
+		const channel = this.sessionChannel(editor.key);
 		return channel && { kind: "emacs", channel };
-	}
-
-	statusLines(nowSeconds: number, projectDir: string): string[] {
-		return emacsStatusLines(this.report(), nowSeconds, projectDir);
-	}
-
-	noMatchLine(): string {
-		return emacsNoMatchLine(this.report());
 	}
 
 	report(): EmacsReport {
 		const listener = this.listenerNow;
-		const sessions = [...this.connections.table.sessions.values()];
+		const sessions = [...this.table.sessions.values()];
 		const unread = [...this.unread, ...this.connections.failed()];
 		// Among those pi does not read too: the Emacs pi runs in may run no server, or a TCP one.
 		const pids = [...sessions.map((session) => session.found.pid), ...unread.map((emacs) => emacs.pid)];
@@ -211,20 +158,13 @@ export class EmacsSource implements EditorSource {
 		};
 	}
 
-	private readingOf(session: EmacsSession): EditorReading | undefined {
-		return sourceReading(session.reading(), {
-			blocked: session.isBlocked,
-			enclosing: this.isEnclosing(session.found.pid),
-		});
-	}
-
-	private isEnclosing(pid: number): boolean {
+	protected isEnclosing(pid: number): boolean {
 		return this.ancestors?.has(pid) === true;
 	}
 
 	/** pi's push socket, opened once (lazily); never after the source closed. */
 	private readonly pushSocket = (): Promise<PushListener | string> => {
-		if (this.closed) return Promise.resolve("pi-ide is closing");
+		if (this.closing) return Promise.resolve("pi-ide is closing");
 		this.listener ??= PushListener.open({ XDG_RUNTIME_DIR: this.options.env.XDG_RUNTIME_DIR }, this.options.uid).then(
 			(listener) => {
 				this.listenerNow = listener;
@@ -241,7 +181,7 @@ export class EmacsSource implements EditorSource {
 			return;
 		}
 		if (this.phase === "starting") this.phase = "watching";
-		this.connections.table.keepFailuresOf(new Set(found.map((emacs) => emacs.pid)));
+		this.table.keepFailuresOf(new Set(found.map((emacs) => emacs.pid)));
 		const unread: EmacsUnread[] = [];
 		await Promise.all(
 			found.map(async (emacs) => {
@@ -253,16 +193,6 @@ export class EmacsSource implements EditorSource {
 		await this.decidePushes();
 		// After a dir event: a socket just bound may not listen yet, so an Emacs found with none is looked at
 		// again after the next delays (at start, one running no server is the common case: not looked at again).
-		if (found.some((emacs) => emacs.socket === undefined && !this.connections.table.sessions.has(emacs.pid)))
-			followUp?.();
-	}
-
-	private decidePushes(): Promise<void> {
-		return decidePushes(this.connections.table.openSessions(), {
-			projectDir: this.options.projectDir(),
-			connectedKey: this.options.connectedKey(),
-			stopped: this.paused || this.closed,
-			isEnclosing: (pid) => this.isEnclosing(pid),
-		});
+		if (found.some((emacs) => emacs.socket === undefined && !this.table.sessions.has(emacs.pid))) followUp?.();
 	}
 }

@@ -1,14 +1,6 @@
 import { lstat } from "node:fs/promises";
-import { hasExited } from "../processes/core/proc-stat.ts";
-import {
-	commOf,
-	inTestScope,
-	listeningUnixSocketTable,
-	ownerOf,
-	processIds,
-	procStatOf,
-	socketInodesOf,
-} from "../processes/proc-files.ts";
+import { listeningUnixSocketTable } from "../processes/proc-files.ts";
+import { isOwnInScope, listeningPathsOf, processesNamed } from "../processes/process-scan.ts";
 
 /** A Neovim process of this user and the unix socket its server listens on, proven through its own fds. */
 export interface FoundNeovim {
@@ -25,7 +17,7 @@ export interface NeovimScan {
 	withoutSocket: number[];
 }
 
-const NEOVIM_COMM = "nvim\n";
+const NEOVIM_NAME = "nvim";
 
 /**
  * This user's `nvim` processes and their servers' sockets. A name alone proves nothing: a socket counts only
@@ -34,40 +26,24 @@ const NEOVIM_COMM = "nvim\n";
  * processes: ~9 ms on a two-core machine) and details only for the processes named `nvim`.
  */
 export async function scanForNeovims(uid: number, testScope: string | undefined): Promise<NeovimScan | undefined> {
-	const pids = processIds();
-	if (pids === undefined) return undefined;
-	const candidates: { pid: number; startTicks: number }[] = [];
-	for (const pid of pids) {
-		if (commOf(pid) !== NEOVIM_COMM) continue;
-		const procStat = procStatOf(pid);
-		if (procStat?.name === "nvim" && !hasExited(procStat)) candidates.push({ pid, startTicks: procStat.startTicks });
-	}
+	const candidates = processesNamed((name) => name === NEOVIM_NAME);
+	if (candidates === undefined) return undefined;
 	if (candidates.length === 0) return { found: [], withoutSocket: [] };
 	const table = await listeningUnixSocketTable();
 	const found: FoundNeovim[] = [];
 	const withoutSocket: number[] = [];
 	for (const candidate of candidates) {
-		const socket = await ownSocket(candidate.pid, uid, table, testScope);
-		if (socket === null) continue;
+		if (!(await isOwnInScope(candidate.pid, uid, testScope))) continue;
+		const socket = await ownSocket(candidate.pid, uid, table);
 		if (socket === undefined) withoutSocket.push(candidate.pid);
 		else found.push({ ...candidate, socket });
 	}
 	return { found, withoutSocket };
 }
 
-/** Its listening socket's path; undefined when it has none yet; null when it is not this user's (or not in scope). */
-async function ownSocket(
-	pid: number,
-	uid: number,
-	table: Map<number, string>,
-	testScope: string | undefined,
-): Promise<string | null | undefined> {
-	if ((await ownerOf(pid)) !== uid) return null;
-	if (testScope !== undefined && !(await inTestScope(pid, testScope))) return null;
-	const paths = (await socketInodesOf(pid))
-		.map((inode) => table.get(inode))
-		.filter((path): path is string => path !== undefined);
-	for (const path of paths.sort()) {
+/** Its listening socket's path (a socket this uid owns); undefined when it has none yet. */
+async function ownSocket(pid: number, uid: number, table: ReadonlyMap<number, string>): Promise<string | undefined> {
+	for (const path of (await listeningPathsOf(pid, table)).sort()) {
 		const facts = await lstat(path).catch(() => undefined);
 		if (facts?.isSocket() && facts.uid === uid) return path;
 	}

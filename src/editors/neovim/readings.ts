@@ -1,6 +1,7 @@
 import type { Clock } from "../../shared/core/clock.ts";
 import type { EditorReading } from "../core/editor.ts";
 import { Generation } from "../kit/core/generation.ts";
+import type { TakenSnapshot } from "../kit/core/reading-state.ts";
 import { EditorPathsCache } from "../real-paths.ts";
 import {
 	isWholeLineSelection,
@@ -10,11 +11,6 @@ import {
 	selectionMoment,
 	stateFromSnapshot,
 } from "./core/snapshot.ts";
-
-/** One snapshot taken: checked and turned into a reading, or why it was refused. */
-export type TakenSnapshot =
-	| { ok: true; snapshot: Snapshot; reading: EditorReading; cuts: readonly string[] }
-	| { ok: false; reason: string };
 
 /**
  * One Neovim's snapshots (a push, a read) turned into readings: the paths the tiers look at resolved again only
@@ -28,7 +24,7 @@ export class NeovimReadings {
 	constructor(private readonly clock: Clock) {}
 
 	/** undefined when a later snapshot came in meanwhile: an older one finishing late never replaces it. */
-	async take(raw: unknown, pid: number): Promise<TakenSnapshot | undefined> {
+	async take(raw: unknown, pid: number): Promise<TakenSnapshot<Snapshot> | undefined> {
 		const take = this.takes.start();
 		const parsed = parseSnapshot(raw);
 		if (!parsed.ok) return parsed;

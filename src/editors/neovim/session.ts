@@ -4,6 +4,7 @@ import type { Clock } from "../../shared/core/clock.ts";
 import { NEOVIM_PUSH_THROTTLE_MS, NEOVIM_REQUEST_TIMEOUT_MS } from "../../shared/core/timing.ts";
 import type { EditorReading } from "../core/editor.ts";
 import type { NeovimDiffChannel } from "../diff-channels.ts";
+import { ReadingState } from "../kit/core/reading-state.ts";
 import { countDiagnostics } from "../kit/core/status-texts.ts";
 import { CHANNEL_LUA, PUSH_LUA, RELOAD_LUA, STATE_LUA, STOP_PUSHES_LUA, UNSAVED_LUA } from "./core/lua.ts";
 import type { Snapshot } from "./core/snapshot.ts";
@@ -29,13 +30,9 @@ export type ReloadResult = "reloaded" | "modified" | "autoread-off" | "not-loade
 export class NeovimSession {
 	private rpc?: RpcConnection;
 	private channel?: number;
-	private snapshot?: Snapshot;
-	private readingNow?: EditorReading;
+	private readonly now = new ReadingState<Snapshot>();
 	private pushing = false;
 	private wantPushes = false;
-	private problem?: string;
-	/** What pi cut or left out of the latest snapshot, each with why. */
-	private cuts: readonly string[] = [];
 	private readonly diffListeners = new Set<(params: unknown) => void>();
 
 	private readonly requests: NeovimRequests;
@@ -64,13 +61,13 @@ export class NeovimSession {
 			onNotification: (method, params) => this.onNotification(method, params),
 		});
 		if (typeof rpc === "string") {
-			this.problem = rpc;
+			this.now.problem = rpc;
 			return false;
 		}
 		this.rpc = rpc;
 		void runInBackground("neovim closed", () =>
 			rpc.whenClosed().then((reason) => {
-				this.problem = reason;
+				this.now.problem = reason;
 				this.hooks.closed(this);
 			}),
 		);
@@ -84,11 +81,11 @@ export class NeovimSession {
 
 	/** The latest reading, or undefined when Neovim has not described itself (yet) or described nonsense. */
 	reading(): EditorReading | undefined {
-		return this.readingNow;
+		return this.now.reading;
 	}
 
 	get hasUi(): boolean {
-		return this.snapshot?.ui === true;
+		return this.now.snapshot?.ui === true;
 	}
 
 	/** Reads the state now (on connecting, and on `/ide`): skipped while Neovim is blocking. */
@@ -171,21 +168,20 @@ export class NeovimSession {
 	}
 
 	report(): SessionReport {
-		const buffer = this.snapshot?.buffer;
+		const buffer = this.now.snapshot?.buffer;
 		return {
 			pid: this.found.pid,
 			socket: this.found.socket,
 			blocking: this.requests.blocking,
 			pushing: this.pushing,
-			...(this.snapshot && { ui: this.snapshot.ui, cwd: this.snapshot.cwd }),
+			...(this.now.snapshot && { ui: this.now.snapshot.ui, cwd: this.now.snapshot.cwd }),
 			...(buffer?.file !== undefined && { file: buffer.file }),
 			...(buffer && {
 				autoread: buffer.autoread,
 				diagnostics: countDiagnostics(buffer.diagnostics),
 			}),
 			...(this.requests.lastRequest && { lastRequest: this.requests.lastRequest }),
-			...(this.problem !== undefined && { problem: this.problem }),
-			...(this.cuts.length > 0 && { cuts: this.cuts }),
+			...this.now.reportFields(),
 		};
 	}
 
@@ -205,10 +201,7 @@ export class NeovimSession {
 	private async take(raw: unknown): Promise<void> {
 		const taken = await this.readings.take(raw, this.found.pid);
 		if (!taken) return;
-		this.problem = taken.ok ? undefined : taken.reason;
-		this.cuts = taken.ok ? taken.cuts : [];
-		this.readingNow = taken.ok ? taken.reading : undefined;
-		if (taken.ok) this.snapshot = taken.snapshot;
+		this.now.take(taken);
 		this.hooks.changed();
 	}
 

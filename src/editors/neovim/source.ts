@@ -1,19 +1,17 @@
 import { realpath } from "node:fs/promises";
 import { runInBackground } from "../../shared/background.ts";
 import { NEOVIM_SCAN_DELAYS_MS } from "../../shared/core/timing.ts";
-import type { EditorFacts, EditorReading, ListedEditor } from "../core/editor.ts";
-import { pidKey } from "../core/editor-key.ts";
-import type { EditorChannel } from "../diff-channels.ts";
+import type { EditorChannel, NeovimDiffChannel } from "../diff-channels.ts";
 import type { DirWatchers } from "../dir-watch.ts";
 import type { EditorAsked, EditorSource, SourceHooks } from "../editor-source.ts";
-import { decidePushes, sourceReading } from "../kit/pushes.ts";
 import { ScanSchedule } from "../kit/scan-schedule.ts";
+import { ServerSource } from "../kit/server-source.ts";
 import { SessionTable } from "../kit/session-table.ts";
 import { type NeovimReport, neovimNoMatchLine, neovimStatusLines } from "./core/status.ts";
 import { enclosingNeovimAddress } from "./core/unix-sockets.ts";
 import { type FoundNeovim, scanForNeovims } from "./discovery.ts";
 import { runtimeDirs, runtimeDirWatchers } from "./runtime-dirs.ts";
-import { NeovimSession, type ReloadResult } from "./session.ts";
+import { NeovimSession } from "./session.ts";
 
 export interface NeovimSourceOptions {
 	/** `"pi-ide": { "neovim": false }` turns the source off, with where that was said. */
@@ -41,19 +39,18 @@ interface NeovimFailure {
  * when something named `nvim*` appears in a runtime dir), kept connected, pushing from those that matter.
  * A closed socket is the death signal: nothing here polls.
  */
-export class NeovimSource implements EditorSource {
-	private readonly table: SessionTable<NeovimSession, NeovimFailure>;
+export class NeovimSource extends ServerSource<NeovimSession, NeovimDiffChannel, NeovimReport> implements EditorSource {
+	protected readonly table: SessionTable<NeovimSession, NeovimFailure>;
 	private readonly watchers: DirWatchers;
 	private readonly scans: ScanSchedule;
 	private phase: NeovimReport["phase"] = "starting";
 	private enclosing?: { address: string; real?: string };
-	private paused = false;
-	readonly lost = false;
 
 	constructor(
 		private readonly options: NeovimSourceOptions,
 		private readonly hooks: SourceHooks,
 	) {
+		super("neovim", options, { statusLines: neovimStatusLines, noMatchLine: neovimNoMatchLine });
 		this.table = new SessionTable("neovim", {
 			label: (pid) => `nvim ${pid}`,
 			event: hooks.event,
@@ -86,27 +83,10 @@ export class NeovimSource implements EditorSource {
 	}
 
 	async close(): Promise<void> {
+		this.closing = true;
 		this.watchers.close();
 		await this.scans.close();
 		await this.table.close();
-	}
-
-	editors(): ListedEditor[] {
-		const listed: ListedEditor[] = [];
-		for (const session of this.table.openSessions()) {
-			const reading = this.readingOf(session);
-			if (reading && session.hasUi) listed.push({ ...reading, key: pidKey(session.found.pid), alive: true });
-		}
-		return listed;
-	}
-
-	facts(key: string): EditorFacts | undefined {
-		return this.table.facts(key, (session) => this.readingOf(session));
-	}
-
-	/** The socket's close says a Neovim died; nothing to ask. */
-	checkLiveness(): boolean {
-		return false;
 	}
 
 	/**
@@ -125,49 +105,13 @@ export class NeovimSource implements EditorSource {
 		// Asked by hand: a Neovim pi could not talk to before is tried again.
 		this.table.clearFailures();
 		await this.scans.now(this.lookSoon);
-		await Promise.all(this.table.openSessions().map((session) => session.refresh()));
-		await this.decidePushes();
-	}
-
-	isPending(): boolean {
-		return false;
-	}
-
-	async flush(): Promise<void> {}
-
-	/** No pushes while pi is disconnected by `/ide off`: nothing of pi stays in any Neovim. */
-	async setPaused(paused: boolean): Promise<void> {
-		this.paused = paused;
-		await this.decidePushes();
-	}
-
-	/** The files that Neovim holds unsaved, asked now when it answers in time, else as it last pushed them. */
-	async unsavedNow(key: string, deadlineMs: number): Promise<readonly string[] | undefined> {
-		return this.table.sessionOf(key)?.unsavedNow(deadlineMs);
-	}
-
-	async connectionChanged(paused: boolean): Promise<void> {
-		await this.setPaused(paused);
-	}
-
-	/** `silent checktime` of the model's write, in a Neovim read over its server. */
-	async reload(editor: EditorAsked, realPath: string): Promise<ReloadResult | undefined> {
-		return editor.origin === "neovim" ? this.table.sessionOf(editor.key)?.reload(realPath) : undefined;
+		await this.readAllAgain();
 	}
 
 	/** A tab page of pi's own over its server, whichever copy counts (a Neovim with the public plugin is one editor). */
 	diffChannel(editor: EditorAsked): EditorChannel | undefined {
-		const session = this.table.sessionOf(editor.key);
-		const channel = session?.diffChannel(this.isEnclosing(session.found.pid));
+		const channel = this.sessionChannel(editor.key);
 		return channel && { kind: "neovim", channel };
-	}
-
-	statusLines(nowSeconds: number, projectDir: string): string[] {
-		return neovimStatusLines(this.report(), nowSeconds, projectDir);
-	}
-
-	noMatchLine(): string {
-		return neovimNoMatchLine(this.report());
 	}
 
 	report(): NeovimReport {
@@ -189,14 +133,7 @@ export class NeovimSource implements EditorSource {
 		};
 	}
 
-	private readingOf(session: NeovimSession): EditorReading | undefined {
-		return sourceReading(session.reading(), {
-			blocked: session.isBlocked,
-			enclosing: this.isEnclosing(session.found.pid),
-		});
-	}
-
-	private isEnclosing(pid: number): boolean {
+	protected isEnclosing(pid: number): boolean {
 		const socket = this.table.sessions.get(pid)?.found.socket;
 		return (
 			this.enclosing !== undefined &&
@@ -246,14 +183,5 @@ export class NeovimSource implements EditorSource {
 		this.table.readingChanged(session);
 		void runInBackground("neovim pushes", () => this.decidePushes());
 		this.hooks.changed();
-	}
-
-	private decidePushes(): Promise<void> {
-		return decidePushes(this.table.openSessions(), {
-			projectDir: this.options.projectDir(),
-			connectedKey: this.options.connectedKey(),
-			stopped: this.paused || this.table.closed,
-			isEnclosing: (pid) => this.isEnclosing(pid),
-		});
 	}
 }

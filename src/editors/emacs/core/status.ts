@@ -1,45 +1,27 @@
 import { formatAgo, show } from "../../../shared/core/display-text.ts";
-import type { EditorReading } from "../../core/editor.ts";
-import type { LastRequest } from "../../kit/core/request-record.ts";
 import {
-	cutsLines,
-	type DiagnosticCounts,
-	diagnosticCountsText,
-	lastRequestText,
+	cwdAndFileText,
+	requestAndCutsLines,
+	type ServerEntry,
 	type SourcePhase,
 	tierText,
 	watchProblemLines,
 } from "../../kit/core/status-texts.ts";
 
 /** One Emacs pi holds a connection with (its session's report, and what the source adds). */
-export interface EmacsEntry {
-	pid: number;
-	socket: string;
+export interface EmacsEntry extends ServerEntry {
 	/** `emacs-version` as the probe answered. */
 	version?: string;
 	daemon: boolean;
 	/** Frames a user sees, as last read (a daemon's own frame on `initial_terminal` is not one). */
 	frames?: number;
-	/** Its process's working directory (`/proc/<pid>/cwd`), not a buffer's `default-directory`. */
-	cwd?: string;
-	file?: string;
 	/** The major mode of the file's buffer (`python-mode`). */
 	mode?: string;
 	minibuffer?: boolean;
-	/** Its hooks push to pi now (the best tier, the enclosing one, the connected one). */
-	pushing: boolean;
 	/** States pushed over pi's connection since it opened, and when the last came (unix seconds). */
 	pushes: { count: number; lastAtSeconds?: number };
 	/** A request timed out and nothing came since: a long command runs; what it pushed last stands. */
 	busy: boolean;
-	/** The file's errors and warnings as last read. */
-	diagnostics?: DiagnosticCounts;
-	enclosing: boolean;
-	lastRequest?: LastRequest;
-	problem?: string;
-	/** What pi cut or left out of the latest snapshot (an oversize field), each with why; the rest stands. */
-	cuts?: readonly string[];
-	editor?: EditorReading;
 }
 
 /** An Emacs pi does not read: no server, a TCP server, or one pi could not talk to (a frameless daemon is read). */
@@ -89,19 +71,16 @@ function pushesText(entry: EmacsEntry, nowSeconds: number): string {
 }
 
 function entryLines(entry: EmacsEntry, nowSeconds: number, projectDir: string): string[] {
-	const file = entry.file === undefined ? "none" : show(entry.file);
-	const counts = diagnosticCountsText(entry.diagnostics, entry.file);
 	const about = [entry.version && `Emacs ${show(entry.version, 20)}`, entry.daemon && "a daemon"]
 		.filter(Boolean)
 		.join(", ");
 	const frames = entry.frames === undefined ? "frames unknown" : `${entry.frames} frame(s)`;
 	return [
 		`  emacs ${entry.pid}: ${show(entry.socket)}${about ? ` (${about})` : ""}`,
-		`    cwd: ${entry.cwd === undefined ? "unknown" : show(entry.cwd)}; file: ${file}${counts}${entry.mode ? ` (${show(entry.mode, 40)})` : ""}`,
+		`    ${cwdAndFileText(entry)}${entry.mode ? ` (${show(entry.mode, 40)})` : ""}`,
 		`    ${frames}${entry.minibuffer ? ", in the minibuffer" : ""}; ${offered(entry, projectDir)}`,
 		`    pushes: ${pushesText(entry, nowSeconds)}${entry.busy ? "; busy: its last request timed out" : ""}`,
-		`    last request: ${lastRequestText(entry.lastRequest, nowSeconds)}${entry.problem ? `; problem: ${show(entry.problem)}` : ""}`,
-		...cutsLines(entry.cuts, "    "),
+		...requestAndCutsLines(entry, nowSeconds, "    "),
 	];
 }
 

@@ -1,4 +1,5 @@
 import { formatAgo, show } from "../../../shared/core/display-text.ts";
+import type { EditorReading } from "../../core/editor.ts";
 import type { Diagnostic } from "../../core/protocol-state.ts";
 import { type EditorPaths, scoreTier } from "../../core/tiers.ts";
 import type { LastRequest } from "./request-record.ts";
@@ -56,4 +57,39 @@ export function watchProblemLines(
 	return (problems ?? []).map(
 		(watch) => `  ${dirName} ${show(watch.dir)} not watched: ${show(watch.problem)} (${foundOnIde} on /ide)`,
 	);
+}
+
+/** One editor pi holds a connection with over its own server (a Neovim, an Emacs), as `/ide status` shows it. */
+export interface ServerEntry {
+	pid: number;
+	socket: string;
+	/** Its process's working directory (not a buffer's). */
+	cwd?: string;
+	file?: string;
+	/** Its pushes run now (the best tier, the enclosing one, the connected one). */
+	pushing: boolean;
+	/** The active file's errors and warnings as last read. */
+	diagnostics?: DiagnosticCounts;
+	/** pi runs in its terminal. */
+	enclosing: boolean;
+	lastRequest?: LastRequest;
+	problem?: string;
+	/** What pi cut or left out of the latest snapshot (an oversize field), each with why; the rest stands. */
+	cuts?: readonly string[];
+	editor?: EditorReading;
+}
+
+/** `cwd: …; file: … (2 errors, 0 warnings)` of one server entry. */
+export function cwdAndFileText(entry: ServerEntry): string {
+	const file = entry.file === undefined ? "none" : show(entry.file);
+	return `cwd: ${entry.cwd === undefined ? "unknown" : show(entry.cwd)}; file: ${file}${diagnosticCountsText(entry.diagnostics, entry.file)}`;
+}
+
+/** The last request with the problem, then what pi cut: the closing lines of one server entry. */
+export function requestAndCutsLines(entry: ServerEntry, nowSeconds: number, indent: string): string[] {
+	const problem = entry.problem ? `; problem: ${show(entry.problem)}` : "";
+	return [
+		`${indent}last request: ${lastRequestText(entry.lastRequest, nowSeconds)}${problem}`,
+		...cutsLines(entry.cuts, indent),
+	];
 }

@@ -1,34 +1,19 @@
 import { show } from "../../../shared/core/display-text.ts";
-import type { EditorReading } from "../../core/editor.ts";
-import type { LastRequest } from "../../kit/core/request-record.ts";
 import {
-	cutsLines,
-	type DiagnosticCounts,
-	diagnosticCountsText,
-	lastRequestText,
+	cwdAndFileText,
+	requestAndCutsLines,
+	type ServerEntry,
 	type SourcePhase,
 	tierText,
 	watchProblemLines,
 } from "../../kit/core/status-texts.ts";
 
 /** One Neovim as `/ide status` shows it (what its session reports). */
-export interface NeovimEntry {
-	pid: number;
-	socket: string;
+export interface NeovimEntry extends ServerEntry {
 	ui?: boolean;
-	cwd?: string;
-	file?: string;
+	/** Waits for the user (a prompt) or answers nothing (a busy loop): asked nothing more until it pushes. */
 	blocking: boolean;
-	pushing: boolean;
 	autoread?: boolean;
-	/** The active buffer's errors and warnings as last pushed. */
-	diagnostics?: DiagnosticCounts;
-	enclosing: boolean;
-	lastRequest?: LastRequest;
-	problem?: string;
-	/** What pi cut or left out of the latest snapshot (an oversize field), each with why; the rest stands. */
-	cuts?: readonly string[];
-	editor?: EditorReading;
 }
 
 /** What the Neovim source knows, for `/ide status`. */
@@ -62,11 +47,10 @@ function entryLines(entry: NeovimEntry, nowSeconds: number, projectDir: string):
 				: "off (pi does not reload the model's edits in Neovim)";
 	return [
 		`  nvim ${entry.pid}: ${show(entry.socket)}`,
-		`    cwd: ${entry.cwd === undefined ? "unknown" : show(entry.cwd)}; file: ${entry.file === undefined ? "none" : show(entry.file)}${diagnosticCountsText(entry.diagnostics, entry.file)}`,
+		`    ${cwdAndFileText(entry)}`,
 		`    ${entry.ui === undefined ? "UI unknown" : entry.ui ? "UI attached" : "no UI"}; ${offered(entry, projectDir)}`,
 		`    pushes: ${entry.pushing ? "live" : "off (read on /ide)"}${entry.blocking ? "; blocking: waits for the user" : ""}; autoread: ${autoread}`,
-		`    last request: ${lastRequestText(entry.lastRequest, nowSeconds)}${entry.problem ? `; problem: ${show(entry.problem)}` : ""}`,
-		...cutsLines(entry.cuts, "    "),
+		...requestAndCutsLines(entry, nowSeconds, "    "),
 	];
 }
 
