@@ -3,6 +3,7 @@ import { EMACS_SCAN_DELAYS_MS } from "../../shared/core/timing.ts";
 import type { EditorChannel, EmacsDiffChannel } from "../diff-channels.ts";
 import type { DirWatchers } from "../dir-watch.ts";
 import type { EditorAsked, EditorSource, SourceHooks } from "../editor-source.ts";
+import { phaseBeforeStart } from "../kit/core/source-phase.ts";
 import { ScanSchedule } from "../kit/scan-schedule.ts";
 import { ServerSource } from "../kit/server-source.ts";
 import type { SessionTable } from "../kit/session-table.ts";
@@ -73,12 +74,9 @@ export class EmacsSource extends ServerSource<EmacsSession, EmacsDiffChannel, Em
 	}
 
 	async start(): Promise<void> {
-		if (!this.options.enabled.on) {
-			this.phase = "off";
-			return;
-		}
-		if (this.options.platform !== "linux") {
-			this.phase = "no-proc";
+		const notStarting = phaseBeforeStart(this.options.enabled.on, this.options.platform);
+		if (notStarting) {
+			this.phase = notStarting;
 			return;
 		}
 		// The variable names no Emacs: the one among pi's ancestors is it (pi in its shell, vterm, eat).

@@ -6,6 +6,7 @@ import type { EditorChannel } from "../diff-channels.ts";
 import type { EditorAsked, EditorSource, SourceHooks } from "../editor-source.ts";
 import { Generation } from "../kit/core/generation.ts";
 import { GoneKeys } from "../kit/core/gone-keys.ts";
+import { phaseBeforeStart } from "../kit/core/source-phase.ts";
 import { EditorPathsCache } from "../real-paths.ts";
 import { type LockDirEnv, lockDirPlan } from "./core/lock-dirs.ts";
 import { type IdeServersReport, ideServersNoMatchLine, ideServersStatusLines, type Mention } from "./core/status.ts";
@@ -80,12 +81,9 @@ export class IdeServerSource implements EditorSource {
 	}
 
 	async start(): Promise<void> {
-		if (this.options.mode.mode === "off") {
-			this.phase = "off";
-			return;
-		}
-		if (this.options.platform !== "linux") {
-			this.phase = "no-proc";
+		const notStarting = phaseBeforeStart(this.options.mode.mode !== "off", this.options.platform);
+		if (notStarting) {
+			this.phase = notStarting;
 			return;
 		}
 		// Watched before the first read: a lockfile written during it is seen.

@@ -4,6 +4,7 @@ import { NEOVIM_SCAN_DELAYS_MS } from "../../shared/core/timing.ts";
 import type { EditorChannel, NeovimDiffChannel } from "../diff-channels.ts";
 import type { DirWatchers } from "../dir-watch.ts";
 import type { EditorAsked, EditorSource, SourceHooks } from "../editor-source.ts";
+import { phaseBeforeStart } from "../kit/core/source-phase.ts";
 import { ScanSchedule } from "../kit/scan-schedule.ts";
 import { ServerSource } from "../kit/server-source.ts";
 import { SessionTable } from "../kit/session-table.ts";
@@ -66,12 +67,9 @@ export class NeovimSource extends ServerSource<NeovimSession, NeovimDiffChannel,
 	}
 
 	async start(): Promise<void> {
-		if (!this.options.enabled.on) {
-			this.phase = "off";
-			return;
-		}
-		if (this.options.platform !== "linux") {
-			this.phase = "no-proc";
+		const notStarting = phaseBeforeStart(this.options.enabled.on, this.options.platform);
+		if (notStarting) {
+			this.phase = notStarting;
 			return;
 		}
 		const address = enclosingNeovimAddress(this.options.env);

@@ -1,9 +1,9 @@
 import { formatAgo, show } from "../../../shared/core/display-text.ts";
+import type { SourcePhase } from "../../kit/core/source-phase.ts";
 import {
 	cwdAndFileText,
 	requestAndCutsLines,
 	type ServerEntry,
-	type SourcePhase,
 	tierText,
 	watchProblemLines,
 } from "../../kit/core/status-texts.ts";

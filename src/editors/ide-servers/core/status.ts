@@ -1,6 +1,7 @@
 import { sanitizeForDisplay, show } from "../../../shared/core/display-text.ts";
 import type { EditorReading } from "../../core/editor.ts";
 import type { LastRequest } from "../../kit/core/request-record.ts";
+import type { SourcePhase } from "../../kit/core/source-phase.ts";
 import { lastRequestText, tierText } from "../../kit/core/status-texts.ts";
 import type { LockDirKind } from "./lock-dirs.ts";
 
@@ -52,7 +53,7 @@ export interface LockDirReport {
 }
 
 export interface IdeServersReport {
-	phase: "starting" | "off" | "no-proc" | "watching";
+	phase: SourcePhase;
 	mode: "ask" | "auto" | "off";
 	/** Where the setting was said. */
 	source: string;

@@ -9,9 +9,6 @@ import type { LastRequest } from "./request-record.ts";
  * connection) and every listed editor (a Zed workspace too), so that one thing reads the same everywhere.
  */
 
-/** Where a source stands: looking for the first time, off by a setting, unable to look here, or looking. */
-export type SourcePhase = "starting" | "off" | "no-proc" | "watching";
-
 /** An active file's problems as a status line counts them. */
 export interface DiagnosticCounts {
 	errors: number;

@@ -2,6 +2,7 @@ import { describe, expect, test } from "vitest";
 import { Generation } from "../../../../src/editors/kit/core/generation.ts";
 import { GoneKeys, MAX_REMEMBERED_GONE } from "../../../../src/editors/kit/core/gone-keys.ts";
 import { RequestRecord } from "../../../../src/editors/kit/core/request-record.ts";
+import { phaseBeforeStart } from "../../../../src/editors/kit/core/source-phase.ts";
 import { ManualClock } from "../../../support/clocks.ts";
 
 describe("GoneKeys: the keys of editors gone, capped", () => {
@@ -64,5 +65,16 @@ describe("RequestRecord: time left and the last request", () => {
 			reason: "no answer within 500 ms",
 		});
 		expect(requests.last).toEqual({ atSeconds: 1_002, what: "unsaved list", failure: "no answer within 500 ms" });
+	});
+});
+
+describe("phaseBeforeStart: whether a source that looks among processes starts", () => {
+	test.each<[boolean, string, string | undefined]>([
+		[false, "linux", "off"],
+		[false, "darwin", "off"],
+		[true, "darwin", "no-proc"],
+		[true, "linux", undefined],
+	])("on %s, %s → %s", (on, platform, phase) => {
+		expect(phaseBeforeStart(on, platform)).toBe(phase);
 	});
 });
