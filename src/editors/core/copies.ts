@@ -1,16 +1,23 @@
 import { absoluteFile } from "./active-buffer.ts";
-import type { EditorFacts, EditorReading, ListedEditor } from "./editor.ts";
+import type { EditorFacts, EditorOrigin, EditorReading, ListedEditor } from "./editor.ts";
 
 /**
  * How much a copy counts by where it came from: a Neovim or an Emacs read over its open server outranks that
  * editor's own state file (Neovim's public plugin) while it answers; one waiting for the user (its pushes stopped)
- * or busy ranks below the file. Other origins are equal.
+ * or busy ranks below the file. An IDE server of an editor read another way is never connected to (its source
+ * leaves it out): below all. Every origin has its row, so a new one does not compile until it says where it stands.
  */
-function rank(copy: { origin: EditorFacts["origin"]; blocked?: boolean }): number {
-	// An IDE server of an editor read another way is never connected to (its source leaves it out); below all.
-	if (copy.origin === "ide-server") return -1;
-	if (copy.origin !== "neovim" && copy.origin !== "emacs") return 1;
-	return copy.blocked ? 0 : 2;
+const COPY_RANKS: Record<EditorOrigin, { answering: number; blocked: number }> = {
+	"ide-server": { answering: -1, blocked: -1 },
+	"state-file": { answering: 1, blocked: 1 },
+	zed: { answering: 1, blocked: 1 },
+	neovim: { answering: 2, blocked: 0 },
+	emacs: { answering: 2, blocked: 0 },
+};
+
+function rank(copy: { origin: EditorOrigin; blocked?: boolean }): number {
+	const ranks = COPY_RANKS[copy.origin];
+	return copy.blocked ? ranks.blocked : ranks.answering;
 }
 
 /**

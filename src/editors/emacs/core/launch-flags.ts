@@ -1,4 +1,4 @@
-import { type LaunchFlags, openedArgs } from "../../core/launch-args.ts";
+import { type LaunchFlags, openedArgs } from "../../kit/core/launch-args.ts";
 
 /** Emacs's options whose next argument is a value, not a file to visit (`--eval=EXPR` carries its own). */
 const WITH_VALUE = new Set([

@@ -1,4 +1,4 @@
-import { type LaunchFlags, openedArgs } from "../../core/launch-args.ts";
+import { type LaunchFlags, openedArgs } from "../../kit/core/launch-args.ts";
 
 /** Neovim's command line: flags whose next argument is a value; `-x` and `+cmd` open nothing. */
 const NEOVIM_LAUNCH_FLAGS: LaunchFlags = {
