@@ -1,8 +1,13 @@
 import { type Static, Type } from "typebox";
 import { Compile } from "typebox/compile";
 import { sanitizeForDisplay } from "../../shared/core/display-text.ts";
-import type { DiffRequest, EditorAnswer, ShownResult } from "./diff-host.ts";
-import { MAX_REJECT_REASON_CHARS } from "./neovim-diff-protocol.ts";
+import {
+	type DiffRequest,
+	type EditorAnswer,
+	MAX_REJECT_REASON_CHARS,
+	type RequestOutcome,
+	type ShownResult,
+} from "./diff-host.ts";
 import { unifiedDiff } from "./unified-diff.ts";
 
 /**
@@ -103,9 +108,6 @@ export function openArguments(
 export function closeArguments(prefix: string, id: string): Record<string, unknown> {
 	return { prefix, id };
 }
-
-/** A request's outcome as the channel gives it (its `EvalAnswer`). */
-export type RequestOutcome = { ok: true; value: unknown } | { ok: false; reason: string };
 
 const OpenValueSchema = Type.Union([
 	Type.Object({ ok: Type.Literal(true), buffer: Type.String({ maxLength: 1000 }), window: Type.Boolean() }),

@@ -4,18 +4,24 @@ import { join } from "node:path";
 import type { EmacsDiffChannel } from "../../editors/emacs/diff-channel.ts";
 import { runInBackground } from "../../shared/background.ts";
 import { EMACS_DIFF_CLOSE_ATTEMPTS, EMACS_DIFF_CLOSE_RETRY_MS, EMACS_DIFF_OPEN_MS } from "../../shared/core/timing.ts";
-import type { DiffHost, DiffRequest, DiffView, EditorAnswer, ShownResult } from "../core/diff-host.ts";
+import {
+	type DiffHost,
+	type DiffRequest,
+	type DiffView,
+	type EditorAnswer,
+	MAX_ACCEPTED_TEXT_CHARS,
+	type RequestOutcome,
+	type ShownResult,
+} from "../core/diff-host.ts";
 import { EMACS_DIFF_CLOSE_ELISP, EMACS_DIFF_OPEN_ELISP } from "../core/emacs-diff-elisp.ts";
 import {
 	closeArguments,
 	openArguments,
 	proposalText,
-	type RequestOutcome,
 	reviewEventOf,
 	reviewFileNames,
 	shownFromOpen,
 } from "../core/emacs-diff-protocol.ts";
-import { MAX_ACCEPTED_TEXT_CHARS } from "../core/neovim-diff-protocol.ts";
 import { viewOutcome } from "../core/settle-once.ts";
 
 /** UTF-8 takes at most 4 bytes a character: a file over this is over the text's cap whatever it holds. */

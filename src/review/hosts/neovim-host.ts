@@ -5,15 +5,9 @@ import {
 	NEOVIM_DIFF_CLOSE_RETRY_MS,
 	NEOVIM_DIFF_OPEN_MS,
 } from "../../shared/core/timing.ts";
-import type { DiffHost, DiffRequest, DiffView } from "../core/diff-host.ts";
+import type { DiffHost, DiffRequest, DiffView, RequestOutcome } from "../core/diff-host.ts";
 import { NEOVIM_DIFF_CLOSE_LUA, NEOVIM_DIFF_OPEN_LUA } from "../core/neovim-diff-lua.ts";
-import {
-	answerFromEvent,
-	closeArguments,
-	openArguments,
-	type RequestOutcome,
-	shownFromOpen,
-} from "../core/neovim-diff-protocol.ts";
+import { answerFromEvent, closeArguments, openArguments, shownFromOpen } from "../core/neovim-diff-protocol.ts";
 import { viewOutcome } from "../core/settle-once.ts";
 
 /**

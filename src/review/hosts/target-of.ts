@@ -1,5 +1,5 @@
 import type { EditorChannel } from "../../connection/editor-sources.ts";
-import type { ReviewTarget } from "../review-gate.ts";
+import type { ReviewTarget } from "../core/diff-host.ts";
 import { emacsDiffHost } from "./emacs-host.ts";
 import { neovimDiffHost } from "./neovim-host.ts";
 import { toolDiffHost } from "./tool-host.ts";
