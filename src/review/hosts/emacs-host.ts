@@ -22,7 +22,7 @@ import {
 	reviewFileNames,
 	shownFromOpen,
 } from "../core/emacs-diff-protocol.ts";
-import { viewOutcome } from "../core/settle-once.ts";
+import { viewOutcome } from "../core/view-outcome.ts";
 
 /** UTF-8 takes at most 4 bytes a character: a file over this is over the text's cap whatever it holds. */
 const MAX_ACCEPTED_BYTES = 4 * MAX_ACCEPTED_TEXT_CHARS;

@@ -8,7 +8,7 @@ import {
 import type { DiffHost, DiffRequest, DiffView, RequestOutcome } from "../core/diff-host.ts";
 import { NEOVIM_DIFF_CLOSE_LUA, NEOVIM_DIFF_OPEN_LUA } from "../core/neovim-diff-lua.ts";
 import { answerFromEvent, closeArguments, openArguments, shownFromOpen } from "../core/neovim-diff-protocol.ts";
-import { viewOutcome } from "../core/settle-once.ts";
+import { viewOutcome } from "../core/view-outcome.ts";
 
 /**
  * A review's diff in a Neovim pi is connected to over its own server: a tab page of pi's own (the proposal
