@@ -109,6 +109,11 @@ export function closeArguments(prefix: string, id: string): Record<string, unkno
 	return { prefix, id };
 }
 
+/** The close chunk's value: `{closed: n}` once Emacs ran it (n reviews killed, 0 included); else it is asked again. */
+export function closeRan(outcome: RequestOutcome): boolean {
+	return outcome.ok && typeof outcome.value === "object" && outcome.value !== null && "closed" in outcome.value;
+}
+
 const OpenValueSchema = Type.Union([
 	Type.Object({ ok: Type.Literal(true), buffer: Type.String({ maxLength: 1000 }), window: Type.Boolean() }),
 	Type.Object({ ok: Type.Literal(false), reason: Type.String({ maxLength: 100_000 }) }),
