@@ -1,5 +1,6 @@
 import type { Editor, ListedEditor } from "../editors/core/editor.ts";
-import type { NoticeLevel, SourceHooks } from "../editors/editor-source.ts";
+import type { EditorChannel } from "../editors/diff-channels.ts";
+import type { ModelWriteShown, NoticeLevel, SourceHooks } from "../editors/editor-source.ts";
 import type { MergedSources } from "../editors/merged-sources.ts";
 import { realFile, realOrNormal } from "../editors/real-paths.ts";
 import { secretFilePatterns } from "../safety/core/secret-files.ts";
@@ -27,7 +28,7 @@ import {
 } from "./core/rules.ts";
 import { type DirReport, formatNoMatch } from "./core/status-report.ts";
 import { controllerStatusText, dirReports } from "./doctor.ts";
-import { type EditorChannel, EditorSources, type ModelWriteShown } from "./editor-sources.ts";
+import { EditorSources } from "./editor-sources.ts";
 import { recordEvent } from "./event-journal.ts";
 import { EditorPresenter } from "./presenter.ts";
 import { type PromptViewInputs, promptViewOf } from "./prompt-view.ts";

@@ -10,9 +10,6 @@ import type { DirPlan } from "../editors/state-dir/core/dir-plan.ts";
 import { StateDir } from "../editors/state-dir/state-dir.ts";
 import { ZedSource, type ZedSourceOptions } from "../editors/zed/source.ts";
 
-export type { EditorChannel } from "../editors/diff-channels.ts";
-export type { ModelWriteShown } from "../editors/editor-source.ts";
-
 /** Where editors are read: state dirs always, Zed's database and Neovims' and Emacsen's servers unless turned off. */
 export interface SourcesConfig {
 	stateDirs: readonly DirPlan[];

@@ -1,8 +1,8 @@
 import type { ExtensionContext, ToolCallEvent, ToolCallEventResult } from "@mariozechner/pi-coding-agent";
-import type { Decision } from "./core/choices.ts";
 import { acceptedText, rewriteToAccepted, userChanged } from "./core/final-text.ts";
 import { ABORTED_TEXT, changedText, movedText, rejectedText, undoneText, unshownText } from "./core/model-texts.ts";
 import type { ReviewRecord } from "./core/review-status.ts";
+import type { Decision } from "./decide.ts";
 import { type Proposal, textOnDisk } from "./proposal.ts";
 
 /** One decided review: the call, what it proposed, where it was shown. */

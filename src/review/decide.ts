@@ -1,9 +1,18 @@
 import type { ExtensionUIContext } from "@mariozechner/pi-coding-agent";
 import type { Clock } from "../shared/core/clock.ts";
 import { REVIEW_RPC_DIALOG_TIMEOUT_MS, REVIEW_SHOWN_WAIT_MS } from "../shared/core/timing.ts";
-import { CHOICES, choiceOf, type Decision, type ViewNote } from "./core/choices.ts";
 import type { DiffView, EditorAnswer } from "./core/diff-host.ts";
+import type { Decider } from "./core/review-status.ts";
+import { CHOICES, choiceOf, type ViewNote } from "./core/select-texts.ts";
 import { guardedSelect } from "./review-select.ts";
+
+/** What the race ends with: who decided what, or why nobody could. */
+export type Decision =
+	| { kind: "accept"; by: Decider; text?: string; all?: boolean }
+	| { kind: "reject"; by: Decider; reason?: string; stopTurn?: boolean }
+	/** Nobody could decide: print mode, and the editor could not show it or closed it (why). */
+	| { kind: "unshown"; reason: string }
+	| { kind: "aborted" };
 
 /** What a decision is made with: pi's dialogs (none in print mode), the editor's view (none without one). */
 export interface DecideInputs {

@@ -10,18 +10,15 @@ import type { ReviewStanding } from "../settings/core/settings.ts";
 import { guarded } from "../shared/background.ts";
 import type { Clock } from "../shared/core/clock.ts";
 import { type Applied, applyDecision } from "./apply-decision.ts";
-import { type Decision, lineCounts, selectTitle } from "./core/choices.ts";
-import type { DiffHost, DiffView, ReviewedTool } from "./core/diff-host.ts";
+import type { DiffView, ReviewedTool, ReviewTarget } from "./core/diff-host.ts";
 import { normalizedText } from "./core/final-text.ts";
 import { ABORTED_TEXT, NO_REVIEWER_TEXT, TURN_STOPPED_TEXT } from "./core/model-texts.ts";
 import { MAX_REVIEW_RECORDS, type ReviewRecord, reviewStatusLines } from "./core/review-status.ts";
-import { decide } from "./decide.ts";
+import { lineCounts, selectTitle } from "./core/select-texts.ts";
+import { type Decision, decide } from "./decide.ts";
 import { type Proposal, proposalOf } from "./proposal.ts";
 
 const REVIEWED_TOOLS: ReadonlySet<string> = new Set<ReviewedTool>(["write", "edit"]);
-
-/** Where the connected editor would show a diff: a host and how to answer there, or why none can. */
-export type ReviewTarget = { host: DiffHost; hint: string } | { none: string };
 
 /** What the gate reads of the rest of pi-ide: the standing, the connected editor's host, the unsaved guard. */
 export interface ReviewGateInputs {

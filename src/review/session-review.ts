@@ -1,4 +1,4 @@
-import type { EditorChannel } from "../connection/editor-sources.ts";
+import type { EditorChannel } from "../editors/diff-channels.ts";
 import { type IdeSettings, type ReviewStanding, reviewStanding } from "../settings/core/settings.ts";
 import { reviewMemory } from "../shared/process-memory.ts";
 import { reviewToggledText } from "./core/review-status.ts";

@@ -2,9 +2,15 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createEditTool, type ExtensionContext, type ToolCallEvent } from "@mariozechner/pi-coding-agent";
 import { describe, expect, test } from "vitest";
-import type { DiffHost, DiffRequest, EditorAnswer, ShownResult } from "../../src/review/core/diff-host.ts";
+import type {
+	DiffHost,
+	DiffRequest,
+	EditorAnswer,
+	ReviewTarget,
+	ShownResult,
+} from "../../src/review/core/diff-host.ts";
 import { NO_REVIEWER_TEXT } from "../../src/review/core/model-texts.ts";
-import { ReviewGate, type ReviewTarget } from "../../src/review/review-gate.ts";
+import { ReviewGate } from "../../src/review/review-gate.ts";
 import type { ReviewStanding } from "../../src/settings/core/settings.ts";
 import { ManualClock } from "../support/clocks.ts";
 import { tempDir } from "../support/temp-dir.ts";

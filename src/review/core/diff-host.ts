@@ -1,7 +1,8 @@
 /**
- * What an editor that can show a diff does for a review, one interface for every kind (Neovim over its server,
- * the VS Code client's socket, an IDE server's `openDiff`): show the file beside the proposal, report the user's
- * answer, close. The race with pi's own select and what the model is told are the review's (review-gate.ts).
+ * What an editor that can show a diff does for a review, one interface for every kind (Neovim and Emacs over
+ * their servers, the VS Code client's socket, an IDE server's `openDiff`): show the file beside the proposal,
+ * report the user's answer, close. The race with pi's own select and what the model is told are the review's
+ * (review-gate.ts); which host the connected editor gets is hosts/target-of.ts's.
  */
 
 /** The model's tools a review shows; `bash` writes are not reviewed (the README says so). */
@@ -31,6 +32,12 @@ export type EditorAnswer =
 	/** The editor cannot show it or went away (the channel broke, the server refused): pi's select decides. */
 	| { kind: "failed"; reason: string };
 
+/** An accepted text over this is refused (the review fails, pi's select decides): a file pi would write whole. */
+export const MAX_ACCEPTED_TEXT_CHARS = 16 * 1024 * 1024;
+
+/** A reason is what the user typed when rejecting in the editor: a sentence, cut here. */
+export const MAX_REJECT_REASON_CHARS = 2000;
+
 export type ShownResult = { ok: true; where: string } | { ok: false; reason: string };
 
 export interface DiffView {
@@ -47,3 +54,9 @@ export interface DiffHost {
 	readonly editorName: string;
 	open(request: DiffRequest): DiffView;
 }
+
+/** Where the connected editor would show a diff: a host and how to answer there, or why none can. */
+export type ReviewTarget = { host: DiffHost; hint: string } | { none: string };
+
+/** A request's outcome as a scripted editor's channel gives it (Neovim's `RpcAnswer`, Emacs's `EvalAnswer`). */
+export type RequestOutcome = { ok: true; value: unknown } | { ok: false; reason: string };

@@ -1,8 +1,13 @@
 import { type Static, Type } from "typebox";
 import { Compile } from "typebox/compile";
 import { sanitizeForDisplay } from "../../shared/core/display-text.ts";
-import type { DiffRequest, EditorAnswer, ShownResult } from "./diff-host.ts";
-import { MAX_REJECT_REASON_CHARS } from "./neovim-diff-protocol.ts";
+import {
+	type DiffRequest,
+	type EditorAnswer,
+	MAX_REJECT_REASON_CHARS,
+	type RequestOutcome,
+	type ShownResult,
+} from "./diff-host.ts";
 import { unifiedDiff } from "./unified-diff.ts";
 
 /**
@@ -104,8 +109,10 @@ export function closeArguments(prefix: string, id: string): Record<string, unkno
 	return { prefix, id };
 }
 
-/** A request's outcome as the channel gives it (its `EvalAnswer`). */
-export type RequestOutcome = { ok: true; value: unknown } | { ok: false; reason: string };
+/** The close chunk's value: `{closed: n}` once Emacs ran it (n reviews killed, 0 included); else it is asked again. */
+export function closeRan(outcome: RequestOutcome): boolean {
+	return outcome.ok && typeof outcome.value === "object" && outcome.value !== null && "closed" in outcome.value;
+}
 
 const OpenValueSchema = Type.Union([
 	Type.Object({ ok: Type.Literal(true), buffer: Type.String({ maxLength: 1000 }), window: Type.Boolean() }),

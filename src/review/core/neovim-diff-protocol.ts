@@ -1,5 +1,12 @@
 import { sanitizeForDisplay } from "../../shared/core/display-text.ts";
-import type { DiffRequest, EditorAnswer, ShownResult } from "./diff-host.ts";
+import {
+	type DiffRequest,
+	type EditorAnswer,
+	MAX_ACCEPTED_TEXT_CHARS,
+	MAX_REJECT_REASON_CHARS,
+	type RequestOutcome,
+	type ShownResult,
+} from "./diff-host.ts";
 
 /**
  * The review's exchange with Neovim, both ways. Out: the arguments of core/neovim-diff-lua.ts's chunks, each text
@@ -85,15 +92,6 @@ export function openArguments(
 export function closeArguments(channel: number, id: string): unknown[] {
 	return [channel, reviewGroupName(channel), id];
 }
-
-/** An accepted text over this is refused (the review fails, pi's select decides): a file pi would write whole. */
-export const MAX_ACCEPTED_TEXT_CHARS = 16 * 1024 * 1024;
-
-/** A reason is what the user typed after `:PiReject`: a sentence, cut here. */
-export const MAX_REJECT_REASON_CHARS = 2000;
-
-/** A request's outcome as the Neovim session gives it (its `RpcAnswer`). */
-export type RequestOutcome = { ok: true; value: unknown } | { ok: false; reason: string };
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
 	typeof value === "object" && value !== null && !Array.isArray(value);

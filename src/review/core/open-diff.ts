@@ -1,4 +1,4 @@
-import type { DiffRequest, EditorAnswer } from "./diff-host.ts";
+import { type DiffRequest, type EditorAnswer, MAX_ACCEPTED_TEXT_CHARS } from "./diff-host.ts";
 
 /**
  * `openDiff` and `close_tab` in the IDE servers' shapes (ide-server-protocol.md §3), which the shipped VS Code
@@ -27,9 +27,6 @@ export function openDiffArguments(request: DiffRequest, withBefore: boolean): Re
 	};
 }
 
-/** A text this long is no proposal anyone edited by hand: the answer is taken as failed, not cut into another text. */
-const MAX_ANSWER_CHARS = 16 * 1024 * 1024;
-
 function texts(result: unknown): string[] | undefined {
 	if (typeof result !== "object" || result === null) return undefined;
 	const content = (result as { content?: unknown }).content;
@@ -53,7 +50,8 @@ export function openDiffAnswerOf(result: unknown, proposed: string): EditorAnswe
 	if (!parts || parts.length === 0) return { kind: "failed", reason: "its openDiff answer is not MCP text" };
 	const [word, text] = parts;
 	if (word === "FILE_SAVED") {
-		if (text !== undefined && text.length > MAX_ANSWER_CHARS)
+		// A text this long is no proposal anyone edited by hand: the answer fails, never cut into another text.
+		if (text !== undefined && text.length > MAX_ACCEPTED_TEXT_CHARS)
 			return { kind: "failed", reason: "its accepted text is too large" };
 		return { kind: "accepted", text: text ?? proposed };
 	}

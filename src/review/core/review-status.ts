@@ -1,6 +1,8 @@
 import type { ReviewStanding } from "../../settings/core/settings.ts";
 import { clip, sanitizeForDisplay } from "../../shared/core/display-text.ts";
-import type { Decider } from "./choices.ts";
+
+/** Who decided a review, for `/ide status` and the model: pi's select, or the editor it was shown in. */
+export type Decider = "pi" | "editor";
 
 /** One review's end, as `/ide status` lists it. */
 export interface ReviewRecord {

@@ -2,21 +2,27 @@ import { constants } from "node:fs";
 import { type FileHandle, open, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { EmacsDiffChannel } from "../../editors/diff-channels.ts";
-import { runInBackground } from "../../shared/background.ts";
 import { EMACS_DIFF_CLOSE_ATTEMPTS, EMACS_DIFF_CLOSE_RETRY_MS, EMACS_DIFF_OPEN_MS } from "../../shared/core/timing.ts";
-import type { DiffHost, DiffRequest, DiffView, EditorAnswer, ShownResult } from "../core/diff-host.ts";
+import {
+	type DiffHost,
+	type DiffRequest,
+	type DiffView,
+	type EditorAnswer,
+	MAX_ACCEPTED_TEXT_CHARS,
+	type ShownResult,
+} from "../core/diff-host.ts";
 import { EMACS_DIFF_CLOSE_ELISP, EMACS_DIFF_OPEN_ELISP } from "../core/emacs-diff-elisp.ts";
 import {
 	closeArguments,
+	closeRan,
 	openArguments,
 	proposalText,
-	type RequestOutcome,
 	reviewEventOf,
 	reviewFileNames,
 	shownFromOpen,
 } from "../core/emacs-diff-protocol.ts";
-import { MAX_ACCEPTED_TEXT_CHARS } from "../core/neovim-diff-protocol.ts";
-import { viewOutcome } from "../core/settle-once.ts";
+import { viewOutcome } from "../core/view-outcome.ts";
+import { outcomeOf, scriptedView } from "./scripted-view.ts";
 
 /** UTF-8 takes at most 4 bytes a character: a file over this is over the text's cap whatever it holds. */
 const MAX_ACCEPTED_BYTES = 4 * MAX_ACCEPTED_TEXT_CHARS;
@@ -38,68 +44,45 @@ interface ReviewPaths {
 function openProposal(channel: EmacsDiffChannel, request: DiffRequest): DiffView {
 	// The closures below keep only the id and the paths: a view held until the connection ends holds no text.
 	const { id } = request;
-	let unsubscribe = () => {};
-	const outcome = viewOutcome(() => unsubscribe());
-	const { shown, settleShown, settleAnswer } = outcome;
 	const names = reviewFileNames(id);
-	if (!names) {
-		settleShown({ ok: false, reason: `the review's id ${JSON.stringify(id.slice(0, 40))} cannot name a file` });
-		return { shown, answer: outcome.answer, close: async () => {} };
-	}
+	if (!names) return unshownView(`the review's id ${JSON.stringify(id.slice(0, 40))} cannot name a file`);
 	const paths: ReviewPaths = {
 		proposal: join(channel.privateDir, names.proposal),
 		accepted: join(channel.privateDir, names.accepted),
 	};
-	let connectionGone = false;
-	let accepting = false;
-	let closing: Promise<void> | undefined;
-
-	unsubscribe = channel.onReviewMessage((message) => {
-		const event = reviewEventOf(message, id);
-		if (!event || accepting || outcome.answered) return;
-		if (event.kind !== "accepted") {
-			settleAnswer(event);
-			return;
-		}
-		// The text is in the file Emacs wrote before it sent this; what comes after it is not an answer.
-		accepting = true;
-		void readAccepted(paths.accepted).then(settleAnswer);
+	return scriptedView({
+		whenClosed: () => channel.whenClosed(),
+		after: (ms, run) => channel.clock.after(ms, run),
+		listen: (outcome) => {
+			let accepting = false;
+			return channel.onReviewMessage((message) => {
+				const event = reviewEventOf(message, id);
+				if (!event || accepting || outcome.answered) return;
+				if (event.kind !== "accepted") return outcome.settleAnswer(event);
+				// The text is in the file Emacs wrote before it sent this; what comes after it is not an answer.
+				accepting = true;
+				void readAccepted(paths.accepted).then(outcome.settleAnswer);
+			});
+		},
+		shown: showProposal(channel, request, paths),
+		close: {
+			once: async () => {
+				const args = closeArguments(channel.prefix, id);
+				return closeRan(await outcomeOf(() => channel.run("review close", EMACS_DIFF_CLOSE_ELISP, args)));
+			},
+			attempts: EMACS_DIFF_CLOSE_ATTEMPTS,
+			retryMs: EMACS_DIFF_CLOSE_RETRY_MS,
+			task: "emacs review close",
+		},
+		afterClose: () => removeQuietly(paths.accepted),
 	});
-	void channel.whenClosed().then((reason) => {
-		connectionGone = true;
-		settleShown({ ok: false, reason });
-		settleAnswer({ kind: "failed", reason });
-	});
+}
 
-	/** Asked again while the connection lasts: a review left open after pi decided would still take C-c C-c. */
-	const closeInEmacs = async (attempt: number): Promise<void> => {
-		const outcome = await run(channel, "review close", EMACS_DIFF_CLOSE_ELISP, closeArguments(channel.prefix, id));
-		const closed =
-			outcome.ok && typeof outcome.value === "object" && outcome.value !== null && "closed" in outcome.value;
-		if (closed || connectionGone || attempt + 1 >= EMACS_DIFF_CLOSE_ATTEMPTS) return;
-		channel.clock.after(EMACS_DIFF_CLOSE_RETRY_MS, () => {
-			void runInBackground("emacs review close", () => closeInEmacs(attempt + 1));
-		});
-	};
-	const close = (): Promise<void> => {
-		closing ??= (async () => {
-			// Closed by pi: whatever Emacs says of this review from now on is not an answer.
-			settleAnswer({ kind: "closed" });
-			// After the open's answer, so the close never overtakes the open it closes.
-			await shown;
-			await closeInEmacs(0);
-			await removeQuietly(paths.accepted);
-		})();
-		return closing;
-	};
-
-	void showProposal(channel, request, paths).then((result) => {
-		settleShown(result);
-		// A late open may still have run (its answer timed out): whatever it left is closed.
-		if (!result.ok) void close();
-	});
-
-	return { shown, answer: outcome.answer, close };
+/** A review Emacs is never asked to show: not shown, with why, and nothing to close. */
+function unshownView(reason: string): DiffView {
+	const { shown, answer, settleShown } = viewOutcome();
+	settleShown({ ok: false, reason });
+	return { shown, answer, close: async () => {} };
 }
 
 /**
@@ -124,7 +107,7 @@ async function showProposal(channel: EmacsDiffChannel, request: DiffRequest, pat
 		return { ok: false, reason: `pi could not write the proposal for Emacs: ${messageOf(error)}` };
 	}
 	try {
-		return shownFromOpen(await run(channel, "review open", EMACS_DIFF_OPEN_ELISP, args, deadlineMs));
+		return shownFromOpen(await outcomeOf(() => channel.run("review open", EMACS_DIFF_OPEN_ELISP, args, deadlineMs)));
 	} finally {
 		await removeQuietly(paths.proposal);
 	}
@@ -150,21 +133,6 @@ async function readAccepted(path: string): Promise<EditorAnswer> {
 	} finally {
 		await handle?.close().catch(() => {});
 		await removeQuietly(path);
-	}
-}
-
-/** The channel's `run`, never rejecting: a throw is an outcome like any failure. */
-async function run(
-	channel: EmacsDiffChannel,
-	what: string,
-	chunk: string,
-	args: unknown,
-	deadlineMs?: number,
-): Promise<RequestOutcome> {
-	try {
-		return await channel.run(what, chunk, args, deadlineMs);
-	} catch (error) {
-		return { ok: false, reason: messageOf(error) };
 	}
 }
 

@@ -1,8 +1,8 @@
 import type { ToolCaller } from "../../editors/tool-caller.ts";
 import { IDE_REQUEST_TIMEOUT_MS } from "../../shared/core/timing.ts";
-import type { DiffHost, DiffRequest, DiffView, EditorAnswer, ShownResult } from "../core/diff-host.ts";
+import type { DiffHost, DiffRequest, DiffView } from "../core/diff-host.ts";
 import { diffNotificationOf, openDiffAnswerOf, openDiffArguments, tabNameOf } from "../core/open-diff.ts";
-import { settleOnce } from "../core/settle-once.ts";
+import { viewOutcome } from "../core/view-outcome.ts";
 
 /** A connection to ask on for one review: an IDE server's open session, or the VS Code client's socket opened for it. */
 export type ToolConnect = () => Promise<
@@ -21,9 +21,8 @@ export function toolDiffHost(editorName: string, connect: ToolConnect, options: 
 
 function openToolDiff(request: DiffRequest, connect: ToolConnect, ownClient: boolean): DiffView {
 	const tabName = tabNameOf(request);
-	const shownOnce = settleOnce<ShownResult>();
-	const answerOnce = settleOnce<EditorAnswer>();
-	const [settleShown, settleAnswer] = [shownOnce.settle, answerOnce.settle];
+	// The notifications are the connection's, released with it: the answer does not end them.
+	const { shown, answer, settleShown, settleAnswer } = viewOutcome();
 	const fail = (reason: string) => {
 		settleShown({ ok: false, reason });
 		settleAnswer({ kind: "failed", reason });
@@ -62,8 +61,8 @@ function openToolDiff(request: DiffRequest, connect: ToolConnect, ownClient: boo
 	// A throw of the other end's code (a caller's) is the editor failing, never a crash of pi or a review stuck.
 	void ask().catch((error: unknown) => fail(`the review failed: ${String(error).slice(0, 200)}`));
 	return {
-		shown: shownOnce.promise,
-		answer: answerOnce.promise,
+		shown,
+		answer,
 		close: async () => {
 			if (ended) return;
 			ended = true;

@@ -4,6 +4,7 @@ import { EMACS_DIFF_CLOSE_ELISP, EMACS_DIFF_OPEN_ELISP } from "../../../src/revi
 import {
 	changedLines,
 	closeArguments,
+	closeRan,
 	openArguments,
 	proposalBufferName,
 	proposalText,
@@ -103,6 +104,17 @@ describe("the chunks' arguments", () => {
 		);
 		expect(line.ok && line.line.length).toBeLessThan(MAX_REQUEST_CHARS / 4);
 		expect(evalRequestLine(EMACS_DIFF_CLOSE_ELISP, closeArguments("pi-ide-7-1-", "a1b2c3")).ok).toBe(true);
+	});
+
+	test.each([
+		["closed one", { ok: true, value: { closed: 1 } }, true],
+		["closed none (gone already)", { ok: true, value: { closed: 0 } }, true],
+		["an error value", { ok: true, value: { error: "busy" } }, false],
+		["no object", { ok: true, value: "t" }, false],
+		["null", { ok: true, value: null }, false],
+		["no answer", { ok: false, reason: "no answer within 2000 ms" }, false],
+	] as const)("the close ran: %s", (_name, outcome, expected) => {
+		expect(closeRan(outcome)).toBe(expected);
 	});
 
 	test("the review's files: only ids that make a plain file name", () => {

@@ -1,11 +1,10 @@
 import { describe, expect, test } from "vitest";
+import { MAX_ACCEPTED_TEXT_CHARS, MAX_REJECT_REASON_CHARS } from "../../../src/review/core/diff-host.ts";
 import {
 	answerFromEvent,
 	bufferNames,
 	bufferSide,
 	closeArguments,
-	MAX_ACCEPTED_TEXT_CHARS,
-	MAX_REJECT_REASON_CHARS,
 	openArguments,
 	reviewGroupName,
 	shownFromOpen,

@@ -1,4 +1,5 @@
 import { describe, expect, test } from "vitest";
+import { MAX_ACCEPTED_TEXT_CHARS } from "../../../src/review/core/diff-host.ts";
 import {
 	diffNotificationOf,
 	openDiffAnswerOf,
@@ -44,6 +45,15 @@ describe("openDiff in the IDE servers' shapes", () => {
 		["null", null, { kind: "failed", reason: "its openDiff answer is not MCP text" }],
 	])("%s", (_name, result, expected) => {
 		expect(openDiffAnswerOf(result, "proposed\n")).toEqual(expected);
+	});
+
+	test("an accepted text over the cap every editor's answer has fails: pi's select decides", () => {
+		const atCap = "x".repeat(MAX_ACCEPTED_TEXT_CHARS);
+		expect(openDiffAnswerOf(text("FILE_SAVED", atCap), "p")).toEqual({ kind: "accepted", text: atCap });
+		expect(openDiffAnswerOf(text("FILE_SAVED", `${atCap}x`), "p")).toEqual({
+			kind: "failed",
+			reason: "its accepted text is too large",
+		});
 	});
 
 	test.each([

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
-import { CHOICES, choiceOf, lineCounts, selectTitle } from "../../../src/review/core/choices.ts";
 import { editToAccepted, rewriteToAccepted } from "../../../src/review/core/final-text.ts";
 import { changedText, rejectedText } from "../../../src/review/core/model-texts.ts";
+import { CHOICES, choiceOf, lineCounts, selectTitle } from "../../../src/review/core/select-texts.ts";
 
 describe("what the model is told", () => {
 	test("a rejection names the editor, carries the reason, and says not to repeat the change", () => {

@@ -1,8 +1,9 @@
 import { clip, sanitizeForDisplay } from "../../shared/core/display-text.ts";
 
 /**
- * pi's own side of a review: the select raced against the editor. First answer wins; Esc rejects and stops the
- * turn, so a stray key never approves.
+ * What pi's own side of a review says: the select raced against the editor, its title (the call, where the diff
+ * is) and its choices, and the answer read back. First answer wins; Esc rejects and stops the turn, so a stray key
+ * never approves.
  */
 
 export const CHOICE = {
@@ -13,16 +14,6 @@ export const CHOICE = {
 } as const;
 
 export const CHOICES = [CHOICE.accept, CHOICE.acceptAll, CHOICE.reject, CHOICE.rejectWhy];
-
-/** Who decided, for `/ide status` and the model. */
-export type Decider = "pi" | "editor";
-
-export type Decision =
-	| { kind: "accept"; by: Decider; text?: string; all?: boolean }
-	| { kind: "reject"; by: Decider; reason?: string; stopTurn?: boolean }
-	/** Nobody could decide: print mode, and the editor could not show it or closed it (why). */
-	| { kind: "unshown"; reason: string }
-	| { kind: "aborted" };
 
 /** What pi's select says under the question: where the diff is, or why it is not there. */
 export type ViewNote =
