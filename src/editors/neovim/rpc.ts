@@ -7,6 +7,10 @@ import { PendingRequests } from "../pending-requests.ts";
 export type RpcAnswer = { ok: true; value: unknown } | { ok: false; reason: string };
 
 const REQUEST = 0;
+
+const NEOVIM_CLOSED = "Neovim closed the connection";
+/** Errors that mean the other end of the socket is gone. */
+const PEER_GONE: ReadonlySet<string> = new Set(["EPIPE", "ECONNRESET"]);
 const RESPONSE = 1;
 const NOTIFICATION = 2;
 
@@ -33,8 +37,11 @@ export class RpcConnection {
 		this.closedPromise = new Promise((resolve) => {
 			this.markClosed = resolve;
 		});
-		socket.on("error", (error) => this.close(`socket error: ${error.message}`));
-		socket.on("close", () => this.close("Neovim closed the connection"));
+		// A write that meets Neovim's end of the socket already gone (EPIPE, ECONNRESET) is Neovim closing it.
+		socket.on("error", (error: NodeJS.ErrnoException) =>
+			this.close(PEER_GONE.has(error.code ?? "") ? NEOVIM_CLOSED : `socket error: ${error.message}`),
+		);
+		socket.on("close", () => this.close(NEOVIM_CLOSED));
 		void this.read();
 	}
 
