@@ -11,7 +11,6 @@ import {
 	MAX_ACCEPTED_TEXT_CHARS,
 	type ShownResult,
 } from "../core/diff-host.ts";
-import { EMACS_DIFF_CLOSE_ELISP, EMACS_DIFF_OPEN_ELISP } from "../core/emacs-diff-elisp.ts";
 import {
 	closeArguments,
 	closeRan,
@@ -21,6 +20,7 @@ import {
 	reviewFileNames,
 	shownFromOpen,
 } from "../core/emacs-diff-protocol.ts";
+import { EMACS_DIFF_CLOSE_ELISP, EMACS_DIFF_OPEN_ELISP } from "../core/scripts/emacs-diff-elisp.ts";
 import { viewOutcome } from "../core/view-outcome.ts";
 import { outcomeOf, scriptedView } from "./scripted-view.ts";
 
