@@ -9,8 +9,6 @@ import { checkDirTrust, type FsFacts } from "../core/path-trust.ts";
 import type { EditorChannel } from "../diff-channels.ts";
 import type { EditorAsked, EditorSource, SourceHooks } from "../editor-source.ts";
 import { lstatFacts, lstatFactsNow } from "../fs-facts.ts";
-import { pidReused } from "../processes/core/pid-reuse.ts";
-import { isProcessAlive, processStartSeconds } from "../processes/liveness.ts";
 import {
 	type ClientChannelTarget,
 	channelSocketPath,
@@ -20,6 +18,7 @@ import {
 import { channelClientOf } from "./core/client-channel.ts";
 import { type DirEnv, type DirPlan, type DirRole, type DirVerdict, REAL_ROOTS, stateDirPlan } from "./core/dir-plan.ts";
 import { classifyFileName, stateFileName } from "./core/parse.ts";
+import { PidLiveness } from "./pid-liveness.ts";
 import { StateWatcher } from "./watcher.ts";
 
 /** A file of the dir as `/ide status` shows it: the entry, the editor it makes, and a reused pid. */
@@ -49,9 +48,7 @@ export class StateDir implements EditorSource {
 	private watcher?: StateWatcher;
 	private watchedIno?: bigint;
 	private watcherError?: string;
-	private readonly alive = new Map<number, boolean>();
-	/** Per pid, the file write its start time was compared with: read once per pid and write, not per tick. */
-	private readonly reuse = new Map<number, { writtenAtSeconds: number; reused: boolean }>();
+	private readonly pids = new PidLiveness();
 	private checking = false;
 	private closed = false;
 
@@ -118,8 +115,8 @@ export class StateDir implements EditorSource {
 		return [...(this.watcher?.entries.values() ?? [])].map((entry) => {
 			const reading = entry.reading;
 			if (!reading) return { entry };
-			const reused = this.isReused(reading.pid, reading.writtenAtSeconds);
-			const editor = { ...reading, key: pidKey(reading.pid), alive: this.isAlive(reading.pid) && !reused };
+			const reused = this.pids.isReused(reading.pid, reading.writtenAtSeconds);
+			const editor = { ...reading, key: pidKey(reading.pid), alive: this.pids.isAlive(reading.pid) && !reused };
 			return { entry, editor, ...(reused && { reusedPid: reading.pid }) };
 		});
 	}
@@ -147,11 +144,11 @@ export class StateDir implements EditorSource {
 		const pid = pidOfKey(key);
 		const entry = pid === undefined ? undefined : this.watcher?.entries.get(stateFileName(pid));
 		if (!entry || pid === undefined) return undefined;
-		const reused = entry.reading !== undefined && this.isReused(pid, entry.reading.writtenAtSeconds);
+		const reused = entry.reading !== undefined && this.pids.isReused(pid, entry.reading.writtenAtSeconds);
 		return {
 			origin: "state-file",
 			listed: true,
-			alive: entry.deadPid === undefined && this.checkAlive(pid) && !reused,
+			alive: entry.deadPid === undefined && this.pids.checkAlive(pid) && !reused,
 			...(entry.reading && { reading: entry.reading }),
 			...(entry.rejection !== undefined && { rejection: entry.rejection }),
 			...(entry.lastValid && { lastValid: entry.lastValid }),
@@ -160,10 +157,7 @@ export class StateDir implements EditorSource {
 	}
 
 	checkLiveness(): boolean {
-		let died = false;
-		// Only pids believed alive: a dead editor's file is looked at again when it is written.
-		for (const [pid, alive] of this.alive) if (alive && !this.checkAlive(pid)) died = true;
-		return died;
+		return this.pids.checkBelievedAlive();
 	}
 
 	isPending(key: string): boolean {
@@ -245,7 +239,7 @@ export class StateDir implements EditorSource {
 			const watcher = new StateWatcher({
 				dir,
 				uid: this.uid,
-				isAlive: (pid) => this.checkAlive(pid),
+				isAlive: (pid) => this.pids.checkAlive(pid),
 				clock: this.hooks.clock,
 				onChange: this.hooks.changed,
 				onSettled: (fileName) => {
@@ -281,34 +275,17 @@ export class StateDir implements EditorSource {
 		await watcher.close();
 	}
 
-	private isAlive(pid: number): boolean {
-		return this.alive.get(pid) ?? this.checkAlive(pid);
-	}
-
-	private checkAlive(pid: number): boolean {
-		const alive = isProcessAlive(pid);
-		this.alive.set(pid, alive);
-		return alive;
-	}
-
-	private isReused(pid: number, writtenAtSeconds: number): boolean {
-		const known = this.reuse.get(pid);
-		if (known?.writtenAtSeconds === writtenAtSeconds) return known.reused;
-		const reused = pidReused(processStartSeconds(pid), writtenAtSeconds);
-		this.reuse.set(pid, { writtenAtSeconds, reused });
-		return reused;
-	}
-
 	private forgetVanishedPids(): void {
 		const entries = this.watcher?.entries;
-		if (!entries || this.alive.size + this.reuse.size <= 2 * entries.size) return;
-		const known = new Set<number>();
-		for (const entry of entries.values()) {
-			const pid = entry.reading?.pid ?? entry.deadPid;
-			if (pid !== undefined) known.add(pid);
-		}
-		for (const pid of this.alive.keys()) if (!known.has(pid)) this.alive.delete(pid);
-		for (const pid of this.reuse.keys()) if (!known.has(pid)) this.reuse.delete(pid);
+		if (!entries) return;
+		this.pids.forgetOthers(entries.size, () => {
+			const named = new Set<number>();
+			for (const entry of entries.values()) {
+				const pid = entry.reading?.pid ?? entry.deadPid;
+				if (pid !== undefined) named.add(pid);
+			}
+			return named;
+		});
 	}
 }
 
