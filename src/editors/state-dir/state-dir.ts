@@ -148,8 +148,11 @@ export class StateDir implements EditorSource {
 
 	checkLiveness(): boolean {
 		let died = false;
-		// Only pids believed alive: a dead editor's file is looked at again when it is written.
-		for (const [pid, alive] of this.alive) if (alive && !this.checkAlive(pid)) died = true;
+		// Only pids believed alive: a dead editor's file is looked at again when it is written. `forEach`, not
+		// `for...of` over the entries: no [pid, alive] pair made per known pid twice a second (a thousand dead files).
+		this.alive.forEach((alive, pid) => {
+			if (alive && !this.checkAlive(pid)) died = true;
+		});
 		return died;
 	}
 
