@@ -248,10 +248,12 @@ export class IdeController {
 		this.reconcile();
 	}
 
+	/** Its interval bounds how fast a killed editor is noticed; on most ticks the liveness checks are all it does. */
 	private onTick(): void {
 		if (this.stopped) return;
 		if (this.sources.checkLiveness()) this.reconcile();
-		void runInBackground("recheck", () => this.sources.recheck());
+		const recheck = this.sources.recheckDue();
+		if (recheck) void runInBackground("recheck", recheck);
 	}
 
 	/** Every valid editor with its liveness and tier right now. */

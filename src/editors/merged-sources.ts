@@ -50,10 +50,24 @@ export class MergedSources {
 		return died;
 	}
 
-	/** Called every liveness tick: each source every few ticks, or at once when it lost what it watched. */
-	async recheck(): Promise<void> {
-		const due = ++this.ticks % RECHECK_EVERY_TICKS === 0;
-		await Promise.all(this.sources.filter((source) => due || source.lost).map((source) => source.recheck()));
+	/**
+	 * Counts one liveness tick and returns the re-checks due on it: every source's every few ticks, a source's that
+	 * lost what it watched at once. Most ticks nothing is due and nothing is made (no promise, no array, no task):
+	 * an idle pi wakes twice a second, and that wake-up should cost the liveness checks alone.
+	 */
+	recheckDue(): (() => Promise<void>) | undefined {
+		const everySource = ++this.ticks % RECHECK_EVERY_TICKS === 0;
+		if (!everySource && !this.someLost()) return undefined;
+		return () => this.recheck(everySource);
+	}
+
+	private async recheck(everySource: boolean): Promise<void> {
+		await Promise.all(this.sources.filter((source) => everySource || source.lost).map((source) => source.recheck()));
+	}
+
+	private someLost(): boolean {
+		for (const source of this.sources) if (source.lost) return true;
+		return false;
 	}
 
 	/** Every source looks again now (`/ide`): what appeared since is listed before the picker opens. */

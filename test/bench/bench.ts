@@ -343,7 +343,7 @@ async function main(): Promise<void> {
 			median(values.map((value, window) => value - (beside[window] ?? 0)));
 		rows.push({
 			short: "idle CPU per 60 s",
-			measure: `6. idle CPU of the pi process over ${size.idleSeconds} s, 5 editors + 1 000 dead files, median of ${size.idleWindows} consecutive windows of one process (pi alone: ${idleBare} ms; pi with only an empty 500 ms timer: ${idleFloor} ms)`,
+			measure: `6. idle CPU of the pi process over ${size.idleSeconds} s, 5 editors + 1 000 dead files (an idle tick, every 500 ms: kill(pid, 0) of the 5 live editors and nothing more; every fourth, the sources' own re-check: a stat of each dir they watch), median of ${size.idleWindows} consecutive windows of one process (pi alone: ${idleBare} ms; pi with only an empty 500 ms timer: ${idleFloor} ms)`,
 			ours: `${idleOurs} ms (${idleOurs - idleBare} ms above pi alone; samples ${samples[0]?.join(", ")})`,
 			baseline: `${idleBase} ms (${idleBase - idleBare} ms above pi alone; samples ${samples[1]?.join(", ")})`,
 			ratio: `${ratioOf(idleBase, idleOurs)} (net ${ratioOf(idleBase - idleBare, idleOurs - idleBare)})`,

@@ -43,7 +43,9 @@ const HOW_TO_READ = `## How to read it
 - **Start-up** is \`session_start\` until connected, with that many state files of dead pids beside one live
   editor: dead pids' files are skipped before they are even stat-ed.
 - **Idle CPU** is the CPU time of the whole pi process over 60 s (median of five consecutive windows, at the
-  kernel's 10 ms tick), next to pi with no extension and pi with one empty 500 ms timer. The
+  kernel's 10 ms tick), next to pi with no extension and pi with one empty 500 ms timer. An idle tick asks
+  \`kill(pid, 0)\` of the editors believed alive and starts nothing (no task, no promise); every fourth tick
+  the sources re-check their own standing (a stat of each dir they watch). The
   1/10-of-the-baseline target is out of reach as stated whenever pi by itself uses more than a tenth of the
   baseline. The side-dir and Zed rows compare two processes running side by side, window by window; a third,
   set up like the first, shows how far two identical processes differ: the resolution of those rows.

@@ -302,7 +302,7 @@ export async function idleCpu(
 			}
 			writeIdleEditors(ws, dir);
 			const pi = start();
-			await pi.command({ type: "get_state" }, 30_000);
+			await pi.command({ type: "get_state" }, 120_000);
 			// Start-up work (module compilation, pi's own first tasks) must be over before the window opens:
 			// with five pi processes starting at once on two cores, 3 s was not enough (pi alone once read 40 ms
 			// and pi with one empty timer 410 ms in the same run).

@@ -149,7 +149,7 @@ export async function zedIdleCpu(seconds: number, windows: number, readZed: bool
 		zed.start();
 		writeIdleEditors(ws, ws.stateDir);
 		const pi = start(readZed ? undefined : { "pi-ide": { zed: false } });
-		await pi.command({ type: "get_state" }, 30_000);
+		await pi.command({ type: "get_state" }, 120_000);
 		if (readZed) await lastRead(pi);
 		await sleep(10_000);
 		return cpuWindows(pi.pid, seconds, windows);

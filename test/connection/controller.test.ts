@@ -1,6 +1,7 @@
 import { chmodSync, mkdirSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
+import { LIVENESS_CHECK_MS, RECHECK_EVERY_TICKS } from "../../src/shared/core/timing.ts";
 import { resourceCount } from "../../src/shared/process-memory.ts";
 import { controllerBlock } from "../support/blocks.ts";
 import { ManualClock } from "../support/clocks.ts";
@@ -70,6 +71,24 @@ describe("IdeController with real editors and a real state dir", () => {
 		await waitFor("widget switches to the remaining editor", () => pi.widget() === "in other.ts", 3000);
 		expect(pi.notices.some((n) => n.includes(`nvim ${a.pid} is gone`))).toBe(true);
 		expect(pi.connectedPid()).toBe(b.pid);
+	});
+
+	test("idle ticks change nothing; the tick after a kill -9 ends the connection (the clock moved by hand)", async () => {
+		const clock = new ManualClock(now());
+		const pi = harness({ clock });
+		const nvim = pi.editor();
+		nvim.write(at(pi.project));
+		await pi.controller.start();
+		expect(pi.widget()).toBe("in main.ts");
+		const renders = pi.widgets.length;
+		clock.advance(LIVENESS_CHECK_MS * RECHECK_EVERY_TICKS * 2);
+		expect(pi.widgets).toHaveLength(renders);
+		await nvim.kill("SIGKILL");
+		expect(pi.connectedPid()).toBe(nvim.pid);
+		clock.advance(LIVENESS_CHECK_MS);
+		expect(pi.connectedPid()).toBeUndefined();
+		expect(pi.widget()).toBeUndefined();
+		expect(pi.notices.some((n) => n.includes(`nvim ${nvim.pid} is gone`))).toBe(true);
 	});
 
 	test("the editor deleting its file disconnects", async () => {

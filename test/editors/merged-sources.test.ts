@@ -56,9 +56,23 @@ describe("all sources as one list", () => {
 		const steady = source();
 		const lost = source({ lost: true });
 		const merged = new MergedSources([steady.fake, lost.fake], new ManualClock());
-		for (let tick = 0; tick < RECHECK_EVERY_TICKS * 2; tick++) await merged.recheck();
+		for (let tick = 0; tick < RECHECK_EVERY_TICKS * 2; tick++) await merged.recheckDue()?.();
 		expect(steady.calls).toEqual(["recheck", "recheck"]);
 		expect(lost.calls).toHaveLength(RECHECK_EVERY_TICKS * 2);
+	});
+
+	test("an idle tick starts nothing: no re-check, no work handed back, until the tick where all are due", async () => {
+		const a = source();
+		const b = source();
+		const merged = new MergedSources([a.fake, b.fake], new ManualClock());
+		for (let tick = 1; tick < RECHECK_EVERY_TICKS; tick++) expect(merged.recheckDue()).toBeUndefined();
+		expect([...a.calls, ...b.calls]).toEqual([]);
+		const due = merged.recheckDue();
+		// Counted when the tick comes, run when the controller starts it: nothing runs before.
+		expect([...a.calls, ...b.calls]).toEqual([]);
+		await due?.();
+		expect([...a.calls, ...b.calls]).toEqual(["recheck", "recheck"]);
+		expect(merged.recheckDue()).toBeUndefined();
 	});
 
 	test("one key from two sources is one editor: the copy written last", () => {

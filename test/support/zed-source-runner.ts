@@ -28,7 +28,7 @@ const sources = new MergedSources([source], systemClock);
 await source.start();
 const stopTick = systemClock.every(LIVENESS_CHECK_MS, () => {
 	if (sources.checkLiveness()) print({ kind: "listed", editors: source.editors(), reads: source.report().reads });
-	void sources.recheck();
+	void sources.recheckDue()?.();
 });
 print({ kind: "started", report: source.report() });
 
