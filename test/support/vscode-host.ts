@@ -65,7 +65,7 @@ export function vscodeSuiteSkipReason(suite: string, ...others: (string | undefi
 /**
  * Installs the host into the cache unless it is there: staged, renamed into place only when complete. A failed
  * install (a registry hiccup, a native module's build) is tried once more from scratch; a second failure throws
- * with npm's whole error (every line it wrote to stderr), from both tries when they differ.
+ * with npm's whole error (its stderr, and the end of what its scripts printed), from both tries when they differ.
  */
 export function installVscodeHost(log: (message: string) => void = () => {}): VscodeHost {
 	const root = cacheRoot();
@@ -83,7 +83,9 @@ export function installVscodeHost(log: (message: string) => void = () => {}): Vs
 			installOnce(root);
 		} catch (again) {
 			const second = npmError(again);
-			const both = second === first ? second : `${second}\n(the first try: ${first})`;
+			const both = sameFailure(first, second)
+				? `${second}\n(the first try failed the same way)`
+				: `${second}\n(the first try: ${first})`;
 			throw new Error(`the VS Code test host could not be installed (tried twice):\n${both}`);
 		}
 	}
@@ -95,11 +97,13 @@ function installOnce(root: string): void {
 	const staging = mkdtempSync(`${root}.staging-`);
 	try {
 		const manifest = JSON.parse(readFileSync(join(HOST_SOURCE, "package.json"), "utf8"));
-		const npm = (cwd: string, args: string[], env: NodeJS.ProcessEnv = process.env) =>
+		// Both streams kept: npm says its error on stderr, a foreground script (code-server's postinstall) on stdout.
+		const npm = (cwd: string, args: string[], env: NodeJS.ProcessEnv = ownNpmEnv()) =>
 			execFileSync("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error", ...args], {
 				cwd,
 				env,
-				stdio: ["ignore", "ignore", "pipe"],
+				stdio: ["ignore", "pipe", "pipe"],
+				maxBuffer: 256 * 1024 * 1024,
 			});
 		mkdirSync(join(staging, "node24"));
 		writeFileSync(join(staging, "node24", "package.json"), "{}");
@@ -108,7 +112,7 @@ function installOnce(root: string): void {
 		mkdirSync(join(staging, "host"));
 		writeFileSync(join(staging, "host", "package.json"), JSON.stringify({ dependencies: manifest.dependencies }));
 		npm(join(staging, "host"), ["--foreground-scripts"], {
-			...process.env,
+			...ownNpmEnv(),
 			PATH: `${join(nodeDir, "bin")}:${process.env.PATH ?? ""}`,
 			npm_config_nodedir: nodeDir,
 		});
@@ -120,11 +124,47 @@ function installOnce(root: string): void {
 	}
 }
 
-/** What a failed npm said: its whole stderr (the `npm error` block and any script's output), else the error. */
+/**
+ * The environment for an install of its own, without what the `npm test` running these tests says about itself
+ * to its scripts: its user agent names its Node (v20), and code-server's postinstall reads the Node major from
+ * that and refuses any but v24, so under `npm test` the host never installed (while `npx vitest` did). The
+ * user's own npm settings (registry, CA file) stay.
+ */
+export function ownNpmEnv(): NodeJS.ProcessEnv {
+	const outerNpm =
+		/^npm_(lifecycle_|package_|command$|execpath$|node_execpath$|config_(user_agent|node_gyp|local_prefix|npm_version)$)/;
+	return Object.fromEntries(Object.entries(process.env).filter(([name]) => !outerNpm.test(name)));
+}
+
+/** Two tries' errors, told apart only by their staging dirs and npm's log files: the same failure. */
+function sameFailure(first: string, second: string): boolean {
+	const general = (text: string) =>
+		text.replace(/\.staging-[A-Za-z0-9]+/g, ".staging-*").replace(/_logs\/\S+-debug-\d+\.log/g, "_logs/*.log");
+	return general(first) === general(second);
+}
+
+const SCRIPT_OUTPUT_LINES = 80;
+
+/**
+ * What a failed npm said: its whole stderr (the `npm error` block), then the end of what its scripts printed
+ * on stdout (code-server's postinstall says there why it stopped: the Node it wants, the native modules it
+ * could not build), else the error itself.
+ */
 export function npmError(error: unknown): string {
-	const stderr = String((error as { stderr?: unknown }).stderr ?? "").trim();
-	if (stderr !== "") return stderr;
-	return error instanceof Error ? error.message : String(error);
+	const text = (stream: "stdout" | "stderr") => String((error as Record<string, unknown>)[stream] ?? "").trim();
+	const [stderr, stdout] = [text("stderr"), text("stdout")];
+	const parts = stderr === "" ? [] : [stderr];
+	if (stdout !== "") {
+		const lines = stdout.split("\n");
+		const cut = lines.length - SCRIPT_OUTPUT_LINES;
+		parts.push(
+			cut > 0
+				? `what its scripts printed (the last ${SCRIPT_OUTPUT_LINES} of ${lines.length} lines):`
+				: "what its scripts printed:",
+			...lines.slice(Math.max(0, cut)),
+		);
+	}
+	return parts.length > 0 ? parts.join("\n") : error instanceof Error ? error.message : String(error);
 }
 
 /** One code-server: its own config, user data and extensions dirs, serving `folder`; stopped with its group. */
