@@ -2,6 +2,7 @@ import { mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { defineConfig } from "vitest/config";
+import { skipLogPath } from "./test/setup/skip-log.ts";
 
 /**
  * The home every pi of a test finds IDE servers' lock dirs under (`.claude/ide`, `.pi/ide`): never the
@@ -19,7 +20,17 @@ export const baseTestOptions = {
 	maxWorkers: 2,
 	// The churn cases assert that memory stays flat, which needs a forced GC to be meaningful.
 	execArgv: ["--expose-gc"],
-	env: { PI_IDE_TEST_LOCK_ROOT: LOCK_ROOT, CLAUDE_CONFIG_DIR: "", PI_IDE_LOCK_DIR: "", CLAUDE_CODE_SSE_PORT: "" },
+	env: {
+		PI_IDE_TEST_LOCK_ROOT: LOCK_ROOT,
+		PI_IDE_TEST_SKIP_LOG: skipLogPath(),
+		CLAUDE_CONFIG_DIR: "",
+		PI_IDE_LOCK_DIR: "",
+		CLAUDE_CODE_SSE_PORT: "",
+	},
+	// Every `... skipped: <reason>` a test prints is noted, and the run ends saying how many tests were skipped
+	// and why (test/setup/skip-summary.ts): a fresh clone without a real component sees it last.
+	setupFiles: ["test/setup/skip-notes.ts"],
+	reporters: ["default", "./test/setup/skip-summary.ts"],
 };
 
 export default defineConfig({

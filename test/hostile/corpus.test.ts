@@ -1,6 +1,6 @@
 /**
  * The named hostile corpus, run against the real watcher + core (through the controller) on real files and
- * real processes. Every case asserts its outcome; e2e twins through the real pi CLI live in corpus-e2e.test.ts.
+ * real processes. Every case asserts its outcome; e2e twins through the real pi CLI live in corpus.e2e.test.ts.
  */
 import { execFileSync } from "node:child_process";
 import { chmodSync, chownSync, linkSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";

@@ -1,10 +1,11 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { appendFileSync, existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { installAnthropicExtension } from "../support/anthropic-vscode.ts";
 import { PACKAGE_ROOT } from "../support/pi-cli.ts";
 import { installPi1Toolchain } from "../support/pi1-toolchain.ts";
-import { installVscodeHost } from "../support/vscode-host.ts";
+import { HOST_FAILURE_ENV, installVscodeHost } from "../support/vscode-host.ts";
+import { skipLogPath } from "./skip-log.ts";
 
 /**
  * Runs once before any test file: the pi 1.x suites need their toolchain in the cache. Where it cannot be had
@@ -28,6 +29,12 @@ export default function setup(): void {
 	}
 	if (process.env.CI === "true") throw new Error(`CI=true and the pi 1.x toolchain cannot be had: ${reason}`);
 	process.stderr.write(`pi 1.x tests skipped: ${reason}\n`);
+	noteRunWideSkip("pi 1.x tests", reason);
+}
+
+/** A reason that holds for the whole run, for the closing summary (the workers note their files' own). */
+function noteRunWideSkip(what: string, reason: string): void {
+	appendFileSync(skipLogPath(), `${JSON.stringify({ file: "", what, reason })}\n`);
 }
 
 /**
@@ -39,7 +46,11 @@ function installHost(): void {
 	try {
 		installVscodeHost(log);
 	} catch (error) {
-		log(firstLine(error));
+		// npm's whole error, said here and again in the run's closing summary; the suites that skip point at it.
+		const message = error instanceof Error ? error.message : String(error);
+		log(message);
+		process.env[HOST_FAILURE_ENV] = message;
+		noteRunWideSkip("the VS Code tests", message);
 	}
 	const extension = installAnthropicExtension(log);
 	if (extension.skipReason) log(extension.skipReason);

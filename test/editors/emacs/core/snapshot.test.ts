@@ -9,7 +9,7 @@ import {
 
 const protocolCheck = Compile(EditorStateSchema);
 
-/** What a real Emacs 28.2 pushed (test/editors/emacs/push-state.test.ts), a region active. */
+/** What a real Emacs 28.2 pushed (test/editors/emacs/push-state.e2e.test.ts), a region active. */
 const SNAPSHOT: EmacsSnapshot = {
 	file: "/home/me/proj/src/main.py",
 	name: "main.py",
