@@ -47,8 +47,9 @@ describe("a hostile process named nvim", () => {
 		return { child, socket };
 	}
 
-	async function source(): Promise<NeovimSource> {
-		const started = new NeovimSource(
+	/** A source that sees only this test's fakes, not started. */
+	function unstarted(): NeovimSource {
+		return new NeovimSource(
 			{
 				enabled: { on: true, source: "default" },
 				uid: process.getuid?.() ?? 0,
@@ -60,6 +61,10 @@ describe("a hostile process named nvim", () => {
 			},
 			{ clock: systemClock, changed: () => {}, event: () => {}, notify: () => {}, settled: () => {} },
 		);
+	}
+
+	async function source(): Promise<NeovimSource> {
+		const started = unstarted();
 		const startedAt = Date.now();
 		await started.start();
 		// Never held up: a silent server costs one request timeout at most.
@@ -76,18 +81,7 @@ describe("a hostile process named nvim", () => {
 
 	test("a Neovim still opening gives no facts: neither listed nor alive until it described itself", async () => {
 		const { child, socket } = await fakeNeovim("held");
-		const neovims = new NeovimSource(
-			{
-				enabled: { on: true, source: "default" },
-				uid: process.getuid?.() ?? 0,
-				platform: process.platform,
-				env: { TMPDIR: join(root, "tmp") },
-				projectDir: () => root,
-				connectedKey: () => undefined,
-				testScope: procScope,
-			},
-			{ clock: systemClock, changed: () => {}, event: () => {}, notify: () => {}, settled: () => {} },
-		);
+		const neovims = unstarted();
 		scope.defer(() => neovims.close());
 		const started = neovims.start();
 		await waitFor("the state asked", () => existsSync(`${socket}.asked`));
@@ -130,6 +124,15 @@ describe("a hostile process named nvim", () => {
 	])("%s; the rest of the state stands, the reason in /ide status", async (_name, mode, reason) => {
 		const { child } = await fakeNeovim(mode);
 		const neovims = await source();
+		// Megabytes within one request's 500 ms: on a loaded machine the first read may time out; /ide reads again.
+		await waitFor(
+			"the oversize state read",
+			async () => {
+				if (neovims.editors().length === 0) await neovims.lookAgain();
+				return neovims.editors().length > 0;
+			},
+			20_000,
+		);
 		expect(neovims.editors().map((editor) => editor.pid)).toEqual([child.pid]);
 		expect(neovims.report().neovims[0]?.cuts).toEqual([reason]);
 		const { neovimStatusLines } = await import("../../../src/editors/neovim/core/status.ts");
