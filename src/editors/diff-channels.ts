@@ -30,9 +30,8 @@ export const NO_CHANNEL_REASONS: Record<EditorOrigin, string> = {
 export type ServerAnswer = { ok: true; value: unknown } | { ok: false; reason: string };
 
 /**
- * What a review needs of one Neovim (review/hosts/neovim-host.ts): these functions, not the session. Its
- * chunks of Lua are the review's own (review/core/scripts/neovim-diff-lua.ts); this runs them the way every
- * request runs.
+ * What a review needs of one Neovim (review/hosts/neovim-host.ts): these functions, not the session. Its chunks
+ * of Lua are the review's own (review/core/neovim-diff-lua.ts); this runs them the way every request runs.
  */
 export interface NeovimDiffChannel {
 	/** pi runs in this Neovim's own terminal (`$NVIM`): a review is opened without taking the user there. */
@@ -53,9 +52,8 @@ export interface NeovimDiffChannel {
 export type ReviewMessage = unknown;
 
 /**
- * What a review needs of one Emacs (review/hosts/emacs-host.ts): these functions, not the session. Its elisp
- * is the review's own (review/core/scripts/emacs-diff-elisp.ts); this runs it the way every request to that
- * Emacs runs.
+ * What a review needs of one Emacs (review/hosts/emacs-host.ts): these functions, not the session. Its elisp is
+ * the review's own (review/core/emacs-diff-elisp.ts); this runs it the way every request to that Emacs runs.
  */
 export interface EmacsDiffChannel {
 	/** pi runs in this Emacs's own terminal (`INSIDE_EMACS`): a review is opened without taking the user there. */

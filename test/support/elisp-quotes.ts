@@ -1,7 +1,7 @@
 import { CHUNK_BODY_COLUMNS, elispChunk, indent } from "../../src/editors/emacs/core/elisp/elisp-chunk.ts";
 import { EMACS_ELISP_CHUNKS } from "../../src/editors/emacs/core/elisp/push-elisp.ts";
 import { SNAPSHOT_FORM } from "../../src/editors/emacs/core/elisp/state-elisp.ts";
-import { EMACS_REVIEW_ELISP_CHUNKS } from "../../src/review/core/scripts/emacs-diff-elisp.ts";
+import { EMACS_REVIEW_ELISP_CHUNKS } from "../../src/review/core/emacs-diff-elisp.ts";
 
 /**
  * How docs/security.md quotes every chunk of elisp pi sends into Emacs: verbatim, in pieces a reader can follow,

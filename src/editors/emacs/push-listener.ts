@@ -10,9 +10,6 @@ import { EMACS_PUSH_HELLO_TIMEOUT_MS } from "../../shared/core/timing.ts";
 import { hasExited } from "../processes/core/proc-stat.ts";
 import { procStatOf } from "../processes/proc-files.ts";
 import { PushLines } from "./core/push-lines.ts";
-import { Peer, type PushHandlers, type PushPeer } from "./core/push-peer.ts";
-
-export type { PushHandlers, PushPeer } from "./core/push-peer.ts";
 
 /** The longest line an Emacs may push (a snapshot at its caps is well under 5 MiB); a longer one ends the peer. */
 export const PUSH_LINE_MAX_BYTES = 16 * 1024 * 1024;
@@ -29,6 +26,85 @@ const TOKEN_BYTES = 16;
  */
 const PUSH_DIR_PREFIX = "pi-ide-emacs-";
 const PUSH_DIR_NAME = /^pi-ide-emacs-([1-9]\d{0,9})-(\d{1,20})-[A-Za-z0-9]{6}$/;
+
+export interface PushHandlers {
+	/** One JSON value the Emacs sent (untrusted: the caller checks its shape). */
+	message(value: unknown): void;
+	/** The connection ended by Emacs's side (EOF, an error, an oversize line); not called after `close()`. */
+	closed(reason: string): void;
+}
+
+/** One Emacs pi expects, or is connected to, on its push socket. */
+export interface PushPeer {
+	/** What the install's args carry: the first line the Emacs must write. */
+	readonly token: string;
+	readonly connected: boolean;
+	/** Settles true once the Emacs said this token, false if the peer ends (or is closed) before. */
+	readonly whenConnected: Promise<boolean>;
+	/** Lines that were not JSON, ignored. */
+	readonly ignoredLines: number;
+	/** Ends the connection (Emacs's sentinel then removes everything of pi's), or forgets the token. */
+	close(): void;
+}
+
+class Peer implements PushPeer {
+	connected = false;
+	ignoredLines = 0;
+	socket: Socket | undefined;
+	readonly whenConnected: Promise<boolean>;
+	private settleConnected: (connected: boolean) => void = () => {};
+	private done = false;
+
+	constructor(
+		readonly token: string,
+		private readonly handlers: PushHandlers,
+		private readonly forget: (token: string) => void,
+	) {
+		this.whenConnected = new Promise((settle) => {
+			this.settleConnected = settle;
+		});
+	}
+
+	get open(): boolean {
+		return !this.done;
+	}
+
+	attach(socket: Socket): void {
+		this.socket = socket;
+		this.connected = true;
+		this.settleConnected(true);
+	}
+
+	line(bytes: Buffer): void {
+		let value: unknown;
+		try {
+			value = JSON.parse(bytes.toString("utf8"));
+		} catch {
+			this.ignoredLines++;
+			return;
+		}
+		this.handlers.message(value);
+	}
+
+	ended(reason: string): void {
+		if (this.done) return;
+		this.finish();
+		this.handlers.closed(reason);
+	}
+
+	close(): void {
+		if (this.done) return;
+		this.finish();
+	}
+
+	private finish(): void {
+		this.done = true;
+		this.connected = false;
+		this.settleConnected(false);
+		this.forget(this.token);
+		this.socket?.destroy();
+	}
+}
 
 /**
  * pi's end of the push channel: a unix socket (0600) in a dir only pi uses (0700), to which pi's elisp in each

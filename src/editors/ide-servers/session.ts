@@ -1,14 +1,16 @@
+import { pathToFileURL } from "node:url";
 import { runInBackground } from "../../shared/background.ts";
 import type { Clock } from "../../shared/core/clock.ts";
 import { IDE_REQUEST_TIMEOUT_MS, IDE_SELECTION_REPLAY_MS } from "../../shared/core/timing.ts";
 import { initializeParams, serverInfoOf, toolAnswerOf, toolNamesOf } from "../core/mcp.ts";
 import type { Diagnostic } from "../core/protocol-state.ts";
 import { RequestRecord } from "../kit/core/request-record.ts";
-import { ActiveFileAsks } from "./active-file-asks.ts";
+import { diagnosticsOfFile } from "./core/diagnostics.ts";
 import { type ServerView, type ViewUpdate, withOpenEditors, withSelectionPayload } from "./core/editor-view.ts";
 import { quirksOfServer, type ServerQuirks } from "./core/ide-apps.ts";
 import type { Mention, SessionReport } from "./core/status.ts";
 import { dirtyOf, mentionOf } from "./core/tool-answers.ts";
+import { countLinesOnDisk } from "./lines-on-disk.ts";
 import { FRAME_TOO_BIG, type McpAnswer, McpSocket, PI_CLOSED } from "./mcp-socket.ts";
 
 /** Where and how to connect: from a lockfile that passed every check. */
@@ -33,15 +35,12 @@ const PI_MOVED_ON = "pi closed the connection while it opened";
  * has a timeout; what arrives is checked by core/ before it is kept.
  */
 export class IdeServerSession {
+	/** The active file's lines being counted on disk (a prompt waits for it, capped): undefined when none is. */
+	counting?: Promise<void>;
 	private socket?: McpSocket;
 	private view: ServerView = {};
-	private readonly activeFile = new ActiveFileAsks({
-		view: () => this.view,
-		tool: (name, args, timeoutMs) => this.tool(name, args, timeoutMs),
-		offers: (tool) => this.offers(tool),
-		oneBasedPositions: () => this.quirks.oneBasedPositions,
-		changed: () => this.hooks.changed(),
-	});
+	private diagnostics: Diagnostic[] = [];
+	private linesOnDisk?: { file: string; lines: number };
 	private tools: readonly string[] = [];
 	private quirks: ServerQuirks = quirksOfServer("");
 	private info?: { name: string; version: string };
@@ -51,6 +50,7 @@ export class IdeServerSession {
 	private problem?: string;
 	/** pi closed it: an open under way stops at its next step. */
 	private closing = false;
+	private diagnosticsAsked?: { file: string; done: Promise<void> };
 
 	constructor(
 		private readonly target: SessionTarget,
@@ -92,11 +92,6 @@ export class IdeServerSession {
 		return this.socket.closed === undefined || this.fail(`the server closed the connection: ${closeText(socket)}`);
 	}
 
-	/** The active file's lines being counted on disk (a prompt waits for it, capped): undefined when none is. */
-	get counting(): Promise<void> | undefined {
-		return this.activeFile.counting;
-	}
-
 	get isOpen(): boolean {
 		return this.socket !== undefined && this.socket.closed === undefined && this.info !== undefined;
 	}
@@ -120,9 +115,8 @@ export class IdeServerSession {
 	}
 
 	state(): { view: ServerView; diagnostics: readonly Diagnostic[]; linesOnDisk?: number } {
-		const lines = this.activeFile.linesOf(this.view.file);
-		const diagnostics = this.activeFile.diagnostics;
-		return { view: this.view, diagnostics, ...(lines !== undefined && { linesOnDisk: lines }) };
+		const lines = this.linesOnDisk?.file === this.view.file ? this.linesOnDisk?.lines : undefined;
+		return { view: this.view, diagnostics: this.diagnostics, ...(lines !== undefined && { linesOnDisk: lines }) };
 	}
 
 	/**
@@ -206,7 +200,7 @@ export class IdeServerSession {
 			const mention = mentionOf(params, this.quirks.oneBasedPositions);
 			if (mention) this.hooks.mentioned(mention);
 		} else if (method === "diagnostics_changed") {
-			void runInBackground("ide server diagnostics", () => this.activeFile.askDiagnostics());
+			void runInBackground("ide server diagnostics", () => this.askDiagnostics());
 		}
 	}
 
@@ -222,8 +216,49 @@ export class IdeServerSession {
 		const switched = update.view.file !== this.view.file;
 		this.view = update.view;
 		this.problem = undefined;
-		if (switched) this.activeFile.switched();
+		if (switched) {
+			this.diagnostics = [];
+			void runInBackground("ide server file switch", () => Promise.all([this.askDiagnostics(), this.countLines()]));
+		}
 		this.hooks.changed();
+	}
+
+	/** The active file's diagnostics, asked on a file switch and on `diagnostics_changed`: never at prompt time. */
+	private askDiagnostics(): Promise<void> {
+		const file = this.view.file;
+		if (file === undefined || !this.offers("getDiagnostics")) return Promise.resolve();
+		// One ask per file at a time; a switch while the last file's are asked asks for the new one too.
+		if (this.diagnosticsAsked?.file === file) return this.diagnosticsAsked.done;
+		const done = this.tool("getDiagnostics", { uri: pathToFileURL(file).href }, IDE_REQUEST_TIMEOUT_MS)
+			.then((json) => {
+				const found = json === undefined ? undefined : diagnosticsOfFile(json, file, this.quirks.oneBasedPositions);
+				if (found && this.view.file === file) {
+					this.diagnostics = found;
+					this.hooks.changed();
+				}
+			})
+			.finally(() => {
+				if (this.diagnosticsAsked?.done === done) this.diagnosticsAsked = undefined;
+			});
+		this.diagnosticsAsked = { file, done };
+		return done;
+	}
+
+	private countLines(): Promise<void> {
+		const file = this.view.file;
+		if (file === undefined || this.view.lineCount !== undefined) return Promise.resolve();
+		const counting: Promise<void> = countLinesOnDisk(file)
+			.then((lines) => {
+				if (lines !== undefined && this.view.file === file) {
+					this.linesOnDisk = { file, lines };
+					this.hooks.changed();
+				}
+			})
+			.finally(() => {
+				if (this.counting === counting) this.counting = undefined;
+			});
+		this.counting = counting;
+		return counting;
 	}
 
 	/** A tool's structured answer, or undefined (its failure kept as the last request's). */

@@ -4,12 +4,14 @@ import { PROMPT_FLUSH_TIMEOUT_MS } from "../../shared/core/timing.ts";
 import type { EditorFacts, ListedEditor } from "../core/editor.ts";
 import type { EditorChannel } from "../diff-channels.ts";
 import type { EditorAsked, EditorSource, SourceHooks } from "../editor-source.ts";
+import { Generation } from "../kit/core/generation.ts";
+import { GoneKeys } from "../kit/core/gone-keys.ts";
 import { phaseBeforeStart } from "../kit/core/source-phase.ts";
-import { usableLocks } from "./core/lock-choice.ts";
+import { EditorPathsCache } from "../real-paths.ts";
 import { type LockDirEnv, lockDirPlan } from "./core/lock-dirs.ts";
 import { type IdeServersReport, ideServersNoMatchLine, ideServersStatusLines, type Mention } from "./core/status.ts";
 import { ideServerDiffChannel } from "./diff-channel.ts";
-import { keyOf, LockListing, lockReport } from "./listing.ts";
+import { folderTier, keyOf, listedEditor, lockReport } from "./listing.ts";
 import { LockTable } from "./lock-table.ts";
 import { LockDirWatchers } from "./lock-watch.ts";
 import { holderRunning, type ReadLock } from "./lockfiles.ts";
@@ -44,7 +46,13 @@ export class IdeServerSource implements EditorSource {
 	private readonly table: LockTable;
 	private readonly watchers: LockDirWatchers;
 	private readonly connections: ServerConnections;
-	private readonly listing = new LockListing();
+	private readonly gone = new GoneKeys();
+	/** Each listed editor with the lockfile it was read from. */
+	private readonly listing = new Map<string, { editor: ListedEditor; lock: ReadLock }>();
+	/** One per listed editor: a push of one server resolves no path of another's again. */
+	private readonly paths = new Map<string, EditorPathsCache>();
+	/** A rebuild that finished after a newer one started is dropped. */
+	private readonly rebuilds = new Generation();
 	readonly lost = false;
 
 	constructor(
@@ -93,7 +101,7 @@ export class IdeServerSource implements EditorSource {
 	}
 
 	editors(): ListedEditor[] {
-		return this.listing.editors();
+		return [...this.listing.values()].map(({ editor }) => editor);
 	}
 
 	facts(key: string): EditorFacts | undefined {
@@ -109,7 +117,7 @@ export class IdeServerSource implements EditorSource {
 				reading: listed,
 				writtenAtSeconds: listed.writtenAtSeconds,
 			};
-		return this.listing.isGone(key) ? { origin: "ide-server", listed: false, alive: false } : undefined;
+		return this.gone.has(key) ? { origin: "ide-server", listed: false, alive: false } : undefined;
 	}
 
 	/**
@@ -227,10 +235,27 @@ export class IdeServerSource implements EditorSource {
 		};
 	}
 
-	/** The lockfiles pi may list, one per key (core/lock-choice.ts). */
+	/**
+	 * The lockfiles pi may list, one per key: a process serving several (one JetBrains holding a server per
+	 * project) is one editor, listed by the lockfile that matches pi's project best, else the newest.
+	 */
 	private usableLocks(): ReadLock[] {
-		const { claimedElsewhere, projectDir } = this.options;
-		return usableLocks(this.table.all(), { keyOf, claimedElsewhere, projectDir });
+		const byKey = new Map<string, ReadLock>();
+		for (const lock of this.table.all()) {
+			const key = keyOf(lock);
+			if (lock.unused !== undefined || key === undefined || this.options.claimedElsewhere(key) !== undefined) continue;
+			const known = byKey.get(key);
+			if (!known || this.ranksAbove(lock, known)) byKey.set(key, lock);
+		}
+		return [...byKey.values()];
+	}
+
+	private ranksAbove(lock: ReadLock, known: ReadLock): boolean {
+		const tier = (candidate: ReadLock) =>
+			folderTier(candidate.lockfile?.workspaceFolders ?? [], this.options.projectDir());
+		const [a, b] = [tier(lock), tier(known)];
+		if (a !== b) return a < b;
+		return (lock.writtenAtSeconds ?? 0) > (known.writtenAtSeconds ?? 0);
 	}
 
 	private async rescan(dir: string): Promise<void> {
@@ -239,18 +264,38 @@ export class IdeServerSource implements EditorSource {
 		await this.rebuild();
 	}
 
+	private pathsCacheOf(key: string): EditorPathsCache {
+		let cache = this.paths.get(key);
+		if (!cache) {
+			cache = new EditorPathsCache();
+			this.paths.set(key, cache);
+		}
+		return cache;
+	}
+
 	/** Every usable lockfile as an editor, its state from its connection when there is one. */
 	private async rebuild(): Promise<void> {
-		const rebuilt = await this.listing.rebuild(this.usableLocks(), (key) => {
+		const rebuild = this.rebuilds.start();
+		const built = new Map<string, { editor: ListedEditor; lock: ReadLock }>();
+		for (const lock of this.usableLocks()) {
+			const key = keyOf(lock) as string;
 			const connection = this.connections.of(key);
-			return {
+			const listed = await listedEditor(lock, {
 				// Nothing the server said counts before its port is proven again and its starting state read.
 				session: connection?.opening === undefined ? connection?.session : undefined,
 				nowSeconds: this.hooks.clock.nowSeconds(),
 				ssePort: this.ssePort,
 				byHand: this.options.mode.mode !== "auto" || this.connections.endedOf(key) !== undefined,
-			};
-		});
-		if (rebuilt) this.hooks.changed();
+				pathsOf: (state) => this.pathsCacheOf(key).pathsOf(state),
+			});
+			if (!rebuild.isNewest()) return;
+			built.set(key, { editor: listed, lock });
+		}
+		for (const key of this.listing.keys()) if (!built.has(key)) this.gone.add(key);
+		for (const key of built.keys()) this.gone.delete(key);
+		this.listing.clear();
+		for (const [key, listed] of built) this.listing.set(key, listed);
+		for (const key of this.paths.keys()) if (!built.has(key)) this.paths.delete(key);
+		this.hooks.changed();
 	}
 }

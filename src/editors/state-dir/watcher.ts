@@ -2,11 +2,15 @@ import { lstat, readdir } from "node:fs/promises";
 import { basename, join, resolve } from "node:path";
 import { type FSWatcher, watch } from "chokidar";
 import { guarded } from "../../shared/background.ts";
-import type { Clock } from "../../shared/core/clock.ts";
+import type { Cancel, Clock } from "../../shared/core/clock.ts";
+import { TRAILING_READ_MS } from "../../shared/core/timing.ts";
 import type { StateFileEntry } from "../core/editor.ts";
+import { EditorPathsCache } from "../real-paths.ts";
 import { classifyFileName, stateFileLines } from "./core/parse.ts";
 import { readStateFile } from "./file-reader.ts";
-import { type FileTrack, ReadSchedule } from "./read-schedule.ts";
+
+/** Reads in flight at once: thousands of stale files at start-up must not exhaust file descriptors. */
+const MAX_CONCURRENT_READS = 16;
 
 export interface StateWatcherOptions {
 	dir: string;
@@ -31,6 +35,15 @@ export interface StateWatcherOptions {
 	rawEvents?: boolean;
 }
 
+interface FileTrack {
+	signature?: string;
+	reading?: Promise<void>;
+	dirty: boolean;
+	/** Cancels the trailing re-read that is due. */
+	trailing?: Cancel;
+	paths: EditorPathsCache;
+}
+
 /** Keeps `entries` equal to what the state dir holds: pid files read, validated and resolved. */
 export class StateWatcher {
 	readonly entries = new Map<string, StateFileEntry>();
@@ -38,20 +51,15 @@ export class StateWatcher {
 	lost = false;
 	/** chokidar's first scan is done: from now on a name comes from an event, not from the listing. */
 	private listed = false;
-	private readonly reads: ReadSchedule;
+	private readonly tracks = new Map<string, FileTrack>();
 	private watcher?: FSWatcher;
 	private closed = false;
+	private activeReads = 0;
+	private readonly readQueue: (() => void)[] = [];
 	private readonly dir: string;
 
 	constructor(private readonly options: StateWatcherOptions) {
 		this.dir = resolve(options.dir);
-		this.reads = new ReadSchedule({
-			clock: options.clock,
-			readOnce: (fileName, track) => this.readOnce(fileName, track),
-			kept: (fileName) => this.entries.has(fileName),
-			settled: (fileName) => options.onSettled?.(fileName),
-			onError: (message) => options.onError?.(message),
-		});
 	}
 
 	/** Resolves once the initial scan is done and every file found by it has been read. */
@@ -72,7 +80,7 @@ export class StateWatcher {
 		const initialReads: Promise<void>[] = [];
 		let ready = false;
 		const onFile = guarded("state-dir watch", (path: string) => {
-			const read = this.reads.schedule(basename(path), ready);
+			const read = this.schedule(basename(path), ready);
 			if (!ready) initialReads.push(read);
 		});
 		watcher.on("add", onFile);
@@ -106,7 +114,7 @@ export class StateWatcher {
 				const watchedPath = (details as { watchedPath?: unknown } | undefined)?.watchedPath;
 				if (!ready || this.options.rawEvents === false || typeof name !== "string") return;
 				if (typeof watchedPath !== "string" || resolve(watchedPath) !== this.dir) return;
-				if (classifyFileName(name).kind !== "ignored") void this.reads.schedule(name, true);
+				if (classifyFileName(name).kind !== "ignored") void this.schedule(name, true);
 			}),
 		);
 		watcher.on("error", (error: unknown) => this.options.onError?.(`watcher error: ${String(error)}`));
@@ -115,8 +123,8 @@ export class StateWatcher {
 		this.listed = true;
 		// The same names chokidar's initial scan skipped: one listing at start, never a polling loop.
 		for (const name of await readdir(this.dir).catch(() => [] as string[])) {
-			if (!this.reads.has(name) && classifyFileName(name).kind !== "ignored")
-				initialReads.push(this.reads.schedule(name, false));
+			if (!this.tracks.has(name) && classifyFileName(name).kind !== "ignored")
+				initialReads.push(this.schedule(name, false));
 		}
 		await Promise.all(initialReads);
 	}
@@ -125,24 +133,78 @@ export class StateWatcher {
 	async close(): Promise<void> {
 		if (this.closed) return;
 		this.closed = true;
-		const reads = this.reads.close();
+		for (const track of this.tracks.values()) track.trailing?.();
+		for (const release of this.readQueue.splice(0)) release();
+		const reads = [...this.tracks.values()].map((track) => track.reading);
 		await this.watcher?.close().catch(() => {});
-		await reads;
+		await Promise.all(reads);
 	}
 
 	/** Run pending re-reads now and wait for them: the prompt path uses this to see a write that just landed. */
-	flush(fileName: string): Promise<void> {
-		return this.reads.flush(fileName);
+	async flush(fileName: string): Promise<void> {
+		const track = this.tracks.get(fileName);
+		if (!track) return;
+		if (track.trailing) {
+			track.trailing();
+			track.trailing = undefined;
+			await this.readNow(fileName, track);
+		} else {
+			await track.reading;
+		}
 	}
 
 	/** True while a read of the file is in flight or a trailing re-read is due. */
 	isPending(fileName: string): boolean {
-		return this.reads.isPending(fileName);
+		const track = this.tracks.get(fileName);
+		return track !== undefined && (track.reading !== undefined || track.trailing !== undefined);
 	}
 
 	private isWatchedName(fileName: string): boolean {
 		const name = classifyFileName(fileName);
 		return name.kind === "rejected" || (name.kind === "state" && this.options.isAlive(name.pid));
+	}
+
+	private schedule(fileName: string, withTrailingRead: boolean): Promise<void> {
+		if (this.closed) return Promise.resolve();
+		let track = this.tracks.get(fileName);
+		if (!track) {
+			track = { dirty: false, paths: new EditorPathsCache() };
+			this.tracks.set(fileName, track);
+		}
+		if (withTrailingRead) {
+			const current = track;
+			current.trailing?.();
+			current.trailing = this.options.clock.after(TRAILING_READ_MS, () => {
+				current.trailing = undefined;
+				void this.readNow(fileName, current);
+			});
+		}
+		return this.readNow(fileName, track);
+	}
+
+	/** One read at a time per file; an event during a read marks it dirty and the read loops, so the latest write wins. */
+	private readNow(fileName: string, track: FileTrack): Promise<void> {
+		if (track.reading) {
+			track.dirty = true;
+			return track.reading;
+		}
+		track.reading = (async () => {
+			do {
+				track.dirty = false;
+				await this.withReadSlot(() => this.readOnce(fileName, track));
+			} while (track.dirty && !this.closed);
+		})()
+			.catch((error: unknown) => this.options.onError?.(`reading ${fileName} failed: ${String(error)}`))
+			.finally(
+				guarded("state-dir read settled", () => {
+					track.reading = undefined;
+					if (track.trailing || this.closed) return;
+					// Vanished files leave no bookkeeping behind: editors come and go for as long as pi runs.
+					if (!this.entries.has(fileName) && this.tracks.get(fileName) === track) this.tracks.delete(fileName);
+					this.options.onSettled?.(fileName);
+				}),
+			);
+		return track.reading;
 	}
 
 	private async readOnce(fileName: string, track: FileTrack): Promise<void> {
@@ -212,13 +274,31 @@ export class StateWatcher {
 	}
 
 	private onUnlink(fileName: string): void {
-		this.reads.unlinked(fileName);
+		const track = this.tracks.get(fileName);
+		// A read in flight may have seen the file before it went; make it look again rather than resurrect it.
+		if (track?.reading) track.dirty = true;
+		else this.tracks.delete(fileName);
 		this.drop(fileName);
 	}
 
 	private drop(fileName: string): void {
-		this.reads.cancelTrailing(fileName);
+		const track = this.tracks.get(fileName);
+		if (track) {
+			track.trailing?.();
+			track.trailing = undefined;
+		}
 		if (this.entries.delete(fileName)) this.options.onChange();
+	}
+
+	private async withReadSlot<T>(work: () => Promise<T>): Promise<T> {
+		if (this.activeReads >= MAX_CONCURRENT_READS) await new Promise<void>((release) => this.readQueue.push(release));
+		this.activeReads++;
+		try {
+			return await work();
+		} finally {
+			this.activeReads--;
+			this.readQueue.shift()?.();
+		}
 	}
 }
 

@@ -11,8 +11,8 @@ import {
 import { unifiedDiff } from "./unified-diff.ts";
 
 /**
- * The review's exchange with Emacs, both ways. Out: the arguments of core/scripts/emacs-diff-elisp.ts's chunks,
- * the proposal's text made what the buffer shows (LF, no BOM: the gate puts both back, core/final-text.ts) and the
+ * The review's exchange with Emacs, both ways. Out: the arguments of core/emacs-diff-elisp.ts's chunks, the
+ * proposal's text made what the buffer shows (LF, no BOM: the gate puts both back, core/final-text.ts) and the
  * lines it changes. In: the open chunk's value and the `{"kind":"review"}` lines, checked. Those come from another
  * process (any elisp in that Emacs may call pi's `<prefix>send`): wrong shapes are ignored, nothing here throws.
  */

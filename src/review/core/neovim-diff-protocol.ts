@@ -9,9 +9,9 @@ import {
 } from "./diff-host.ts";
 
 /**
- * The review's exchange with Neovim, both ways. Out: the arguments of core/scripts/neovim-diff-lua.ts's chunks,
- * each text split into the lines a buffer holds here rather than in Lua, so a file of a few MB crosses as one array
- * and no chunk of Lua parses it. In: the open chunk's result and the `pi_ide_diff` notifications, checked. Those come
+ * The review's exchange with Neovim, both ways. Out: the arguments of core/neovim-diff-lua.ts's chunks, each text
+ * split into the lines a buffer holds here rather than in Lua, so a file of a few MB crosses as one array and no
+ * chunk of Lua parses it. In: the open chunk's result and the `pi_ide_diff` notifications, checked. Those come
  * from another process (any Lua in that Neovim may call `rpcnotify` on pi's channel): wrong shapes are ignored,
  * oversize text refused, nothing here throws.
  */

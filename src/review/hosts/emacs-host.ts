@@ -11,6 +11,7 @@ import {
 	MAX_ACCEPTED_TEXT_CHARS,
 	type ShownResult,
 } from "../core/diff-host.ts";
+import { EMACS_DIFF_CLOSE_ELISP, EMACS_DIFF_OPEN_ELISP } from "../core/emacs-diff-elisp.ts";
 import {
 	closeArguments,
 	closeRan,
@@ -20,7 +21,6 @@ import {
 	reviewFileNames,
 	shownFromOpen,
 } from "../core/emacs-diff-protocol.ts";
-import { EMACS_DIFF_CLOSE_ELISP, EMACS_DIFF_OPEN_ELISP } from "../core/scripts/emacs-diff-elisp.ts";
 import { viewOutcome } from "../core/view-outcome.ts";
 import { outcomeOf, scriptedView } from "./scripted-view.ts";
 

@@ -5,8 +5,8 @@ import {
 	NEOVIM_DIFF_OPEN_MS,
 } from "../../shared/core/timing.ts";
 import type { DiffHost, DiffRequest, DiffView, ShownResult } from "../core/diff-host.ts";
+import { NEOVIM_DIFF_CLOSE_LUA, NEOVIM_DIFF_OPEN_LUA } from "../core/neovim-diff-lua.ts";
 import { answerFromEvent, closeArguments, openArguments, shownFromOpen } from "../core/neovim-diff-protocol.ts";
-import { NEOVIM_DIFF_CLOSE_LUA, NEOVIM_DIFF_OPEN_LUA } from "../core/scripts/neovim-diff-lua.ts";
 import { outcomeOf, scriptedView } from "./scripted-view.ts";
 
 /**

@@ -96,8 +96,7 @@ describe.skipIf(!available)("pi's elisp leaves nothing behind in a real Emacs 28
 				"window-selection-change-functions",
 			].sort(),
 		);
-		// What a review adds under the same prefix (review/core/scripts/emacs-diff-elisp.ts): its close runs,
-		// its names go.
+		// What a review adds under the same prefix (review/core/emacs-diff-elisp.ts): its close runs, its names go.
 		await emacs.eval(`(progn (defvar ${pushed.prefix}review-keys (make-sparse-keymap))
 		  (fset '${pushed.prefix}review-close (lambda () (setq pi-ide-test-reviews-closed t))) nil)`);
 		const closedAt = performance.now();

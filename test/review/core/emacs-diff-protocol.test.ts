@@ -1,5 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { evalRequestLine, MAX_REQUEST_CHARS } from "../../../src/editors/emacs/core/server-protocol.ts";
+import { EMACS_DIFF_CLOSE_ELISP, EMACS_DIFF_OPEN_ELISP } from "../../../src/review/core/emacs-diff-elisp.ts";
 import {
 	changedLines,
 	closeArguments,
@@ -11,7 +12,6 @@ import {
 	reviewFileNames,
 	shownFromOpen,
 } from "../../../src/review/core/emacs-diff-protocol.ts";
-import { EMACS_DIFF_CLOSE_ELISP, EMACS_DIFF_OPEN_ELISP } from "../../../src/review/core/scripts/emacs-diff-elisp.ts";
 
 describe("the proposal as Emacs's buffer holds it", () => {
 	test.each([

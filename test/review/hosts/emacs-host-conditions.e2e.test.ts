@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import type { EmacsDiffChannel } from "../../../src/editors/diff-channels.ts";
 import type { DiffRequest, RequestOutcome } from "../../../src/review/core/diff-host.ts";
-import { EMACS_DIFF_CLOSE_ELISP, EMACS_DIFF_OPEN_ELISP } from "../../../src/review/core/scripts/emacs-diff-elisp.ts";
+import { EMACS_DIFF_CLOSE_ELISP, EMACS_DIFF_OPEN_ELISP } from "../../../src/review/core/emacs-diff-elisp.ts";
 import { emacsDiffHost } from "../../../src/review/hosts/emacs-host.ts";
 import { EMACS_DIFF_OPEN_MS } from "../../../src/shared/core/timing.ts";
 import { ManualClock } from "../../support/clocks.ts";

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { EMACS_ELISP_CHUNKS } from "../../../../src/editors/emacs/core/elisp/push-elisp.ts";
-import { EMACS_REVIEW_ELISP_CHUNKS } from "../../../../src/review/core/scripts/emacs-diff-elisp.ts";
+import { EMACS_REVIEW_ELISP_CHUNKS } from "../../../../src/review/core/emacs-diff-elisp.ts";
 import { chunkFromQuotes, emacsElispQuotes } from "../../../support/elisp-quotes.ts";
 
 /** docs/security.md promises every chunk of elisp pi sends into Emacs, verbatim: this keeps the promise. */

@@ -142,8 +142,7 @@ const INSTALL_BODY = `(let ((socket (gethash "socket" args))
             (setq advice-keys nil)))
     (setq teardown
           (lambda ()
-            ;; A review open when pi goes is closed now, not at the user's next key
-            ;; (review/core/scripts/emacs-diff-elisp.ts).
+            ;; A review open when pi goes is closed now, not at the user's next key (review/core/emacs-diff-elisp.ts).
             (let ((close-reviews (intern-soft (concat prefix "review-close"))))
               (when (and close-reviews (fboundp close-reviews))
                 (condition-case nil (funcall close-reviews) (error nil))))

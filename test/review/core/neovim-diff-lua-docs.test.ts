@@ -1,11 +1,11 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { NEOVIM_DIFF_CLOSE_LUA, NEOVIM_DIFF_OPEN_LUA } from "../../../../src/review/core/scripts/neovim-diff-lua.ts";
+import { NEOVIM_DIFF_CLOSE_LUA, NEOVIM_DIFF_OPEN_LUA } from "../../../src/review/core/neovim-diff-lua.ts";
 
 /** docs/security.md promises the review's Lua verbatim, as it does every other chunk pi sends into Neovim. */
 describe("docs/security.md quotes the review's Lua", () => {
-	const docs = readFileSync(join(import.meta.dirname, "..", "..", "..", "..", "docs", "security.md"), "utf8");
+	const docs = readFileSync(join(import.meta.dirname, "..", "..", "..", "docs", "security.md"), "utf8");
 	const OPEN_FROM = "local channel, group_name, request";
 	const CLOSE_FROM = "local channel, group_name, id";
 	const functions = NEOVIM_DIFF_OPEN_LUA.slice(0, NEOVIM_DIFF_OPEN_LUA.indexOf(OPEN_FROM));

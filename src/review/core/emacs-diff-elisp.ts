@@ -1,4 +1,4 @@
-import { elispChunk, indent } from "../../../editors/emacs/core/elisp/elisp-chunk.ts";
+import { elispChunk, indent } from "../../editors/emacs/core/elisp/elisp-chunk.ts";
 
 /**
  * The elisp a review sends into Emacs, verbatim (docs/security.md quotes it, a test keeps it so). Each chunk is
