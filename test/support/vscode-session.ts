@@ -119,14 +119,20 @@ export class VscodeSession {
 		return undefined;
 	}
 
-	/** Quick open (Ctrl+P), until the client writes that file as the active one. */
+	/** Quick open (Ctrl+P), until the client writes that file as the active one (or, with no client, VS Code names it). */
 	async open(name: string): Promise<void> {
 		await this.page.keyboard.press("Control+P");
 		await this.page.waitForTimeout(400);
 		await this.page.keyboard.type(name);
 		await this.page.waitForTimeout(600);
 		await this.page.keyboard.press("Enter");
-		if (this.withoutClient) await this.page.waitForTimeout(1500);
+		// Without pi's client nothing is written: VS Code's window title names the active editor first.
+		if (this.withoutClient)
+			await waitFor(
+				`${name} open in VS Code`,
+				async () => (await this.page.title()).replace(/^● /, "").startsWith(`${name} `),
+				30_000,
+			);
 		else
 			await waitFor(`${name} open in VS Code`, () => this.written()?.active_buffer?.file?.endsWith(`/${name}`), 30_000);
 	}
