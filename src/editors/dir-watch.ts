@@ -21,6 +21,9 @@ export interface DirWatchHooks {
 /** What an entry's event was: made, removed or renamed (`rename`), or written (`change`). */
 export type DirEvent = "rename" | "change";
 
+/** Which entries of a watched dir are news: by name and event, and the dir (several dirs may hold different things). */
+export type EntryFilter = (name: string, event: DirEvent, dir: string) => boolean;
+
 /** `fs.watch` as this module calls it; tests hand in one that fails as the kernel can. */
 export type WatchDir = (dir: string, listener: (event: string, name: string | null) => void) => FSWatcher;
 
@@ -44,7 +47,7 @@ export class DirWatch {
 
 	constructor(
 		readonly dir: string,
-		private readonly accepts: (name: string, event: DirEvent) => boolean,
+		private readonly accepts: EntryFilter,
 		private readonly hooks: DirWatchHooks,
 		private readonly watchDir: WatchDir = watchDirOfNode,
 	) {}
@@ -74,7 +77,8 @@ export class DirWatch {
 						this.drop();
 						this.arm();
 					} else if (onDir) {
-						if (name === null || this.accepts(name, event === "change" ? "change" : "rename")) this.hooks.changed(name);
+						const kind = event === "change" ? "change" : "rename";
+						if (name === null || this.accepts(name, kind, this.dir)) this.hooks.changed(name);
 					} else if (name === null || name === next) this.arm();
 				}),
 			);
@@ -171,7 +175,7 @@ export class DirWatchers {
 	private watches: DirWatch[] = [];
 
 	constructor(
-		private readonly accepts: (name: string, event: DirEvent) => boolean,
+		private readonly accepts: EntryFilter,
 		private readonly hooks: DirWatchHooks,
 	) {}
 

@@ -8,10 +8,11 @@ import { phaseBeforeStart } from "../kit/core/source-phase.ts";
 import { ScanSchedule } from "../kit/scan-schedule.ts";
 import { ServerSource } from "../kit/server-source.ts";
 import { SessionTable } from "../kit/session-table.ts";
+import { neovimRuntimeDirs, type RuntimeDir } from "./core/runtime-dirs.ts";
 import { type NeovimReport, neovimNoMatchLine, neovimStatusLines } from "./core/status.ts";
 import { enclosingNeovimAddress } from "./core/unix-sockets.ts";
 import { type FoundNeovim, scanForNeovims } from "./discovery.ts";
-import { runtimeDirs, runtimeDirWatchers } from "./runtime-dirs.ts";
+import { neovimUserName, runtimeDirWatchers } from "./runtime-dirs.ts";
 import { NeovimSession } from "./session.ts";
 
 export interface NeovimSourceOptions {
@@ -27,6 +28,8 @@ export interface NeovimSourceOptions {
 	connectedKey: () => string | undefined;
 	/** Test-only (`PI_IDE_TEST_PROC_SCOPE`): only Neovims started with the same value are seen. */
 	testScope?: string;
+	/** The name in Neovim's `nvim.<user>` temp dir; this user's password entry's when unset. */
+	userName?: string;
 }
 
 /** A Neovim pi could not talk to: the socket it tried, and why. */
@@ -37,11 +40,12 @@ interface NeovimFailure {
 
 /**
  * Every Neovim of this user, read over the server each one runs: found in `/proc` (at start, on `/ide`, and
- * when something named `nvim*` appears in a runtime dir), kept connected, pushing from those that matter.
+ * when a server or a Neovim's temp dir appears in a runtime dir), kept connected, pushing from those that matter.
  * A closed socket is the death signal: nothing here polls.
  */
 export class NeovimSource extends ServerSource<NeovimSession, NeovimDiffChannel, NeovimReport> implements EditorSource {
 	protected readonly table: SessionTable<NeovimSession, NeovimFailure>;
+	private readonly runtimeDirs: RuntimeDir[];
 	private readonly watchers: DirWatchers;
 	private readonly scans: ScanSchedule;
 	private phase: NeovimReport["phase"] = "starting";
@@ -63,7 +67,9 @@ export class NeovimSource extends ServerSource<NeovimSession, NeovimDiffChannel,
 			hooks.clock,
 			NEOVIM_SCAN_DELAYS_MS,
 		);
-		this.watchers = runtimeDirWatchers(() => this.scans.soon());
+		const userName = options.userName ?? neovimUserName(options.uid);
+		this.runtimeDirs = neovimRuntimeDirs(options.env, options.platform, userName);
+		this.watchers = runtimeDirWatchers(this.runtimeDirs, () => this.scans.soon());
 	}
 
 	async start(): Promise<void> {
@@ -75,7 +81,7 @@ export class NeovimSource extends ServerSource<NeovimSession, NeovimDiffChannel,
 		const address = enclosingNeovimAddress(this.options.env);
 		if (address !== undefined) this.enclosing = { address, real: await realpath(address).catch(() => undefined) };
 		// Watched before the first scan: a Neovim starting during it is seen.
-		this.watchers.watch(runtimeDirs(this.options.env));
+		this.watchers.watch(this.runtimeDirs.map(({ dir }) => dir));
 		await this.scans.now(this.lookSoon);
 		if (this.phase === "no-proc") this.watchers.close();
 	}

@@ -7,5 +7,11 @@ export function enclosingNeovimAddress(env: { NVIM?: string; NVIM_LISTEN_ADDRESS
 	return address?.startsWith("/") ? address : undefined;
 }
 
-/** Names Neovim gives what it creates for its server: `nvimXXXXXX` dirs (0.7, 0.8), `nvim.<pid>.0` (0.9+). */
-export const isNeovimServerName = (name: string) => name.startsWith("nvim");
+/**
+ * Names Neovim gives what it creates for its server (./runtime-dirs.ts): its temp dirs `nvimXXXXXX` (0.7 and
+ * older), `nvim.<user>` and `nvim.XXXXXX` (0.8+), and the socket `<appname>.<pid>.<n>` (0.8+), whose appname is
+ * `nvim`, or from 0.9 `$NVIM_APPNAME` (any name, its slashes made `-`).
+ */
+export function isNeovimServerName(name: string): boolean {
+	return name.startsWith("nvim") || /^[^/]+\.\d+\.\d+$/.test(name);
+}

@@ -16,7 +16,15 @@ describe("what Neovim creates for its server, by name", () => {
 		["nvimBUlDRU", true],
 		["nvim.4242.0", true],
 		["nvim.root", true],
+		["nvim.aB3xYz", true],
+		// `<appname>.<pid>.<n>`: `$NVIM_APPNAME` names the socket (0.9+), its slashes made `-`.
+		["lazyvim.4242.0", true],
+		["my-config.4242.12", true],
+		["astro.nvim.4242.0", true],
+		["lazyvim.4242", false],
+		["lazyvim.x.0", false],
 		["vim-server", false],
 		["pi-ide", false],
+		["com.apple.launchd.Xz9Q", false],
 	])("%s", (name, expected) => expect(isNeovimServerName(name)).toBe(expected));
 });
