@@ -82,7 +82,7 @@ export class EmacsSource extends ServerSource<EmacsSession, EmacsDiffChannel, Em
 		// The variable names no Emacs: the one among pi's ancestors is it (pi in its shell, vterm, eat).
 		if (runsInsideEmacs(this.options.env)) this.ancestors = new Set(ancestorsOf(this.options.selfPid ?? process.pid));
 		// Watched before the first scan: an Emacs starting its server during it is seen.
-		this.watchers.watch(serverSocketDirs(this.options.env, this.options.uid));
+		this.watchers.watch(serverSocketDirs(this.options.env, this.options.uid, this.options.platform));
 		await this.scans.now();
 		if (this.phase === "no-proc") this.watchers.close();
 	}

@@ -11,10 +11,13 @@ const COMM_MAX_BYTES = 15;
  * call the binary (`emacs-nox`, `emacs-gtk`, `emacs-lucid`, `emacs-29.1`); and a Nix or Guix wrapped one, the
  * real binary renamed `.<name>-wrapped` (Nix's makeWrapper) or `.<name>-real` (Guix's wrap-program). `comm` is
  * cut at 15 bytes, so a long variant may end anywhere, and a wrapped name's suffix with it
- * (`.emacs-29.1-wra`). Never `emacsclient`: it is a client, and has no server of its own.
+ * (`.emacs-29.1-wra`). On a Mac (and GNUstep) the binary of an `Emacs.app` is `Emacs`, or `Emacs-<arch>-<os>`
+ * beside the launcher of "Emacs for Mac OS X" (`Emacs-arm64-11`, `Emacs-x86_64-10_14`); macOS cuts its
+ * kernel name (`ucomm`) at 16 bytes, which the variant's free tail allows. Never `emacsclient`: it is a client,
+ * and has no server of its own.
  */
 export function isEmacsName(name: string): boolean {
-	if (/^emacs(?:-[A-Za-z0-9._+-]*)?$/.test(name)) return true;
+	if (/^[Ee]macs(?:-[A-Za-z0-9._+-]*)?$/.test(name)) return true;
 	if (!name.startsWith(".")) return false;
 	if (/^\.emacs(?:-[A-Za-z0-9._+-]*)?-(?:wrapped|real)$/.test(name)) return true;
 	// Cut by comm: what is left must still begin as a wrapped Emacs's name does.
@@ -26,9 +29,26 @@ export function isEmacsName(name: string): boolean {
  * a link to `emacs-nox` (or `-gtk`, `-lucid`); after a package upgrade the running binary is ` (deleted)`.
  */
 export function exeName(exeLink: string): string {
-	const path = exeLink.endsWith(" (deleted)") ? exeLink.slice(0, -" (deleted)".length) : exeLink;
+	const path = withoutDeleted(exeLink);
 	return path.slice(path.lastIndexOf("/") + 1);
 }
+
+/** The dir a Mac's Emacs.app keeps its binaries in (Emacs for Mac OS X, emacs-plus, emacs-mac, a source build). */
+const MAC_BUNDLE_BINARIES = /\/Emacs\.app\/Contents\/MacOS\/([^/]+)$/;
+
+/**
+ * Whether the binary a process runs (`/proc/<pid>/exe`, or `lsof`'s `txt` on a Mac) is an Emacs: by its name,
+ * or as a binary right in an `Emacs.app` bundle's `Contents/MacOS/` whatever a build named it. Its clients
+ * live below that dir (`bin/emacsclient`) or are named so, and are never taken.
+ */
+export function isEmacsExecutable(exeLink: string): boolean {
+	const path = withoutDeleted(exeLink);
+	if (isEmacsName(exeName(path))) return true;
+	const inBundle = MAC_BUNDLE_BINARIES.exec(path)?.[1];
+	return inBundle !== undefined && !/client/i.test(inBundle);
+}
+
+const withoutDeleted = (link: string) => (link.endsWith(" (deleted)") ? link.slice(0, -" (deleted)".length) : link);
 
 /** How an Emacs was started, from its arguments. */
 export interface EmacsLaunch {

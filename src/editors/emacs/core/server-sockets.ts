@@ -65,30 +65,40 @@ export function dirOf(path: string): string {
 	return slash <= 0 ? "/" : path.slice(0, slash);
 }
 
-/** The paths more than one listening socket was bound to (`/proc/net/unix` keeps a socket's name after an unlink). */
+/**
+ * The paths more than one listening socket was bound to (`/proc/net/unix` keeps a socket's name after an
+ * unlink), as each was named: `a//b` and `a/b` are one file.
+ */
 export function pathsHeldTwice(listening: ReadonlyMap<number, string>): Set<string> {
-	const seen = new Set<string>();
-	const twice = new Set<string>();
-	for (const path of listening.values()) {
-		if (seen.has(path)) twice.add(path);
-		seen.add(path);
-	}
-	return twice;
+	const bound = new Map<string, number>();
+	for (const path of listening.values()) bound.set(oneSlash(path), (bound.get(oneSlash(path)) ?? 0) + 1);
+	return new Set([...listening.values()].filter((path) => (bound.get(oneSlash(path)) ?? 0) > 1));
 }
 
 /**
  * The dirs `server-socket-dir` may be (server.el): `$XDG_RUNTIME_DIR/emacs` when that is set, else
- * `${TMPDIR:-/tmp}/emacs<uid>`. Both are watched, whichever pi's own environment would pick: an Emacs
- * started elsewhere may have had the other (ssh, su, systemd, a snap), so a socket is always found through
- * `/proc`; these dirs only say when to look again. Neither exists before the first `server-start` (watch
- * the parent).
+ * `emacs<uid>` under `$TMPDIR`, or `/tmp` without it. Both are watched, whichever pi's own environment would
+ * pick: an Emacs started elsewhere may have had the other (ssh, su, systemd, a snap), so a socket is always
+ * found among its own fds; these dirs only say when to look again. Neither exists before the first
+ * `server-start` (watch the parent). On a Mac `/tmp/emacs<uid>` too: a daemon started by launchd (`brew
+ * services`) has no `TMPDIR` (Homebrew/brew#10826). Older Emacs joined `$TMPDIR` (it ends in `/` on a Mac)
+ * and `emacs<uid>` with a `/` of its own (`…/T//emacs501`): one dir, said once.
  */
-export function serverSocketDirs(env: { XDG_RUNTIME_DIR?: string; TMPDIR?: string }, uid: number): string[] {
+export function serverSocketDirs(
+	env: { XDG_RUNTIME_DIR?: string; TMPDIR?: string },
+	uid: number,
+	platform: string,
+): string[] {
 	const dirs: string[] = [];
-	if (env.XDG_RUNTIME_DIR?.startsWith("/")) dirs.push(`${trimSlash(env.XDG_RUNTIME_DIR)}/emacs`);
-	const tmp = env.TMPDIR?.startsWith("/") ? trimSlash(env.TMPDIR) : "/tmp";
-	dirs.push(`${tmp}/emacs${uid}`);
-	return [...new Set(dirs)];
+	const runtime = absolute(env.XDG_RUNTIME_DIR);
+	if (runtime) dirs.push(`${runtime}/emacs`);
+	dirs.push(`${absolute(env.TMPDIR) ?? "/tmp"}/emacs${uid}`);
+	if (platform === "darwin") dirs.push(`/tmp/emacs${uid}`);
+	return [...new Set(dirs.map(oneSlash))];
 }
 
-const trimSlash = (dir: string) => dir.replace(/\/+$/, "");
+/** An absolute dir without its trailing slashes (`/` itself is the empty string: its children join to `/x`). */
+const absolute = (dir: string | undefined) => (dir?.startsWith("/") ? dir.replace(/\/+$/, "") : undefined);
+
+/** Runs of slashes are one: the kernel resolves `a//b` as `a/b`, and a dir is compared and shown once. */
+export const oneSlash = (path: string) => path.replace(/\/{2,}/g, "/");

@@ -1,5 +1,11 @@
 import { describe, expect, test } from "vitest";
-import { exeName, isEmacsName, launchOf, runsInsideEmacs } from "../../../../src/editors/emacs/core/emacs-process.ts";
+import {
+	exeName,
+	isEmacsExecutable,
+	isEmacsName,
+	launchOf,
+	runsInsideEmacs,
+} from "../../../../src/editors/emacs/core/emacs-process.ts";
 
 describe("the names Emacs runs under", () => {
 	test.each([
@@ -12,7 +18,15 @@ describe("the names Emacs runs under", () => {
 		["emacsclient", false],
 		["emacs-client\n", false],
 		["xemacs", false],
-		["Emacs", false],
+		// A Mac's Emacs.app: `Emacs`, or the arch-and-OS binary beside the launcher of Emacs for Mac OS X, whose
+		// kernel name macOS cuts at 16 bytes (`Emacs-x86_64-10_14` reads `Emacs-x86_64-10_`).
+		["Emacs", true],
+		["Emacs-arm64-11", true],
+		["Emacs-arm64-12", true],
+		["Emacs-x86_64-10_14", true],
+		["Emacs-x86_64-10_", true],
+		["EMACS", false],
+		["Emacsclient", false],
 		["emacs ", false],
 		["", false],
 		// Nix's makeWrapper and Guix's wrap-program rename the real binary `.<name>-wrapped`, `.<name>-real`.
@@ -43,6 +57,34 @@ describe("the binary's name from /proc/<pid>/exe", () => {
 		["/usr/bin/emacsclient", "emacsclient"],
 		["emacs", "emacs"],
 	])("%s → %s", (link, name) => expect(exeName(link)).toBe(name));
+});
+
+describe("whether the binary a process runs is an Emacs", () => {
+	test.each([
+		["/usr/bin/emacs-nox", true],
+		["/usr/bin/emacs-gtk (deleted)", true],
+		["/nix/store/abc-emacs-29.1/bin/.emacs-29.1-wrapped", true],
+		["/usr/bin/emacsclient", false],
+		// A Mac: emacs-plus, emacs-mac, a source build (`nextstep/Emacs.app`) run `Emacs.app/Contents/MacOS/Emacs`.
+		["/Applications/Emacs.app/Contents/MacOS/Emacs", true],
+		["/opt/homebrew/Cellar/emacs-plus@30/30.1/Emacs.app/Contents/MacOS/Emacs", true],
+		["/Users/andy/src/emacs/nextstep/Emacs.app/Contents/MacOS/Emacs", true],
+		// Emacs for Mac OS X: its launcher `Emacs` starts the binary of the Mac's arch and OS beside it.
+		["/Applications/Emacs.app/Contents/MacOS/Emacs-arm64-11", true],
+		["/Applications/Emacs.app/Contents/MacOS/Emacs-x86_64-10_14", true],
+		// A build that named its binary otherwise, right in the bundle: the bundle says it is Emacs.
+		["/Applications/Emacs.app/Contents/MacOS/emacs-30.1-native", true],
+		["/Applications/Emacs.app/Contents/MacOS/Emacs-custom", true],
+		// Its clients are not: below the dir, or named so.
+		["/Applications/Emacs.app/Contents/MacOS/bin/emacsclient", false],
+		["/Applications/Emacs.app/Contents/MacOS/bin-arm64-11/emacsclient", false],
+		["/Applications/Emacs.app/Contents/MacOS/libexec/movemail", false],
+		["/Applications/Emacs.app/Contents/MacOS/EmacsClient", false],
+		// Another app's binary is not Emacs, however it is named elsewhere.
+		["/Applications/Aquamacs.app/Contents/MacOS/Aquamacs", false],
+		["/Applications/NotEmacs.app/Contents/MacOS/Tool", false],
+		["/usr/bin/ruby", false],
+	])("%s: %s", (path, expected) => expect(isEmacsExecutable(path)).toBe(expected));
 });
 
 describe("how an Emacs was started", () => {

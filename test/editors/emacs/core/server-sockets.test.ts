@@ -88,6 +88,16 @@ describe("paths more than one listening socket was bound to", () => {
 		]);
 		expect([...pathsHeldTwice(listening)]).toEqual(["/run/user/1000/emacs/server"]);
 	});
+	test("one path named two ways (an older Emacs's `T//emacs501`): both names held twice", () => {
+		const listening = new Map([
+			[101, "/var/folders/40/x/T//emacs501/server"],
+			[202, "/var/folders/40/x/T/emacs501/server"],
+		]);
+		expect([...pathsHeldTwice(listening)]).toEqual([
+			"/var/folders/40/x/T//emacs501/server",
+			"/var/folders/40/x/T/emacs501/server",
+		]);
+	});
 	test("none", () => expect(pathsHeldTwice(new Map([[1, "/a"]])).size).toBe(0));
 });
 
@@ -100,16 +110,37 @@ describe("a socket's dir", () => {
 });
 
 describe("the dirs an Emacs's server socket appears in", () => {
-	test.each<[string, { XDG_RUNTIME_DIR?: string; TMPDIR?: string }, string[]]>([
+	const MAC_TMPDIR = "/var/folders/40/x7q9m1zs0bl1_hc8f1b7w2w80000gn/T/";
+	const MAC_T = "/var/folders/40/x7q9m1zs0bl1_hc8f1b7w2w80000gn/T";
+	test.each<[string, { XDG_RUNTIME_DIR?: string; TMPDIR?: string }, string, string[]]>([
 		[
 			"XDG_RUNTIME_DIR and the /tmp fallback",
 			{ XDG_RUNTIME_DIR: "/run/user/1000" },
+			"linux",
 			["/run/user/1000/emacs", "/tmp/emacs1000"],
 		],
-		["TMPDIR instead of /tmp", { TMPDIR: "/var/tmp/" }, ["/var/tmp/emacs1000"]],
-		["both", { XDG_RUNTIME_DIR: "/run/user/1000/", TMPDIR: "/t" }, ["/run/user/1000/emacs", "/t/emacs1000"]],
-		["a relative value is no dir", { XDG_RUNTIME_DIR: "run", TMPDIR: "tmp" }, ["/tmp/emacs1000"]],
-		["nothing set", {}, ["/tmp/emacs1000"]],
-		["TMPDIR of / alone", { TMPDIR: "/" }, ["/emacs1000"]],
-	])("%s", (_name, env, dirs) => expect(serverSocketDirs(env, 1000)).toEqual(dirs));
+		["TMPDIR instead of /tmp", { TMPDIR: "/var/tmp/" }, "linux", ["/var/tmp/emacs1000"]],
+		["both", { XDG_RUNTIME_DIR: "/run/user/1000/", TMPDIR: "/t" }, "linux", ["/run/user/1000/emacs", "/t/emacs1000"]],
+		["a relative value is no dir", { XDG_RUNTIME_DIR: "run", TMPDIR: "tmp" }, "linux", ["/tmp/emacs1000"]],
+		["nothing set", {}, "linux", ["/tmp/emacs1000"]],
+		["TMPDIR of / alone", { TMPDIR: "/" }, "linux", ["/emacs1000"]],
+		// A Mac: $TMPDIR/emacs<uid> for an Emacs of the user's session, /tmp/emacs<uid> for a launchd daemon.
+		["a Mac", { TMPDIR: MAC_TMPDIR }, "darwin", [`${MAC_T}/emacs501`, "/tmp/emacs501"]],
+		[
+			"a Mac with XDG_RUNTIME_DIR set by hand",
+			{ XDG_RUNTIME_DIR: "/Users/andy/.run", TMPDIR: MAC_TMPDIR },
+			"darwin",
+			["/Users/andy/.run/emacs", `${MAC_T}/emacs501`, "/tmp/emacs501"],
+		],
+		["a Mac without TMPDIR: /tmp once", {}, "darwin", ["/tmp/emacs501"]],
+		[
+			"a double slash inside TMPDIR is one",
+			{ TMPDIR: "/var/folders/40/x//T//" },
+			"darwin",
+			["/var/folders/40/x/T/emacs501", "/tmp/emacs501"],
+		],
+	])("%s", (_name, env, platform, dirs) => {
+		const uid = platform === "darwin" ? 501 : 1000;
+		expect(serverSocketDirs(env, uid, platform)).toEqual(dirs);
+	});
 });
