@@ -25,7 +25,7 @@ export class ZedRowsReader {
 
 	constructor(
 		private readonly updateWorkspaces: UpdateWorkspaces,
-		private readonly zedEnv: { env: ZedEnv; home: string },
+		private readonly zedEnv: { env: ZedEnv; home: string; platform: string },
 		private readonly nowSeconds: () => number,
 	) {}
 
@@ -44,7 +44,7 @@ export class ZedRowsReader {
 			}
 			this.snapshot = result.snapshot;
 			// Zed applies its settings live: each read sees them as they are (one stat while unchanged).
-			this.settings = await this.settingsFiles.user(zed, this.zedEnv.env, this.zedEnv.home);
+			this.settings = await this.settingsFiles.user(zed, this.zedEnv);
 			const user = this.settings.facts;
 			const { rewriting, computeMs } = await this.updateWorkspaces(path, result.snapshot, zed?.pid ?? 0, {
 				restoresUnsaved: (roots) => this.settingsFiles.restoresUnsaved(user, roots),

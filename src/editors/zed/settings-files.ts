@@ -19,10 +19,10 @@ export class ZedSettingsFiles {
 	/** The running Zed's user settings (Zed's defaults where there is no file), and where they were looked for. */
 	async user(
 		zed: RunningZed | undefined,
-		env: ZedEnv,
-		home: string,
+		where: { env: ZedEnv; home: string; platform: string },
 	): Promise<{ facts: ZedSettingsFacts; file: string }> {
-		const file = posix.join(zed?.configDir ?? zedConfigDir(env, home, undefined), "settings.json");
+		const configDir = zed?.configDir ?? zedConfigDir(where.env, where.home, undefined, where.platform);
+		const file = posix.join(configDir, "settings.json");
 		return { facts: zedUserSettings(await this.files.read(file)), file };
 	}
 

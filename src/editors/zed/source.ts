@@ -67,7 +67,7 @@ export class ZedSource implements EditorSource {
 		const workspaces = this.workspaces;
 		this.rows = new ZedRowsReader(
 			(path, snapshot, pid, settings) => workspaces.update(path, snapshot, pid, settings),
-			{ env: options.env, home: options.home },
+			{ env: options.env, home: options.home, platform: options.platform },
 			() => hooks.clock.nowSeconds(),
 		);
 	}

@@ -64,12 +64,14 @@ export function userDataDirArg(argv: readonly string[], cwd?: string): string | 
 }
 
 /**
- * Where that Zed reads its user settings (`settings.json`): `<data dir>/config` for a Zed started with
- * `--user-data-dir`, else `$XDG_CONFIG_HOME/zed` or `~/.config/zed` (Linux).
+ * Where that Zed reads its user settings (`settings.json`, Zed's `paths::config_dir`): `<data dir>/config` for
+ * a Zed started with `--user-data-dir`, else `$XDG_CONFIG_HOME/zed` or `~/.config/zed` (Linux); a Mac's Zed
+ * reads `~/.config/zed` whatever `XDG_CONFIG_HOME` says.
  */
-export function zedConfigDir(env: ZedEnv, home: string, userDataDir: string | undefined): string {
+export function zedConfigDir(env: ZedEnv, home: string, userDataDir: string | undefined, platform: string): string {
 	if (userDataDir) return posix.join(userDataDir, "config");
-	return posix.join(absolute(env.XDG_CONFIG_HOME) ?? posix.join(home, ".config"), "zed");
+	const base = platform === "darwin" ? undefined : absolute(env.XDG_CONFIG_HOME);
+	return posix.join(base ?? posix.join(home, ".config"), "zed");
 }
 
 /**
@@ -98,12 +100,13 @@ export function zedDatabases(dataDir: string): ZedDatabase[] {
 
 /**
  * The channel of a Zed binary, from where it is installed: `zed-preview.app`, `zed-nightly.app`, `zed.app`
- * (Zed's Linux installer), a distribution's `zed-preview` package, a source build's `target/`.
+ * (Zed's Linux installer), a distribution's `zed-preview` package, a source build's `target/`; on a Mac the
+ * bundle Zed names after its channel (`crates/zed/Cargo.toml`): "Zed", "Zed Preview", "Zed Nightly", "Zed Dev".
  */
 export function channelOfBinary(path: string): ZedChannel | undefined {
 	const lower = path.toLowerCase();
-	if (/zed[-_]?preview/.test(lower)) return "preview";
-	if (/zed[-_]?nightly/.test(lower)) return "nightly";
-	if (/\/target\/(debug|release)\//.test(lower)) return "dev";
-	return lower.endsWith("/zed-editor") ? "stable" : undefined;
+	if (/zed[-_ ]?preview/.test(lower)) return "preview";
+	if (/zed[-_ ]?nightly/.test(lower)) return "nightly";
+	if (/\/target\/(?:[^/]+\/)?(?:debug|release)\//.test(lower) || lower.includes("/zed dev.app/")) return "dev";
+	return lower.endsWith("/zed-editor") || lower.endsWith("/zed.app/contents/macos/zed") ? "stable" : undefined;
 }

@@ -10,17 +10,40 @@ import {
 
 /** The GUI process of Zed on Linux (`zed` is a CLI that hands off to it and exits). */
 export const ZED_PROCESS_NAME = "zed-editor";
-/** A Zed built from source runs as `zed` from a cargo `target/debug` or `target/release` dir. */
+/**
+ * `zed`: a Zed built from source (cargo's `target/debug` or `target/release`), a Mac's editor
+ * (`<Bundle>.app/Contents/MacOS/zed`, its kernel name `zed`), and also the `zed` command wherever it is a link
+ * to the CLI (`/usr/local/bin/zed` → `Zed.app/Contents/MacOS/cli`): only the binary tells them apart.
+ */
 export const SOURCE_BUILD_PROCESS_NAME = "zed";
 
-/** Names worth reading a process's details for: the rest of `/proc` is skipped on its `stat` line alone. */
+/** Names worth reading a process's details for: the rest of the processes are skipped on their name alone. */
 export const ZED_PROCESS_NAMES: ReadonlySet<string> = new Set([ZED_PROCESS_NAME, SOURCE_BUILD_PROCESS_NAME]);
 
-/** A Zed editor, not the `zed` CLI: `zed-editor`, or `zed` from a source build's `target/`. */
-export function isZedEditor(facts: Pick<ProcessFacts, "name" | "binary">): boolean {
+/** The editor in a Mac bundle of each channel (script/bundle-mac); `…/MacOS/cli` beside it is the `zed` command. */
+const MAC_BUNDLE_EDITOR = /\/Zed(?: Preview| Nightly| Dev)?\.app\/Contents\/MacOS\/zed$/;
+
+/**
+ * Whether a binary is Zed's editor, not its CLI: Linux's `zed-editor` (Zed's installer, a distribution's
+ * package); a source build's `target/{debug,release}/zed` (or `zed-editor`); on a Mac `Zed.app`, "Zed
+ * Preview.app", "Zed Nightly.app" or "Zed Dev.app"'s `Contents/MacOS/zed`. Never `…/MacOS/cli`.
+ */
+export function isZedEditorBinary(path: string, platform: string): boolean {
+	const name = path.slice(path.lastIndexOf("/") + 1);
+	if (name === ZED_PROCESS_NAME) return true;
+	if (name !== SOURCE_BUILD_PROCESS_NAME) return false;
+	if (/\/target\/(?:[^/]+\/)?(?:debug|release)\/zed$/.test(path)) return true;
+	return platform === "darwin" && MAC_BUNDLE_EDITOR.test(path);
+}
+
+/**
+ * A Zed editor, not the `zed` CLI: `zed-editor` by name (Linux), or a `zed` whose binary is the editor's
+ * (a source build; a Mac's bundle). A `zed` of unknown binary may be the CLI: no editor.
+ */
+export function isZedEditor(facts: Pick<ProcessFacts, "name" | "binary">, platform: string): boolean {
 	if (facts.name === ZED_PROCESS_NAME) return true;
 	return (
-		facts.name === SOURCE_BUILD_PROCESS_NAME && facts.binary !== undefined && channelOfBinary(facts.binary) === "dev"
+		facts.name === SOURCE_BUILD_PROCESS_NAME && facts.binary !== undefined && isZedEditorBinary(facts.binary, platform)
 	);
 }
 
@@ -55,13 +78,13 @@ export interface RunningZed {
 
 export function runningZeds(processes: readonly ProcessFacts[], home: string, platform: string): RunningZed[] {
 	return processes
-		.filter(isZedEditor)
+		.filter((facts) => isZedEditor(facts, platform))
 		.map(({ pid, binary, env, argv, cwd }) => {
 			const channel = binary === undefined ? undefined : channelOfBinary(binary);
 			const custom = userDataDirArg(argv ?? [], cwd);
 			const zedHome = env?.HOME ?? home;
 			const dataDir = custom ?? (env ? zedDataDir(env, zedHome, platform) : undefined);
-			const configDir = env || custom ? zedConfigDir(env ?? {}, zedHome, custom) : undefined;
+			const configDir = env || custom ? zedConfigDir(env ?? {}, zedHome, custom, platform) : undefined;
 			return {
 				pid,
 				...(dataDir && { dataDir }),

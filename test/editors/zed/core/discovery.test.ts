@@ -1,5 +1,11 @@
 import { describe, expect, test } from "vitest";
-import { channelOfBinary, zedDatabases, zedDataDir, zedDataDirs } from "../../../../src/editors/zed/core/data-dirs.ts";
+import {
+	channelOfBinary,
+	zedConfigDir,
+	zedDatabases,
+	zedDataDir,
+	zedDataDirs,
+} from "../../../../src/editors/zed/core/data-dirs.ts";
 import {
 	hasOctetLength,
 	stepsText,
@@ -9,6 +15,7 @@ import {
 import {
 	customDataDirs,
 	databaseToRead,
+	isZedEditorBinary,
 	type ProcessFacts,
 	type RunningZed,
 	runningZeds,
@@ -47,9 +54,66 @@ describe("where Zed keeps its database", () => {
 		["/usr/lib/zed/zed-editor", "stable"],
 		["/home/u/src/zed/target/debug/zed-editor", "dev"],
 		["/usr/bin/something", undefined],
+		// A Mac: the bundle is named after the channel, "Zed Preview" with its space.
+		["/Applications/Zed.app/Contents/MacOS/zed", "stable"],
+		["/Applications/Zed Preview.app/Contents/MacOS/zed", "preview"],
+		["/Applications/Zed Nightly.app/Contents/MacOS/zed", "nightly"],
+		["/Applications/Zed Dev.app/Contents/MacOS/zed", "dev"],
+		["/Users/andy/Applications/Zed.app/Contents/MacOS/zed", "stable"],
+		["/Users/andy/src/zed/target/aarch64-apple-darwin/debug/zed", "dev"],
 	])("the channel of %s", (binary, channel) => {
 		expect(channelOfBinary(binary)).toBe(channel);
 	});
+
+	test("a Mac: every channel's database under Application Support (Zed's `0-<channel>`, its dev_name)", () => {
+		const dataDir = zedDataDir({}, "/Users/andy", "darwin");
+		expect(zedDataDirs({ XDG_DATA_HOME: "/x" }, "/Users/andy", "darwin")).toEqual([dataDir]);
+		expect(zedDatabases(dataDir).map((db) => `${db.channel} ${db.path}`)).toEqual([
+			"stable /Users/andy/Library/Application Support/Zed/db/0-stable/db.sqlite",
+			"preview /Users/andy/Library/Application Support/Zed/db/0-preview/db.sqlite",
+			"nightly /Users/andy/Library/Application Support/Zed/db/0-nightly/db.sqlite",
+			"dev /Users/andy/Library/Application Support/Zed/db/0-dev/db.sqlite",
+		]);
+	});
+
+	test.each([
+		["Linux: XDG_CONFIG_HOME", { XDG_CONFIG_HOME: "/cfg" }, "linux", undefined, "/cfg/zed"],
+		["Linux: ~/.config", {}, "linux", undefined, "/home/u/.config/zed"],
+		[
+			"a Mac: ~/.config/zed, whatever XDG_CONFIG_HOME says",
+			{ XDG_CONFIG_HOME: "/cfg" },
+			"darwin",
+			undefined,
+			"/home/u/.config/zed",
+		],
+		["--user-data-dir: its config under it", { XDG_CONFIG_HOME: "/cfg" }, "darwin", "/d", "/d/config"],
+	])("where Zed reads its settings, %s", (_name, env, platform, userDataDir, expected) => {
+		expect(zedConfigDir(env, "/home/u", userDataDir, platform)).toBe(expected);
+	});
+});
+
+describe("which binary is Zed's editor, not its CLI", () => {
+	test.each([
+		["/home/u/.local/zed.app/libexec/zed-editor", "linux", true],
+		["/usr/lib/zed/zed-editor", "linux", true],
+		["/home/u/src/zed/target/debug/zed", "linux", true],
+		["/home/u/src/zed/target/release/zed", "darwin", true],
+		["/Users/andy/src/zed/target/aarch64-apple-darwin/release/zed", "darwin", true],
+		["/usr/bin/zed", "linux", false],
+		// A Mac's bundles: `zed` is the editor, `cli` the `zed` command (linked from /usr/local/bin/zed).
+		["/Applications/Zed.app/Contents/MacOS/zed", "darwin", true],
+		["/Applications/Zed Preview.app/Contents/MacOS/zed", "darwin", true],
+		["/Applications/Zed Nightly.app/Contents/MacOS/zed", "darwin", true],
+		["/Applications/Zed Dev.app/Contents/MacOS/zed", "darwin", true],
+		["/Users/andy/Applications/Zed.app/Contents/MacOS/zed", "darwin", true],
+		["/Applications/Zed.app/Contents/MacOS/cli", "darwin", false],
+		["/Applications/Zed Preview.app/Contents/MacOS/cli", "darwin", false],
+		["/usr/local/bin/zed", "darwin", false],
+		["/Applications/Zed.app/Contents/MacOS/git", "darwin", false],
+		["/Applications/NotZed.app/Contents/MacOS/zed", "darwin", false],
+		// A bundle's path means nothing on Linux.
+		["/opt/Zed.app/Contents/MacOS/zed", "linux", false],
+	])("%s (%s): %s", (path, platform, expected) => expect(isZedEditorBinary(path, platform)).toBe(expected));
 });
 
 describe("which Zed writes which database", () => {
@@ -118,6 +182,28 @@ describe("which Zed writes which database", () => {
 		const [zed] = runningZeds([process], "/home/u", "linux");
 		if (expected === undefined) expect(zed).toBeUndefined();
 		else expect(zed).toMatchObject(expected);
+	});
+
+	test("a Mac: `zed` processes, the editor told from the CLI by its binary; the channel from its bundle", () => {
+		const home = "/Users/andy";
+		const zeds = runningZeds(
+			[
+				{ pid: 70, name: "zed", binary: "/Applications/Zed.app/Contents/MacOS/zed", env: {} },
+				{ pid: 71, name: "zed", binary: "/Applications/Zed Preview.app/Contents/MacOS/zed", env: {} },
+				{ pid: 72, name: "zed", binary: "/Applications/Zed.app/Contents/MacOS/cli", env: {} },
+				{ pid: 73, name: "zed" },
+			],
+			home,
+			"darwin",
+		);
+		const dataDir = "/Users/andy/Library/Application Support/Zed";
+		expect(zeds).toEqual([
+			{ pid: 70, dataDir, channel: "stable", configDir: "/Users/andy/.config/zed" },
+			{ pid: 71, dataDir, channel: "preview", configDir: "/Users/andy/.config/zed" },
+		]);
+		const [stableDb, previewDb] = zedDatabases(dataDir);
+		expect(zedWriting(previewDb as typeof stable, zeds)?.pid).toBe(71);
+		expect(zedWriting(stableDb as typeof stable, zeds)?.pid).toBe(70);
 	});
 
 	test("a stateless Zed writes no database on disk; a custom-dir Zed only its own dir's", () => {
