@@ -34,6 +34,30 @@ describe("checkDirTrust", () => {
 	});
 });
 
+describe("checkDirTrust on a Mac's paths: the dir's own lstat decides, whatever its parents are", () => {
+	// `/tmp` → `/private/tmp` and `/var` → `/private/var` are the kernel's to follow: lstat of the dir sees the
+	// dir. The path is only the message's (symlinked-parent.test.ts reads real dirs laid out so).
+	test.each([
+		["/tmp/pi-ide", dir(), { ok: true }],
+		["/var/folders/40/x7q9m1zs0bl1_hc8f1b7w2w80000gn/T/pi-ide", dir(), { ok: true }],
+		[
+			"/tmp/pi-ide",
+			facts({ kind: "symlink" }),
+			{
+				ok: false,
+				reason: "/tmp/pi-ide is a symlink; remove it and let an editor or pi create a real directory",
+			},
+		],
+		[
+			"/tmp/pi-ide",
+			dir({ mode: 0o40755 }),
+			{ ok: false, reason: "/tmp/pi-ide has mode 0755; run: chmod 700 /tmp/pi-ide" },
+		],
+	])("%s", (path, input, verdict) => {
+		expect(checkDirTrust(path, input, ME)).toEqual(verdict);
+	});
+});
+
 describe("checkSocketTrust: the VS Code client's channel", () => {
 	const socket = (overrides: Partial<FsFacts> = {}) => facts({ kind: "socket", mode: 0o140600, size: 0, ...overrides });
 	test.each([

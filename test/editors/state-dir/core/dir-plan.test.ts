@@ -29,6 +29,9 @@ describe("stateDirPlan: every place an editor of this user may write", () => {
 			["protocol /run/user/0/pi-ide", "side /run/user/1000/pi-ide", "side /tmp/pi-ide"],
 		],
 		["an empty XDG_RUNTIME_DIR counts as unset", { XDG_RUNTIME_DIR: "" }, false, ["protocol /tmp/pi-ide"]],
+		// A Mac: no XDG_RUNTIME_DIR, no /run/user. `/tmp/pi-ide` as clients write it, never `/private/tmp/pi-ide`
+		// (the symlink is the kernel's to follow) and never under `$TMPDIR`.
+		["a Mac: /tmp/pi-ide as written", {}, false, ["protocol /tmp/pi-ide"]],
 		[
 			"PI_IDE_STATE_DIR is the only dir",
 			{ XDG_RUNTIME_DIR: "/run/user/1000", PI_IDE_STATE_DIR: "/custom" },
