@@ -1,9 +1,10 @@
 import { execFile } from "node:child_process";
-import { accessSync, constants, existsSync } from "node:fs";
+import { accessSync, constants, existsSync, statSync } from "node:fs";
+import { homedir } from "node:os";
 import { delimiter, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { clip, sanitizeForDisplay } from "../shared/core/display-text.ts";
-import { type InstallOutcome, installReport, VSCODE_TOOLS } from "./core/client-install.ts";
+import { bundledToolPaths, type InstallOutcome, installReport, VSCODE_TOOLS } from "./core/client-install.ts";
 
 /** The .vsix `npm pack` builds into the package (`clients/vscode`). */
 export const VSCODE_VSIX = fileURLToPath(new URL("../../clients/vscode/pi-ide-context-vscode.vsix", import.meta.url));
@@ -11,30 +12,36 @@ export const VSCODE_VSIX = fileURLToPath(new URL("../../clients/vscode/pi-ide-co
 /** One editor's install may take a while (VS Code unpacks and indexes); never longer than this. */
 const INSTALL_TIMEOUT_MS = 120_000;
 
-/** `/ide install vscode`: the shipped client installed with every editor tool on the PATH. */
-export async function installVscodeClient(env: { PATH?: string }, vsix = VSCODE_VSIX): Promise<string> {
+/**
+ * `/ide install vscode`: the shipped client installed with every editor tool on the PATH, or on a Mac inside
+ * its editor's bundle when it is not on the PATH. Tests name the platform and the system's apps folder.
+ */
+export async function installVscodeClient(
+	env: { PATH?: string; HOME?: string },
+	vsix = VSCODE_VSIX,
+	where: { platform: string; systemApps?: string } = { platform: process.platform },
+): Promise<string> {
+	const { platform, systemApps } = where;
 	if (!existsSync(vsix))
 		return `The VS Code client is not in this package (${vsix}): a source checkout builds it with npm run build:vscode.`;
+	const home = env.HOME || homedir();
 	const outcomes: InstallOutcome[] = [];
 	for (const tool of VSCODE_TOOLS) {
-		const path = onPath(tool, env.PATH ?? "");
+		const onPath = (env.PATH ?? "").split(delimiter).flatMap((dir) => (dir ? [join(dir, tool)] : []));
+		const path = [...onPath, ...bundledToolPaths(tool, platform, home, systemApps)].find(runs);
 		if (path !== undefined) outcomes.push(await install(tool, path, vsix));
 	}
-	return installReport(vsix, outcomes);
+	return installReport(vsix, outcomes, platform);
 }
 
-function onPath(tool: string, path: string): string | undefined {
-	for (const dir of path.split(delimiter)) {
-		if (!dir) continue;
-		const candidate = join(dir, tool);
-		try {
-			accessSync(candidate, constants.X_OK);
-			return candidate;
-		} catch {
-			// Not here.
-		}
+/** An executable file is there (a dir of that name is not a tool). */
+function runs(candidate: string): boolean {
+	try {
+		accessSync(candidate, constants.X_OK);
+		return statSync(candidate).isFile();
+	} catch {
+		return false;
 	}
-	return undefined;
 }
 
 function install(tool: string, path: string, vsix: string): Promise<InstallOutcome> {

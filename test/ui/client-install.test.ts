@@ -1,4 +1,4 @@
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { VSCODE_CLIENT_VERSION } from "../../src/editors/core/clients.ts";
@@ -17,6 +17,9 @@ function fakeTool(dir: string, name: string, exitCode = 0): string {
 	chmodSync(path, 0o755);
 	return log;
 }
+
+/** The PATH only, on any machine the tests run on: a Mac's real bundles are never run by a test. */
+const LINUX = { platform: "linux" };
 
 describe("/ide install vscode with editor tools on the PATH", () => {
 	const dirs: { cleanup: () => void }[] = [];
@@ -37,7 +40,7 @@ describe("/ide install vscode with editor tools on the PATH", () => {
 		const { vsix, bin } = setup();
 		const code = fakeTool(bin, "code");
 		const cursor = fakeTool(bin, "cursor");
-		const report = await installVscodeClient({ PATH: `/nonexistent:${bin}` }, vsix);
+		const report = await installVscodeClient({ PATH: `/nonexistent:${bin}` }, vsix, LINUX);
 		for (const log of [code, cursor]) expect(readFileSync(log, "utf8")).toBe(`--install-extension ${vsix} --force\n`);
 		expect(report).toBe(
 			[
@@ -52,20 +55,73 @@ describe("/ide install vscode with editor tools on the PATH", () => {
 	test("a tool that fails: its last line, and the command to run by hand", async () => {
 		const { vsix, bin } = setup();
 		fakeTool(bin, "codium", 1);
-		const report = await installVscodeClient({ PATH: bin }, vsix);
+		const report = await installVscodeClient({ PATH: bin }, vsix, LINUX);
 		expect(report).toContain(`  codium (${join(bin, "codium")}): failed: Failed Installing Extensions: boom`);
 		expect(report).toContain(`Nothing was installed. By hand: code --install-extension ${vsix} --force`);
 	});
 
 	test("no tool: the exact command to run by hand", async () => {
 		const { vsix } = setup();
-		expect(await installVscodeClient({ PATH: "/nonexistent" }, vsix)).toContain(
+		expect(await installVscodeClient({ PATH: "/nonexistent" }, vsix, LINUX)).toContain(
 			`  code --install-extension ${vsix} --force`,
 		);
 	});
 
+	/** A Mac's two apps folders in the test's dir: the system's (`/Applications`) and the user's (`~/Applications`). */
+	const macSetup = () => {
+		const { vsix, bin } = setup();
+		const home = join(bin, "..", "home");
+		const systemApps = join(bin, "..", "Applications");
+		const bundle = (apps: string, app: string) => {
+			const dir = join(apps, app, "Contents", "Resources", "app", "bin");
+			mkdirSync(dir, { recursive: true });
+			return dir;
+		};
+		const mac = { platform: "darwin", systemApps };
+		return { vsix, bin, home, mac, systemApps, userApps: join(home, "Applications"), bundle };
+	};
+
+	test("a Mac with no tool on the PATH: the tools inside the editors' bundles in /Applications and ~/Applications", async () => {
+		const { vsix, home, mac, systemApps, userApps, bundle } = macSetup();
+		const code = fakeTool(bundle(systemApps, "Visual Studio Code.app"), "code");
+		// Cursor's bundle with only `bin/code`: installed as Cursor, by that file.
+		const cursor = fakeTool(bundle(userApps, "Cursor.app"), "code");
+		const codium = fakeTool(bundle(userApps, "VSCodium.app"), "codium");
+		// A bundle whose tool cannot run is passed over.
+		writeFileSync(join(bundle(userApps, "Windsurf.app"), "windsurf"), "#!/bin/sh\n", { mode: 0o644 });
+		const report = await installVscodeClient({ PATH: "/nonexistent", HOME: home }, vsix, mac);
+		for (const log of [code, cursor, codium])
+			expect(readFileSync(log, "utf8")).toBe(`--install-extension ${vsix} --force\n`);
+		const inBundle = (apps: string, app: string, tool: string) =>
+			join(apps, app, "Contents", "Resources", "app", "bin", tool);
+		expect(report).toBe(
+			[
+				"VS Code client (pi-ide-context.vscode-client):",
+				`  code (${inBundle(systemApps, "Visual Studio Code.app", "code")}): installed`,
+				`  cursor (${inBundle(userApps, "Cursor.app", "code")}): installed`,
+				`  codium (${inBundle(userApps, "VSCodium.app", "codium")}): installed`,
+				"Next: reload each editor window (Developer: Reload Window); /ide status then lists it.",
+			].join("\n"),
+		);
+	});
+
+	test("a Mac: a tool on the PATH goes first; the bundles are never looked in on Linux", async () => {
+		const { vsix, bin, home, mac, userApps, bundle } = macSetup();
+		const bundleLog = fakeTool(bundle(userApps, "Visual Studio Code.app"), "code");
+		fakeTool(bin, "code");
+		expect(await installVscodeClient({ PATH: bin, HOME: home }, vsix, mac)).toContain(
+			`  code (${join(bin, "code")}): installed`,
+		);
+		expect(await installVscodeClient({ PATH: "/nonexistent", HOME: home }, vsix, LINUX)).toContain(
+			"No VS Code command-line tool on the PATH",
+		);
+		expect(existsSync(bundleLog)).toBe(false);
+	});
+
 	test("no .vsix (a source checkout that never packed): how to build it", async () => {
-		expect(await installVscodeClient({ PATH: "" }, "/nonexistent/client.vsix")).toContain("npm run build:vscode");
+		expect(await installVscodeClient({ PATH: "" }, "/nonexistent/client.vsix", LINUX)).toContain(
+			"npm run build:vscode",
+		);
 	});
 
 	test("the shipped .vsix is where the package builds it, and its version is the one pi compares against", () => {
