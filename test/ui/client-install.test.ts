@@ -84,7 +84,7 @@ describe("/ide install vscode with editor tools on the PATH", () => {
 	test("a Mac with no tool on the PATH: the tools inside the editors' bundles in /Applications and ~/Applications", async () => {
 		const { vsix, home, mac, systemApps, userApps, bundle } = macSetup();
 		const code = fakeTool(bundle(systemApps, "Visual Studio Code.app"), "code");
-		// Cursor's bundle with only `bin/code`: installed as Cursor, by that file.
+		// Cursor's bundle with `bin/code` alone (what Homebrew's cask links): installed as Cursor, by that file.
 		const cursor = fakeTool(bundle(userApps, "Cursor.app"), "code");
 		const codium = fakeTool(bundle(userApps, "VSCodium.app"), "codium");
 		// A bundle whose tool cannot run is passed over.

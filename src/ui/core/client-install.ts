@@ -5,7 +5,8 @@ export type VscodeTool = (typeof VSCODE_TOOLS)[number];
 /**
  * Each tool inside its editor's bundle on a Mac, for when the user never put it on the PATH ("Shell Command:
  * Install 'code' command in PATH" links these into /usr/local/bin; Homebrew's casks link the same files).
- * Cursor's bundle has had only `bin/code` (its cask links it as `cursor`); code-server has no bundle.
+ * Cursor's tool is named `bin/cursor` by the scripts that call it, and Homebrew's cask links its `bin/code` as
+ * `cursor`: both are tried. code-server has no bundle.
  */
 const MAC_BUNDLE_TOOLS: Record<VscodeTool, readonly string[]> = {
 	code: ["Visual Studio Code.app/Contents/Resources/app/bin/code"],

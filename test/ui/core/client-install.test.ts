@@ -18,7 +18,7 @@ describe("where a Mac keeps each editor's command-line tool, when it is not on t
 			],
 		],
 		[
-			// Cursor's bundle has had only `bin/code` (Homebrew's cask links it as `cursor`).
+			// `bin/cursor`, else `bin/code` (Homebrew's cask links that one as `cursor`).
 			"cursor",
 			[
 				"/Applications/Cursor.app/Contents/Resources/app/bin/cursor",
