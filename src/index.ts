@@ -27,6 +27,7 @@ import type { ExtensionAPI, ExtensionContext, ToolCallEvent } from "@mariozechne
 import { IdeController } from "./connection/controller.ts";
 import { showModelWrite } from "./connection/model-writes.ts";
 import { editorSourcesOf } from "./connection/sources-config.ts";
+import { processFactsOfThisPi } from "./editors/processes/system-facts.ts";
 import { plannedStateDirs } from "./editors/state-dir/state-dir.ts";
 import { EDITOR_EVENT_CHANNEL } from "./events.ts";
 import { CONTEXT_MESSAGE_TYPE } from "./prompt/core/context-message.ts";
@@ -96,7 +97,7 @@ export default function piIdeContext(pi: ExtensionAPI): void {
 				settings,
 				reviewOn: () => review?.standing().on ?? false,
 				settingsFiles: files,
-				...editorSourcesOf(settings, files, uid, process.env),
+				...editorSourcesOf(settings, files, uid, process.env, processFactsOfThisPi()),
 			},
 			{
 				showWidget: (text) => surface.show(text),

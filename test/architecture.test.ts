@@ -128,7 +128,7 @@ describe("each check fails on a fixture that breaks it", () => {
 		]);
 	});
 
-	test("a raw watch, a /proc read or a pid: key outside its one module", () => {
+	test("a raw watch, a /proc read, a ps or lsof run or a pid: key outside its one module", () => {
 		// Source text as the files would hold it: `${` here is that text, not this test's template.
 		const interpolated = (name: string) => `\${${name}}`;
 		const files = fixture({
@@ -139,6 +139,9 @@ describe("each check fails on a fixture that breaks it", () => {
 			"src/editors/neovim/w.ts": "const pid = /^pid:(\\d+)$/.exec(key);",
 			"src/editors/dir-watch.ts": 'import { watch } from "node:fs";',
 			"src/editors/processes/proc-files.ts": 'readFileSync("/proc/stat");',
+			"src/editors/zed/u.ts": 'const out = execFileSync("lsof", ["-nP"]);',
+			"src/editors/processes/process-tools.ts": "execFile(tool, args, options, done);",
+			"src/ui/install.ts": 'execFile("code", ["--install-extension", vsix]);',
 			"src/editors/core/editor-key.ts": `\`pid:${interpolated("pid")}\``,
 			"src/ui/fine.ts": '// fs.watch("/proc/1") in a comment; "pid 7" and watchers are fine\nconst w = watchers();',
 		});
@@ -148,6 +151,7 @@ describe("each check fails on a fixture that breaks it", () => {
 			"src/editors/zed/v.ts reads /proc: only src/editors/processes/proc-files.ts may",
 			"src/editors/state-dir/z.ts builds or parses the pid: key: only src/editors/core/editor-key.ts may",
 			"src/editors/neovim/w.ts builds or parses the pid: key: only src/editors/core/editor-key.ts may",
+			"src/editors/zed/u.ts runs ps or lsof: only src/editors/processes/process-tools.ts may",
 		]);
 	});
 

@@ -6,6 +6,8 @@ import type { Mention } from "../editors/ide-servers/core/status.ts";
 import { IdeServerSource, type IdeServerSourceOptions } from "../editors/ide-servers/source.ts";
 import { MergedSources } from "../editors/merged-sources.ts";
 import { NeovimSource, type NeovimSourceOptions } from "../editors/neovim/source.ts";
+import { factsStatusLines } from "../editors/processes/core/facts-status.ts";
+import type { ProcessFacts } from "../editors/processes/process-facts.ts";
 import type { DirPlan } from "../editors/state-dir/core/dir-plan.ts";
 import { StateDir } from "../editors/state-dir/state-dir.ts";
 import { ZedSource, type ZedSourceOptions } from "../editors/zed/source.ts";
@@ -14,6 +16,10 @@ import { ZedSource, type ZedSourceOptions } from "../editors/zed/source.ts";
 export interface SourcesConfig {
 	stateDirs: readonly DirPlan[];
 	uid: number;
+	/** How every source asks the system about processes (`/proc`, or `ps` and `lsof`). */
+	facts: ProcessFacts;
+	/** A `PI_IDE_PROCESS_FACTS` value not understood: said in `/ide status`. */
+	factsIgnored?: string;
 	zed?: ZedSourceOptions;
 	neovim?: Omit<NeovimSourceOptions, "projectDir" | "connectedKey">;
 	emacs?: Omit<EmacsSourceOptions, "projectDir" | "connectedKey">;
@@ -44,8 +50,13 @@ export class EditorSources {
 	/** In the order their answers count: the state dirs, then the sources pi reads by itself, IDE servers last. */
 	private readonly all: EditorSource[];
 
+	private readonly facts: ProcessFacts;
+	private readonly factsIgnored: string | undefined;
+
 	constructor(config: SourcesConfig, hooks: SourceHooks, connection: ConnectionReads) {
-		this.dirs = config.stateDirs.map((plan) => new StateDir(plan, config.uid, hooks));
+		this.facts = config.facts;
+		this.factsIgnored = config.factsIgnored;
+		this.dirs = config.stateDirs.map((plan) => new StateDir(plan, config.uid, hooks, config.facts));
 		const { projectDir, connectedKey } = connection;
 		const others: EditorSource[] = [
 			...this.dirs,
@@ -68,9 +79,12 @@ export class EditorSources {
 		this.merged = new MergedSources(this.all, hooks.clock);
 	}
 
-	/** The sections of `/ide status` beyond the state dirs. */
+	/** The sections of `/ide status` beyond the state dirs: how processes are asked about, then each source. */
 	statusSections(nowSeconds: number, projectDir: string): string[] {
-		return this.all.flatMap((source) => source.statusLines?.(nowSeconds, projectDir) ?? []);
+		return [
+			...factsStatusLines({ ...this.facts.status(), ...(this.factsIgnored && { ignored: this.factsIgnored }) }),
+			...this.all.flatMap((source) => source.statusLines?.(nowSeconds, projectDir) ?? []),
+		];
 	}
 
 	/** The lines `/ide` adds when it finds no editor for the project. */

@@ -1,5 +1,6 @@
 import { homedir } from "node:os";
 import { join } from "node:path";
+import type { ProcessFacts } from "../editors/processes/process-facts.ts";
 import type { IdeSettings } from "../settings/core/settings.ts";
 import type { SettingsFiles } from "../settings/settings-files.ts";
 import type { SourcesConfig } from "./editor-sources.ts";
@@ -13,19 +14,23 @@ export function editorSourcesOf(
 	files: SettingsFiles,
 	uid: number,
 	env: NodeJS.ProcessEnv,
-): Pick<SourcesConfig, "zed" | "neovim" | "emacs" | "ideServers"> {
+	{ facts, ignored }: { facts: ProcessFacts; ignored?: string },
+): Pick<SourcesConfig, "zed" | "neovim" | "emacs" | "ideServers" | "facts" | "factsIgnored"> {
 	const saidIn = (source: IdeSettings["zed"]["source"]) => (source === "project" ? files.project : files.global);
 	const enabled = ({ on, source }: IdeSettings["zed"]) => ({ on, source: saidIn(source) });
 	const testScope = env.PI_IDE_TEST_PROC_SCOPE;
 	const dirs = { XDG_RUNTIME_DIR: env.XDG_RUNTIME_DIR, TMPDIR: env.TMPDIR };
 	return {
-		zed: { enabled: enabled(settings.zed), env, home: homedir(), platform: process.platform, uid, testScope },
+		facts,
+		...(ignored !== undefined && { factsIgnored: ignored }),
+		zed: { enabled: enabled(settings.zed), env, home: homedir(), platform: process.platform, uid, testScope, facts },
 		neovim: {
 			enabled: enabled(settings.neovim),
 			uid,
 			platform: process.platform,
 			env: { NVIM: env.NVIM, NVIM_LISTEN_ADDRESS: env.NVIM_LISTEN_ADDRESS, ...dirs },
 			testScope,
+			facts,
 		},
 		emacs: {
 			enabled: enabled(settings.emacs),
@@ -33,12 +38,14 @@ export function editorSourcesOf(
 			platform: process.platform,
 			env: { INSIDE_EMACS: env.INSIDE_EMACS, ...dirs },
 			testScope,
+			facts,
 		},
 		ideServers: {
 			mode: { mode: settings.ideServers.mode, source: saidIn(settings.ideServers.source) },
 			uid,
 			platform: process.platform,
 			home: lockHome(env),
+			facts,
 			env: { ...lockDirEnv(env), CLAUDE_CODE_SSE_PORT: env.CLAUDE_CODE_SSE_PORT },
 		},
 	};

@@ -12,6 +12,7 @@ import { pidKey } from "../../src/editors/core/editor-key.ts";
 import type { EditorState } from "../../src/editors/core/protocol-state.ts";
 import { systemClock } from "../../src/shared/clock.ts";
 import { editorState } from "../support/fixtures.ts";
+import { testProcessFacts } from "../support/process-facts.ts";
 import { tempDir } from "../support/temp-dir.ts";
 
 const uid = process.getuid?.() ?? 0;
@@ -28,7 +29,7 @@ async function sourcesWith(client: string) {
 	const state = editorState({ pid: process.pid, timestamp: Date.now() / 1000, client });
 	writeFileSync(join(root.path, `${process.pid}.json`), JSON.stringify(state), { mode: 0o600 });
 	const sources = new EditorSources(
-		{ stateDirs: [{ path: root.path, role: "override" }], uid },
+		{ stateDirs: [{ path: root.path, role: "override" }], uid, facts: testProcessFacts() },
 		{ clock: systemClock, changed: () => {}, event: () => {}, notify: () => {}, settled: () => {} },
 		{ projectDir: () => root.path, connectedKey: () => undefined, mentioned: () => {} },
 	);
@@ -83,7 +84,14 @@ describe("the Emacs source among the sources", () => {
 			{
 				stateDirs: [],
 				uid,
-				emacs: { enabled: { on: false, source: "/g/settings.json" }, uid, platform: process.platform, env: {} },
+				facts: testProcessFacts(),
+				emacs: {
+					enabled: { on: false, source: "/g/settings.json" },
+					uid,
+					platform: process.platform,
+					env: {},
+					facts: testProcessFacts(),
+				},
 			},
 			{ clock: systemClock, changed: () => {}, event: () => {}, notify: () => {}, settled: () => {} },
 			{ projectDir: () => root.path, connectedKey: () => undefined, mentioned: () => {} },
@@ -91,7 +99,10 @@ describe("the Emacs source among the sources", () => {
 		await sources.merged.start();
 		cleanups.push(() => sources.merged.close());
 		const off = 'Emacs: off ("emacs": false in /g/settings.json)';
-		expect(sources.statusSections(systemClock.nowSeconds(), root.path)).toEqual([off]);
+		expect(sources.statusSections(systemClock.nowSeconds(), root.path)).toEqual([
+			expect.stringMatching(/^Processes: (procfs|ps \+ lsof)/),
+			off,
+		]);
 		expect(sources.noMatchLines()).toEqual([off]);
 		const emacsEditor = { key: pidKey(process.pid), origin: "emacs" as const, state: {} as EditorState };
 		expect(await sources.reloadAfterWrite(emacsEditor, join(root.path, "a.ts"))).toBeUndefined();

@@ -7,12 +7,12 @@ import { spawn } from "node:child_process";
 import { chmodSync, mkdirSync, rmSync, utimesSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { processStartSeconds } from "../../src/editors/processes/liveness.ts";
 import { useE2eWorkspace } from "../support/e2e-workspace.ts";
 import { FakeEditor, StateFileWriter } from "../support/fake-editor.ts";
 import { messageText } from "../support/fake-model-server.ts";
 import { projectState } from "../support/fixtures.ts";
 import { piLines } from "../support/pi-cli.ts";
+import { testProcessFacts } from "../support/process-facts.ts";
 import { RpcPi } from "../support/rpc-pi.ts";
 import { waitFor } from "../support/wait-for.ts";
 
@@ -71,7 +71,7 @@ describe.each(piLines())("discovery through the real $name CLI (RPC)", (line) =>
 				// A file left by an editor killed long ago, whose pid another process holds now.
 				const stranger = spawn("sleep", ["60"], { stdio: "ignore" });
 				const strangerPid = stranger.pid as number;
-				const started = await waitFor("start time", () => processStartSeconds(strangerPid));
+				const started = await waitFor("start time", () => testProcessFacts().startOf(strangerPid));
 				const left = new StateFileWriter(tmpSide, strangerPid);
 				left.write(projectState(ws.project, { buffer: { name: "left.ts" } }));
 				utimesSync(left.file, new Date((started - 600) * 1000), new Date((started - 600) * 1000));

@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { type ClientChannel, connectClientChannel } from "../../src/editors/state-dir/client-channel.ts";
 import type { ToolAnswer } from "../../src/editors/tool-caller.ts";
+import { listeningPathsOf } from "../support/process-facts.ts";
 import { VscodeClientSession } from "../support/vscode-client-session.ts";
 import { vscodeHost, vscodeSuiteSkipReason } from "../support/vscode-host.ts";
 import { closeTab } from "../support/vscode-review-page.ts";
@@ -39,7 +40,10 @@ describe.skipIf(skipReason !== undefined)("VS Code: the client's review channel 
 			"src/main.ts": MAIN,
 			"src/crlf.txt": CRLF,
 		});
-		const opened = await connectClientChannel({ dir: vscode.stateDir, pid: vscode.pid, uid }, { timeoutMs: 10_000 });
+		const opened = await connectClientChannel(
+			{ dir: vscode.stateDir, pid: vscode.pid, uid, listeningPaths: listeningPathsOf() },
+			{ timeoutMs: 10_000 },
+		);
 		if (!opened.ok) throw new Error(`the client's channel: ${opened.reason}`);
 		channel = opened.caller;
 		channel.onNotification((method, params) =>
@@ -255,7 +259,10 @@ describe.skipIf(skipReason !== undefined)("VS Code: the client's review channel 
 	}, 60_000);
 
 	test("pi going away with a diff open: nothing of it stays", async () => {
-		const other = await connectClientChannel({ dir: vscode.stateDir, pid: vscode.pid, uid }, { timeoutMs: 10_000 });
+		const other = await connectClientChannel(
+			{ dir: vscode.stateDir, pid: vscode.pid, uid, listeningPaths: listeningPathsOf() },
+			{ timeoutMs: 10_000 },
+		);
 		if (!other.ok) throw new Error(other.reason);
 		other.caller.onNotification((method, params) =>
 			notes.push({ method, tabName: (params as { tab_name: string }).tab_name, atMs: performance.now() }),

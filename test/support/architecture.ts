@@ -251,6 +251,11 @@ export const SINGLE_HOMES = [
 		pattern: /import\s*\{[^}]*\bwatch(?:File)?\b[^}]*\}\s*from\s*["'](?:node:)?fs["']|\bfs\.watch(?:File)?\(/,
 	},
 	{ what: "reads /proc", home: "src/editors/processes/proc-files.ts", pattern: /["'`]\/proc(?:\/|["'`])/ },
+	{
+		what: "runs ps or lsof",
+		home: "src/editors/processes/process-tools.ts",
+		pattern: /\b(?:execFile|execFileSync|spawn|spawnSync|exec|execSync)\s*\(\s*["'`](?:ps|lsof)\b/,
+	},
 	{ what: "builds or parses the pid: key", home: "src/editors/core/editor-key.ts", pattern: /["'`/]\^?pid:/ },
 ] as const;
 

@@ -10,6 +10,7 @@ import type { ConnectionMemory } from "../../src/shared/process-memory.ts";
 import { CleanupScope } from "./cleanup-scope.ts";
 import { offsetClock } from "./clocks.ts";
 import { FakeEditor } from "./fake-editor.ts";
+import { testProcessFacts } from "./process-facts.ts";
 import { tempDir } from "./temp-dir.ts";
 
 export interface HarnessOptions {
@@ -74,6 +75,7 @@ export class ControllerHarness {
 				stateDirs: this.options.stateDirs?.(this.root, this.stateDir) ?? [{ path: this.stateDir, role: "override" }],
 				cwd: this.project,
 				uid: process.getuid?.() ?? 0,
+				facts: testProcessFacts(),
 				memory: this.memory,
 				settings: { ...resolveSettings(undefined, undefined), autoconnect: this.options.autoconnect ?? true },
 				clock: this.options.clock ?? offsetClock(() => this.clockOffsetSeconds),

@@ -11,6 +11,7 @@ import type { DiffHost, DiffRequest, DiffView, EditorAnswer } from "../../src/re
 import { emacsDiffHost } from "../../src/review/hosts/emacs-host.ts";
 import { systemClock } from "../../src/shared/clock.ts";
 import { CleanupScope } from "./cleanup-scope.ts";
+import { startOfProcess } from "./process-facts.ts";
 import { RealEmacs } from "./real-emacs.ts";
 import { tempDir } from "./temp-dir.ts";
 
@@ -34,7 +35,7 @@ export async function connectReviews(
 	emacs: RealEmacs,
 	options: { enclosing?: boolean } = {},
 ): Promise<ReviewConnection> {
-	const listener = await PushListener.open({}, process.getuid?.() ?? 0);
+	const listener = await PushListener.open({}, process.getuid?.() ?? 0, startOfProcess());
 	if (typeof listener === "string") throw new Error(listener);
 	const lines: unknown[] = [];
 	const listeners = new Set<(message: unknown) => void>();

@@ -13,6 +13,7 @@ import { waitFor } from "./wait-for.ts";
 /** What the tests use of a playwright page. */
 export interface Page extends ReviewPage {
 	waitForTimeout(ms: number): Promise<void>;
+	title(): Promise<string>;
 }
 
 /**

@@ -8,13 +8,22 @@ import { MergedSources } from "../../src/editors/merged-sources.ts";
 import { ZedSource } from "../../src/editors/zed/source.ts";
 import { systemClock } from "../../src/shared/clock.ts";
 import { LIVENESS_CHECK_MS } from "../../src/shared/core/timing.ts";
+import { testProcessFacts } from "./process-facts.ts";
 
 const [dataHome = "", home = "", testScope] = process.argv.slice(2);
 const print = (value: unknown) => process.stdout.write(`${JSON.stringify(value)}\n`);
 const uid = process.getuid?.() ?? 0;
 
 const source: ZedSource = new ZedSource(
-	{ enabled: { on: true, source: "test" }, env: { XDG_DATA_HOME: dataHome }, home, platform: "linux", uid, testScope },
+	{
+		enabled: { on: true, source: "test" },
+		env: { XDG_DATA_HOME: dataHome },
+		home,
+		platform: "linux",
+		uid,
+		testScope,
+		facts: testProcessFacts(),
+	},
 	{
 		clock: systemClock,
 		changed: () => print({ kind: "listed", editors: source.editors(), reads: source.report().reads }),

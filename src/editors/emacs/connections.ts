@@ -2,10 +2,11 @@ import type { Clock } from "../../shared/core/clock.ts";
 import { nextEmacsInstall } from "../../shared/process-memory.ts";
 import type { SourceEvent } from "../core/editor.ts";
 import { SessionTable } from "../kit/session-table.ts";
+import { sameStart } from "../processes/core/backend-choice.ts";
 import type { EmacsUnread } from "./core/status.ts";
 import type { FoundEmacs } from "./discovery.ts";
 import type { PushListener } from "./push-listener.ts";
-import { EmacsSession, type ServedEmacs } from "./session.ts";
+import { EmacsSession, type EmacsSessionHooks, type ServedEmacs } from "./session.ts";
 
 interface Failure {
 	emacs: FoundEmacs;
@@ -20,6 +21,8 @@ export interface ConnectionsHooks {
 	event: (event: SourceEvent) => void;
 	/** A session's reading changed (a push, a read): the pushes are decided again and the controller told. */
 	changed: () => void;
+	/** Where a session reads its Emacs's cwd and arguments. */
+	processOf: EmacsSessionHooks["processOf"];
 }
 
 /**
@@ -66,7 +69,7 @@ export class EmacsConnections {
 		listener: () => Promise<PushListener | string>,
 	): Promise<EmacsUnread["why"] | undefined> {
 		const known = this.table.sessions.get(emacs.pid);
-		const same = known?.isOpen === true && known.found.startTicks === emacs.startTicks;
+		const same = known?.isOpen === true && sameStart(known.found.startSeconds, emacs.startSeconds);
 		if (emacs.socket === undefined) {
 			// Its server stopped (`server-stop`) while pi's connection stays: still read from its pushes.
 			if (same) return undefined;
@@ -81,7 +84,7 @@ export class EmacsConnections {
 			return undefined;
 		}
 		const failure = this.table.failures.get(emacs.pid);
-		if (failure?.socket === emacs.socket && failure.emacs.startTicks === emacs.startTicks) return undefined;
+		if (failure?.socket === emacs.socket && sameStart(failure.emacs.startSeconds, emacs.startSeconds)) return undefined;
 		const socket = await listener();
 		if (typeof socket === "string") {
 			this.fail(emacs, emacs.socket, `pi's push socket: ${socket}`);
@@ -97,6 +100,7 @@ export class EmacsConnections {
 			clock: this.hooks.clock,
 			listener,
 			prefix: `pi-ide-${process.pid}-${nextEmacsInstall()}-`,
+			processOf: this.hooks.processOf,
 			changed: () => {
 				this.table.readingChanged(session);
 				this.hooks.changed();

@@ -1,20 +1,13 @@
 import { lstatFacts } from "../fs-facts.ts";
-import {
-	cmdlineOf,
-	exeOf,
-	listeningTcpTable,
-	listeningUnixSocketTable,
-	socketInodesOf,
-} from "../processes/proc-files.ts";
-import { isOwnInScope, listeningPathsOf, processesNamed } from "../processes/process-scan.ts";
+import type { ListeningUnixPaths, ProcessFacts } from "../processes/process-facts.ts";
 import { exeName, isEmacsName, launchOf } from "./core/emacs-process.ts";
-import { chooseServerSocket, dirOf, pathsHeldTwice, type ServerChoice } from "./core/server-sockets.ts";
+import { chooseServerSocket, dirOf, type ServerChoice } from "./core/server-sockets.ts";
 
 /** An interactive Emacs of this user, and the server socket pi may speak to (proven through its own fds). */
 export interface FoundEmacs extends ServerChoice {
 	pid: number;
-	/** Field 22 of its `/proc/<pid>/stat`: a pid reused by a later process starts at another tick. */
-	startTicks: number;
+	/** When it started (unix seconds): a pid reused by a later process started later. */
+	startSeconds: number;
 	/** Started as a daemon: it may have no frame (the source decides what that means). */
 	daemon: boolean;
 	/**
@@ -24,59 +17,62 @@ export interface FoundEmacs extends ServerChoice {
 	tcpPorts?: number[];
 }
 
+/** What a scan for Emacsen asks of the system's processes. */
+export type EmacsFacts = Pick<
+	ProcessFacts,
+	"named" | "executable" | "launchArgs" | "listeningUnixPaths" | "listeningTcpPorts"
+>;
+
 /** Arguments read per process: enough to see the options, never a whole file list. */
 const MAX_ARGS = 64;
 
 /**
- * This user's Emacsen: `comm` first (cheap, 500 processes in a few ms), then for those named like Emacs the
- * binary, the owner, the arguments (batch workers are left out: no user is in them) and the listening unix
- * sockets among their own fds. An Emacs with no server is listed with no socket; undefined where there is no
- * `/proc` (not Linux). A socket whose path another listening socket was bound to is refused: the file there
- * may be the other one's.
+ * This user's Emacsen: one cheap listing of names first, then for those named like Emacs the binary, the
+ * arguments (batch workers are left out: no user is in them) and the listening unix sockets among their own
+ * fds. An Emacs with no server is listed with no socket; undefined when the system cannot be asked. A socket
+ * whose path another listening socket was bound to is refused: the file there may be the other one's.
  */
-export async function scanForEmacsen(uid: number, testScope: string | undefined): Promise<FoundEmacs[] | undefined> {
-	const candidates = processesNamed(isEmacsName);
-	if (candidates === undefined) return undefined;
+export async function scanForEmacsen(
+	uid: number,
+	testScope: string | undefined,
+	facts: EmacsFacts,
+): Promise<FoundEmacs[] | undefined> {
+	const candidates = await facts.named(isEmacsName, uid, testScope);
+	if (typeof candidates === "string") return undefined;
 	if (candidates.length === 0) return [];
-	const listening = await listeningUnixSocketTable();
-	const heldTwice = pathsHeldTwice(listening);
+	const listening = await facts.listeningUnixPaths(candidates.map((candidate) => candidate.pid));
 	const found: FoundEmacs[] = [];
 	for (const candidate of candidates) {
-		const emacs = await inspect(candidate, uid, testScope, listening, heldTwice);
+		const emacs = await inspect(candidate, uid, facts, listening);
 		if (emacs) found.push(emacs);
 	}
-	// Read only when some Emacs has no unix server: `/proc/net/tcp` of a busy host is long.
-	const serverless = found.filter((emacs) => emacs.socket === undefined);
-	if (serverless.length === 0) return found;
-	const tcp = await listeningTcpTable();
-	for (const emacs of serverless) {
-		const inodes = new Set(await socketInodesOf(emacs.pid));
-		const ports = [...new Set(tcp.filter((row) => inodes.has(row.inode)).map((row) => row.port))].sort((a, b) => a - b);
+	// Asked only when some Emacs has no unix server: the TCP tables of a busy host are long.
+	for (const emacs of found.filter((each) => each.socket === undefined)) {
+		const ports = await facts.listeningTcpPorts(emacs.pid);
 		if (ports.length > 0) emacs.tcpPorts = ports;
 	}
 	return found;
 }
 
 async function inspect(
-	candidate: { pid: number; startTicks: number },
+	candidate: { pid: number; startSeconds: number },
 	uid: number,
-	testScope: string | undefined,
-	listening: ReadonlyMap<number, string>,
-	heldTwice: ReadonlySet<string>,
+	facts: EmacsFacts,
+	listening: ListeningUnixPaths,
 ): Promise<FoundEmacs | undefined> {
-	const { pid } = candidate;
-	if (!(await isOwnInScope(pid, uid, testScope))) return undefined;
-	const exe = await exeOf(pid);
+	const { pid, startSeconds } = candidate;
+	const exe = await facts.executable(pid);
 	if (exe === undefined || !isEmacsName(exeName(exe))) return undefined;
-	const argv = await cmdlineOf(pid, MAX_ARGS);
+	const argv = await facts.launchArgs(pid, MAX_ARGS);
 	if (argv === undefined) return undefined;
 	const launch = launchOf(argv);
 	if (launch.batch) return undefined;
-	const paths = await listeningPathsOf(pid, listening);
+	const paths = listening.byPid.get(pid) ?? [];
+	const heldTwice = listening.heldTwice;
 	const sockets = [];
 	for (const path of paths) {
 		const [socket, dir] = await Promise.all([lstatFacts(path), lstatFacts(dirOf(path))]);
 		sockets.push({ path, socket: socket.facts, dir: dir.facts, heldTwice: heldTwice.has(path) });
 	}
-	return { ...candidate, daemon: launch.daemon, ...chooseServerSocket(sockets, uid) };
+	return { pid, startSeconds, daemon: launch.daemon, ...chooseServerSocket(sockets, uid) };
 }

@@ -7,8 +7,7 @@ import { guarded } from "../../shared/background.ts";
 import { systemClock } from "../../shared/clock.ts";
 import type { Clock } from "../../shared/core/clock.ts";
 import { EMACS_PUSH_HELLO_TIMEOUT_MS } from "../../shared/core/timing.ts";
-import { hasExited } from "../processes/core/proc-stat.ts";
-import { procStatOf } from "../processes/proc-files.ts";
+import { sameStart } from "../processes/core/backend-choice.ts";
 import { PushLines } from "./core/push-lines.ts";
 
 /** The longest line an Emacs may push (a snapshot at its caps is well under 5 MiB); a longer one ends the peer. */
@@ -133,20 +132,21 @@ export class PushListener {
 	static async open(
 		base: { XDG_RUNTIME_DIR?: string },
 		uid: number,
+		startOf: StartOf,
 		clock: Clock = systemClock,
 	): Promise<PushListener | string> {
 		const parents = [
 			...((await ownPrivateDir(base.XDG_RUNTIME_DIR, uid)) ? [base.XDG_RUNTIME_DIR as string] : []),
 			tmpdir(),
 		];
-		const startTicks = procStatOf(process.pid)?.startTicks;
-		// Without /proc no pi can be told gone: nothing is removed.
-		if (startTicks !== undefined) await Promise.all(parents.map((parent) => removeLeftDirs(parent, uid)));
+		const startSeconds = await startOf(process.pid);
+		// Where no start can be read no pi can be told gone: nothing is removed.
+		if (startSeconds !== undefined) await Promise.all(parents.map((parent) => removeLeftDirs(parent, uid, startOf)));
 		let reason = "no place for the push socket";
 		for (const parent of parents) {
 			let dir: string;
 			try {
-				dir = await mkdtemp(join(parent, `${PUSH_DIR_PREFIX}${process.pid}-${startTicks ?? 0}-`));
+				dir = await mkdtemp(join(parent, `${PUSH_DIR_PREFIX}${process.pid}-${startSeconds ?? 0}-`));
 			} catch (error) {
 				reason = `cannot make the push socket's dir in ${parent}: ${(error as Error).message}`;
 				continue;
@@ -241,19 +241,23 @@ export class PushListener {
 	}
 }
 
+/** When the process on a pid started, if it runs (the process facts' `startOf`). */
+export type StartOf = (pid: number) => Promise<number | undefined>;
+
 /**
  * The push dirs in `parent` that a pi gone left (killed with -9: its close never ran): named as pi names them,
- * a dir itself (never a link followed), of `uid`, 0700, its pi's pid running no process started at its ticks,
+ * a dir itself (never a link followed), of `uid`, 0700, its pi's pid running no process started when it says
+ * (whole unix seconds, alike from `/proc` and `ps`),
  * and nothing listening on its socket (a pi in another pid namespace that shares the dir still does). Never
  * throws: what cannot be read or removed stays.
  */
-export async function removeLeftDirs(parent: string, uid: number): Promise<void> {
+export async function removeLeftDirs(parent: string, uid: number, startOf: StartOf): Promise<void> {
 	const names = await readdir(parent).catch(() => [] as string[]);
 	for (const name of names) {
 		const match = PUSH_DIR_NAME.exec(name);
 		if (!match) continue;
-		const stat = procStatOf(Number(match[1]));
-		if (stat && !hasExited(stat) && String(stat.startTicks) === match[2]) continue;
+		const started = await startOf(Number(match[1]));
+		if (started !== undefined && sameStart(started, Number(match[2]))) continue;
 		const dir = join(parent, name);
 		const facts = await lstat(dir).catch(() => undefined);
 		if (!facts?.isDirectory() || facts.uid !== uid || (facts.mode & 0o777) !== 0o700) continue;

@@ -8,7 +8,6 @@ import type { EditorReading } from "../core/editor.ts";
 import type { EmacsDiffChannel } from "../diff-channels.ts";
 import { ReadingState } from "../kit/core/reading-state.ts";
 import { countDiagnostics } from "../kit/core/status-texts.ts";
-import { cmdlineOf, cwdOf } from "../processes/proc-files.ts";
 import { PROBE_ELISP } from "./core/elisp/probe-elisp.ts";
 import { INSTALL_ELISP, SET_PUSHING_ELISP } from "./core/elisp/push-elisp.ts";
 import { RELOAD_ELISP, STATE_ELISP, UNSAVED_ELISP } from "./core/elisp/state-elisp.ts";
@@ -44,6 +43,8 @@ export interface EmacsSessionHooks {
 	prefix: string;
 	changed: () => void;
 	closed: (session: EmacsSession) => void;
+	/** Its process's cwd and launch arguments, as the system tells them (the process facts). */
+	processOf: (pid: number, maxArgs: number) => Promise<{ cwd?: string; argv?: string[] }>;
 }
 
 /** Arguments pi reads of one process: enough for the files it was opened on. */
@@ -61,7 +62,7 @@ export class EmacsSession {
 	private closedReason?: string;
 	private readonly closedWaiters: ((reason: string) => void)[] = [];
 	private probe?: ProbeAnswer;
-	/** Its process's cwd (undefined until read) and arguments, from `/proc`. */
+	/** Its process's cwd (undefined until read) and arguments, as the system tells them. */
 	private proc: { cwd?: string; argv: string[] } = { argv: [] };
 	private readonly now = new ReadingState<EmacsSnapshot>();
 	private readonly pushSwitch: PushSwitch;
@@ -254,9 +255,9 @@ export class EmacsSession {
 		return connected;
 	}
 
-	/** cwd and argv as `/proc` says (PROTOCOL.md's cwd), never a buffer's `default-directory`. */
+	/** cwd and argv as the system says (PROTOCOL.md's cwd), never a buffer's `default-directory`. */
 	private async readProc(): Promise<void> {
-		const [cwd, argv] = await Promise.all([cwdOf(this.found.pid), cmdlineOf(this.found.pid, MAX_ARGS)]);
+		const { cwd, argv } = await this.hooks.processOf(this.found.pid, MAX_ARGS);
 		this.proc = { cwd: cwd ?? this.proc.cwd, argv: argv ?? this.proc.argv };
 	}
 

@@ -7,12 +7,12 @@ import { phaseBeforeStart } from "../kit/core/source-phase.ts";
 import { ScanSchedule } from "../kit/scan-schedule.ts";
 import { ServerSource } from "../kit/server-source.ts";
 import type { SessionTable } from "../kit/session-table.ts";
-import { ancestorsOf } from "../processes/proc-files.ts";
+import type { ProcessFacts } from "../processes/process-facts.ts";
 import { EmacsConnections } from "./connections.ts";
 import { runsInsideEmacs } from "./core/emacs-process.ts";
 import { serverSocketDirs } from "./core/server-sockets.ts";
 import { type EmacsReport, type EmacsUnread, emacsNoMatchLine, emacsStatusLines } from "./core/status.ts";
-import { scanForEmacsen } from "./discovery.ts";
+import { type EmacsFacts, scanForEmacsen } from "./discovery.ts";
 import { PushListener } from "./push-listener.ts";
 import { serverDirWatchers } from "./server-dirs.ts";
 import type { EmacsSession } from "./session.ts";
@@ -32,6 +32,8 @@ export interface EmacsSourceOptions {
 	testScope?: string;
 	/** Test-only: the process whose ancestors hold the enclosing Emacs (pi's own by default). */
 	selfPid?: number;
+	/** How pi asks the system about processes (`/proc`, or `ps` and `lsof`). */
+	facts: EmacsFacts & Pick<ProcessFacts, "ancestors" | "workingDir" | "launchArgs" | "startOf">;
 }
 
 /**
@@ -63,6 +65,13 @@ export class EmacsSource extends ServerSource<EmacsSession, EmacsDiffChannel, Em
 		this.connections = new EmacsConnections({
 			clock: hooks.clock,
 			event: hooks.event,
+			processOf: async (pid, maxArgs) => {
+				const [cwd, argv] = await Promise.all([
+					this.options.facts.workingDir(pid),
+					this.options.facts.launchArgs(pid, maxArgs),
+				]);
+				return { ...(cwd !== undefined && { cwd }), ...(argv !== undefined && { argv }) };
+			},
 			changed: () => {
 				void runInBackground("emacs pushes", () => this.decidePushes());
 				this.hooks.changed();
@@ -80,11 +89,11 @@ export class EmacsSource extends ServerSource<EmacsSession, EmacsDiffChannel, Em
 			return;
 		}
 		// The variable names no Emacs: the one among pi's ancestors is it (pi in its shell, vterm, eat).
-		if (runsInsideEmacs(this.options.env)) this.ancestors = new Set(ancestorsOf(this.options.selfPid ?? process.pid));
+		if (runsInsideEmacs(this.options.env))
+			this.ancestors = new Set(await this.options.facts.ancestors(this.options.selfPid ?? process.pid));
 		// Watched before the first scan: an Emacs starting its server during it is seen.
 		this.watchers.watch(serverSocketDirs(this.options.env, this.options.uid, this.options.platform));
 		await this.scans.now();
-		if (this.phase === "no-proc") this.watchers.close();
 	}
 
 	protected get table(): SessionTable<EmacsSession, unknown> {
@@ -163,22 +172,22 @@ export class EmacsSource extends ServerSource<EmacsSession, EmacsDiffChannel, Em
 	/** pi's push socket, opened once (lazily); never after the source closed. */
 	private readonly pushSocket = (): Promise<PushListener | string> => {
 		if (this.closing) return Promise.resolve("pi-ide is closing");
-		this.listener ??= PushListener.open({ XDG_RUNTIME_DIR: this.options.env.XDG_RUNTIME_DIR }, this.options.uid).then(
-			(listener) => {
-				this.listenerNow = listener;
-				return listener;
-			},
-		);
+		this.listener ??= PushListener.open(
+			{ XDG_RUNTIME_DIR: this.options.env.XDG_RUNTIME_DIR },
+			this.options.uid,
+			(pid) => this.options.facts.startOf(pid),
+		).then((listener) => {
+			this.listenerNow = listener;
+			return listener;
+		});
 		return this.listener;
 	};
 
 	private async scanOnce(followUp: (() => void) | undefined): Promise<void> {
-		const found = await scanForEmacsen(this.options.uid, this.options.testScope);
-		if (!found) {
-			this.phase = "no-proc";
-			return;
-		}
+		const found = await scanForEmacsen(this.options.uid, this.options.testScope, this.options.facts);
 		if (this.phase === "starting") this.phase = "watching";
+		// The system could not be asked (the reason is in /ide status's Processes line): the next change asks again.
+		if (!found) return;
 		this.table.keepFailuresOf(new Set(found.map((emacs) => emacs.pid)));
 		const unread: EmacsUnread[] = [];
 		await Promise.all(

@@ -1,5 +1,5 @@
 import type { LockDirPlan } from "./core/lock-dirs.ts";
-import { type ReadLock, readLockDir } from "./lockfiles.ts";
+import { type LockFacts, type ReadLock, readLockDir } from "./lockfiles.ts";
 
 /**
  * What the lock dirs hold now, each dir's lockfiles as last read and its verdict. One read of a dir at a time;
@@ -13,6 +13,7 @@ export class LockTable {
 	constructor(
 		readonly plans: readonly LockDirPlan[],
 		private readonly uid: number,
+		private readonly facts: LockFacts,
 	) {}
 
 	/** Reads the dir (again); resolves once what it holds now is in the table. */
@@ -29,7 +30,7 @@ export class LockTable {
 			try {
 				do {
 					state.again = false;
-					const read = await readLockDir(plan, this.uid, this.locks.get(dir) ?? []);
+					const read = await readLockDir(plan, this.uid, this.locks.get(dir) ?? [], this.facts);
 					this.verdicts.set(dir, read.verdict);
 					this.locks.set(dir, read.locks);
 				} while (state.again);

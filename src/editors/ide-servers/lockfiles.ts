@@ -3,20 +3,10 @@ import { open, readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { factsOf, lstatFacts } from "../fs-facts.ts";
 import { pidReused } from "../processes/core/pid-reuse.ts";
-import type { TcpListener } from "../processes/core/proc-net.ts";
-import { hasExited } from "../processes/core/proc-stat.ts";
-import { processStartSeconds } from "../processes/liveness.ts";
-import {
-	descendantsOf,
-	listeningTcpTable,
-	ownerOf,
-	processIds,
-	procStatOf,
-	socketInodesOf,
-} from "../processes/proc-files.ts";
+import type { ProcessFacts } from "../processes/process-facts.ts";
 import type { LockDirPlan } from "./core/lock-dirs.ts";
 import { type Lockfile, MAX_LOCKFILE_BYTES, parseLockfile, portOfLockName } from "./core/lockfile.ts";
-import { checkLockDirTrust, checkLockfileTrust, checkPortListeners } from "./core/lockfile-trust.ts";
+import { checkLockDirTrust, checkLockfileTrust } from "./core/lockfile-trust.ts";
 
 /** One `<port>.lock` as pi read it: the lockfile and the process proven to hold its port, or why not. */
 export interface ReadLock {
@@ -25,7 +15,7 @@ export interface ReadLock {
 	port: number;
 	lockfile?: Lockfile;
 	/** The process whose own fds hold the listening socket, and when it started (a reused pid is another process). */
-	holder?: { pid: number; startTicks: number };
+	holder?: { pid: number; startSeconds: number };
 	unused?: string;
 	/** The file's mtime (unix seconds) and inode: a rewrite (a new token) is a new lockfile. */
 	writtenAtSeconds?: number;
@@ -46,7 +36,12 @@ const MAX_LOCKS_PER_DIR = 64;
  * parsed (core/lockfile.ts) and proven by the port's owner: a port of another user, or of nothing, is never
  * spoken to. pi never writes, changes or deletes a lockfile.
  */
-export async function readLockDir(plan: LockDirPlan, uid: number, known: readonly ReadLock[]): Promise<LockDirRead> {
+export async function readLockDir(
+	plan: LockDirPlan,
+	uid: number,
+	known: readonly ReadLock[],
+	facts: LockFacts,
+): Promise<LockDirRead> {
 	const dir = await lstatFacts(plan.path);
 	const trust = checkLockDirTrust(plan.path, dir.facts, uid);
 	if (!trust.ok) return { plan, verdict: trust.reason, locks: [] };
@@ -55,18 +50,16 @@ export async function readLockDir(plan: LockDirPlan, uid: number, known: readonl
 		.sort()
 		.slice(0, MAX_LOCKS_PER_DIR);
 	if (names.length === 0) return { plan, verdict: "trusted; no lockfiles", locks: [] };
-	const listeners = await listeningTcpTable();
 	const locks = await Promise.all(
-		names.map(async (name) => {
-			const read = await readLock(
+		names.map((name) =>
+			readLock(
 				plan,
 				name,
 				uid,
-				listeners,
+				facts,
 				known.find((lock) => lock.name === name),
-			);
-			return read;
-		}),
+			),
+		),
 	);
 	return { plan, verdict: `trusted; ${locks.length} lockfiles`, locks };
 }
@@ -75,16 +68,15 @@ async function readLock(
 	plan: LockDirPlan,
 	name: string,
 	uid: number,
-	listeners: TcpListener[],
+	facts: LockFacts,
 	known: ReadLock | undefined,
 ): Promise<ReadLock> {
 	const port = portOfLockName(name) as number;
 	const read = await readLockText(join(plan.path, name), uid);
-	// The same file as last read, its holder still running and listening: proven already (a scan of /proc saved).
-	if (known?.holder && known.identity === read.identity && holderRunning(known.holder)) {
-		const onPort = listeners.filter((listener) => listener.port === port);
-		if (checkPortListeners(port, onPort, uid).ok) return known;
-	}
+	// The same file as last read, its holder still running and listening: proven already (a scan saved).
+	const { holder: knownHolder } = known ?? {};
+	if (knownHolder && known?.identity === read.identity && facts.runsNow(knownHolder.pid, knownHolder.startSeconds))
+		if ((await facts.stillHeldBy(port, knownHolder.pid, uid)) === undefined) return known as ReadLock;
 	const base = {
 		plan,
 		name,
@@ -97,12 +89,13 @@ async function readLock(
 	const lockfile = parsed.lockfile;
 	const withLock = { ...base, lockfile };
 	if (lockfile.pid !== undefined) {
-		const stat = procStatOf(lockfile.pid);
-		if (!stat || hasExited(stat)) return { ...withLock, unused: `dead pid ${lockfile.pid} (a lockfile left behind)` };
-		if (read.writtenAtSeconds !== undefined && pidReused(processStartSeconds(lockfile.pid), read.writtenAtSeconds))
+		if (!facts.runsNow(lockfile.pid))
+			return { ...withLock, unused: `dead pid ${lockfile.pid} (a lockfile left behind)` };
+		const started = await facts.startOf(lockfile.pid);
+		if (read.writtenAtSeconds !== undefined && pidReused(started, read.writtenAtSeconds))
 			return { ...withLock, unused: `pid ${lockfile.pid} was reused (it started after the lockfile was written)` };
 	}
-	const holder = await portHolder(port, lockfile.pid, uid, listeners);
+	const holder = await facts.portHolder(port, lockfile.pid, uid);
 	return typeof holder === "string" ? { ...withLock, unused: holder } : { ...withLock, holder };
 }
 
@@ -133,45 +126,5 @@ async function readLockText(
 	}
 }
 
-/**
- * The process holding the listening socket of `port`, found among the fds of the lockfile's pid and its
- * descendants (VS Code's extension host is a child of the pid it writes), else of every process of the user.
- */
-async function portHolder(
-	port: number,
-	lockPid: number | undefined,
-	uid: number,
-	listeners: TcpListener[],
-): Promise<{ pid: number; startTicks: number } | string> {
-	const onPort = listeners.filter((listener) => listener.port === port);
-	const trust = checkPortListeners(port, onPort, uid);
-	if (!trust.ok) return trust.reason;
-	const inodes = new Set(onPort.map((listener) => listener.inode));
-	const near = lockPid === undefined ? [] : [lockPid, ...descendantsOf(lockPid)];
-	for (const candidates of [near, processIds() ?? []]) {
-		for (const pid of candidates) {
-			if ((await ownerOf(pid)) !== uid) continue;
-			if (!(await socketInodesOf(pid)).some((inode) => inodes.has(inode))) continue;
-			const stat = procStatOf(pid);
-			if (stat && !hasExited(stat)) return { pid, startTicks: stat.startTicks };
-		}
-	}
-	return `no process of yours holds port ${port}'s socket`;
-}
-
-/** The process that held a port still runs (not exited, its pid not reused). */
-export function holderRunning(holder: { pid: number; startTicks: number }): boolean {
-	const stat = procStatOf(holder.pid);
-	return stat !== undefined && !hasExited(stat) && stat.startTicks === holder.startTicks;
-}
-
-/** Whether the port is still listened on by this user's socket of `holderPid`: checked again after connecting. */
-export async function stillHeldBy(port: number, holderPid: number, uid: number): Promise<string | undefined> {
-	const onPort = (await listeningTcpTable()).filter((listener) => listener.port === port);
-	const trust = checkPortListeners(port, onPort, uid);
-	if (!trust.ok) return trust.reason;
-	const inodes = new Set(onPort.map((listener) => listener.inode));
-	return (await socketInodesOf(holderPid)).some((inode) => inodes.has(inode))
-		? undefined
-		: `pid ${holderPid} no longer holds port ${port}`;
-}
+/** What reading a lock dir asks of the system's processes. */
+export type LockFacts = Pick<ProcessFacts, "runsNow" | "startOf" | "portHolder" | "stillHeldBy">;

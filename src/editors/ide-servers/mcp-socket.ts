@@ -4,7 +4,6 @@ import { guarded } from "../../shared/background.ts";
 import type { Clock } from "../../shared/core/clock.ts";
 import { handleServerMessage, notificationText, requestText } from "../core/json-rpc.ts";
 import { PendingRequests } from "../pending-requests.ts";
-import { connectionServerUidNow } from "../processes/proc-files.ts";
 
 /** What a request gave: the server's result, or why there is none (its error, a timeout, a closed socket). */
 export type McpAnswer = { ok: true; result: unknown } | { ok: false; reason: string };
@@ -32,6 +31,8 @@ export interface McpSocketOptions {
 	timeoutMs: number;
 	/** The user the listener must belong to: checked on the connection itself before anything is sent. */
 	uid: number;
+	/** Whose socket took the connection from `clientPort` (the process facts' answer). */
+	serverUidOf: (serverPort: number, clientPort: number) => Promise<number | undefined>;
 	clock: Clock;
 	onNotification: (method: string, params: unknown) => void;
 }
@@ -77,7 +78,7 @@ export class McpSocket {
 	static async open(options: McpSocketOptions): Promise<OpenResult> {
 		const tcp = await connectedTcp(options.port, options.timeoutMs, options.clock);
 		if (typeof tcp === "string") return { ok: false, reason: tcp };
-		const owner = tcp.localPort === undefined ? undefined : await connectionServerUidNow(options.port, tcp.localPort);
+		const owner = tcp.localPort === undefined ? undefined : await options.serverUidOf(options.port, tcp.localPort);
 		if (owner !== options.uid) {
 			tcp.destroy();
 			return {

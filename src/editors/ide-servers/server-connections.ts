@@ -2,10 +2,11 @@ import { runInBackground } from "../../shared/background.ts";
 import type { Clock } from "../../shared/core/clock.ts";
 import { IDE_CLOSE_SETTLE_MS } from "../../shared/core/timing.ts";
 import type { SourceEvent } from "../core/editor.ts";
+import type { ProcessFacts } from "../processes/process-facts.ts";
 import { authHeaders } from "./core/lock-dirs.ts";
 import type { Mention } from "./core/status.ts";
 import { keyOf, serverOf } from "./listing.ts";
-import { type ReadLock, stillHeldBy } from "./lockfiles.ts";
+import type { ReadLock } from "./lockfiles.ts";
 import { FRAME_TOO_BIG } from "./mcp-socket.ts";
 import { IdeServerSession } from "./session.ts";
 
@@ -27,6 +28,8 @@ export interface Ended {
 export interface ConnectionsDeps {
 	clock: Clock;
 	uid: number;
+	/** The port's owner, asked of the process facts before the token is sent and after the connection opened. */
+	facts: Pick<ProcessFacts, "connectionServerUid" | "stillHeldBy">;
 	connectedKey: () => string | undefined;
 	mentioned: (key: string, mention: Mention) => void;
 	event: (event: SourceEvent) => void;
@@ -103,7 +106,12 @@ export class ServerConnections {
 		const { lockfile, holder } = lock;
 		if (!lockfile || !holder) return;
 		const session = new IdeServerSession(
-			{ port: lock.port, headers: authHeaders(lock.plan.kind, lockfile.authToken), uid: this.deps.uid },
+			{
+				port: lock.port,
+				headers: authHeaders(lock.plan.kind, lockfile.authToken),
+				uid: this.deps.uid,
+				serverUidOf: (serverPort, clientPort) => this.deps.facts.connectionServerUid(serverPort, clientPort),
+			},
 			{
 				clock: this.deps.clock,
 				changed: () => void runInBackground("ide server state", () => this.deps.changed()),
@@ -120,7 +128,7 @@ export class ServerConnections {
 			.catch(() => false)
 			.then(async (open) => {
 				// The port is checked again once connected: a listener swapped in between is never kept.
-				const swapped = open ? await stillHeldBy(lock.port, holder.pid, this.deps.uid) : undefined;
+				const swapped = open ? await this.deps.facts.stillHeldBy(lock.port, holder.pid, this.deps.uid) : undefined;
 				if (swapped !== undefined) session.close();
 				if (open && swapped === undefined) return true;
 				// pi moved on while it opened (follow): that is no refusal of the server's to remember.

@@ -19,6 +19,7 @@ export interface SessionTarget {
 	headers: Record<string, string>;
 	/** The user whose listener alone may take pi's connection (and its token). */
 	uid: number;
+	serverUidOf: (serverPort: number, clientPort: number) => Promise<number | undefined>;
 }
 
 export interface SessionHooks {
@@ -182,6 +183,7 @@ export class IdeServerSession {
 			port: this.target.port,
 			headers: this.target.headers,
 			uid: this.target.uid,
+			serverUidOf: this.target.serverUidOf,
 			subprotocol,
 			timeoutMs: IDE_REQUEST_TIMEOUT_MS,
 			clock: this.hooks.clock,

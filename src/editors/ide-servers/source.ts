@@ -7,6 +7,7 @@ import type { EditorAsked, EditorSource, SourceHooks } from "../editor-source.ts
 import { Generation } from "../kit/core/generation.ts";
 import { GoneKeys } from "../kit/core/gone-keys.ts";
 import { phaseBeforeStart } from "../kit/core/source-phase.ts";
+import type { ProcessFacts } from "../processes/process-facts.ts";
 import { EditorPathsCache } from "../real-paths.ts";
 import { type LockDirEnv, lockDirPlan } from "./core/lock-dirs.ts";
 import { type IdeServersReport, ideServersNoMatchLine, ideServersStatusLines, type Mention } from "./core/status.ts";
@@ -14,7 +15,7 @@ import { ideServerDiffChannel } from "./diff-channel.ts";
 import { folderTier, keyOf, listedEditor, lockReport } from "./listing.ts";
 import { LockTable } from "./lock-table.ts";
 import { LockDirWatchers } from "./lock-watch.ts";
-import { holderRunning, type ReadLock } from "./lockfiles.ts";
+import type { ReadLock } from "./lockfiles.ts";
 import { ServerConnections } from "./server-connections.ts";
 
 export interface IdeServerSourceOptions {
@@ -22,6 +23,8 @@ export interface IdeServerSourceOptions {
 	mode: { mode: IdeServersMode; source: string };
 	uid: number;
 	platform: string;
+	/** How pi asks the system about processes (`/proc`, or `ps` and `lsof`). */
+	facts: ProcessFacts;
 	/** The home lock dirs are found under: the test's root in tests. */
 	home: string;
 	env: LockDirEnv & { CLAUDE_CODE_SSE_PORT?: string };
@@ -59,11 +62,12 @@ export class IdeServerSource implements EditorSource {
 		private readonly options: IdeServerSourceOptions,
 		private readonly hooks: SourceHooks,
 	) {
-		this.table = new LockTable(lockDirPlan(options.env, options.home), options.uid);
+		this.table = new LockTable(lockDirPlan(options.env, options.home), options.uid, options.facts);
 		this.watchers = new LockDirWatchers((dir) => this.rescan(dir));
 		this.connections = new ServerConnections({
 			clock: hooks.clock,
 			uid: options.uid,
+			facts: options.facts,
 			connectedKey: options.connectedKey,
 			mentioned: options.mentioned,
 			event: hooks.event,
@@ -122,7 +126,7 @@ export class IdeServerSource implements EditorSource {
 
 	/**
 	 * A listed server's process gone (kill -9 leaves its lockfile): its dir is read again. One read of
-	 * `/proc/<pid>/stat` per server pi is not connected to; the one it is connected to is not read every tick: its
+	 * `/proc/<pid>/stat` (or `kill(pid, 0)` where `ps` answers) per server pi is not connected to; the one it is connected to is not read every tick: its
 	 * process's exit closes the socket (as a Neovim's does), and once closed it is checked here again.
 	 */
 	checkLiveness(): boolean {
@@ -130,7 +134,7 @@ export class IdeServerSource implements EditorSource {
 		for (const lock of this.table.all()) {
 			const key = keyOf(lock);
 			if (key !== undefined && this.connections.of(key)?.session.isOpen) continue;
-			if (lock.holder && !holderRunning(lock.holder)) {
+			if (lock.holder && !this.options.facts.runsNow(lock.holder.pid, lock.holder.startSeconds)) {
 				died = true;
 				void runInBackground("ide server rescan", () => this.rescan(lock.plan.path));
 			}

@@ -1,16 +1,15 @@
 import { lstat } from "node:fs/promises";
-import { listeningUnixSocketTable } from "../processes/proc-files.ts";
-import { isOwnInScope, listeningPathsOf, processesNamed } from "../processes/process-scan.ts";
+import type { ProcessFacts } from "../processes/process-facts.ts";
 
 /** A Neovim process of this user and the unix socket its server listens on, proven through its own fds. */
 export interface FoundNeovim {
 	pid: number;
-	/** Field 22 of its `/proc/<pid>/stat`: a pid reused by a later process starts at another tick. */
-	startTicks: number;
+	/** When it started (unix seconds): a pid reused by a later process started later. */
+	startSeconds: number;
 	socket: string;
 }
 
-/** What a scan of `/proc` found; undefined when there is no `/proc` (not Linux). */
+/** What a scan found; undefined when the system cannot be asked about processes (the reason is in the facts' status). */
 export interface NeovimScan {
 	found: FoundNeovim[];
 	/** Neovims of this user with no listening unix socket (yet: 0.7 creates its socket just after its dir). */
@@ -19,31 +18,36 @@ export interface NeovimScan {
 
 const NEOVIM_NAME = "nvim";
 
+/** What a scan for Neovims asks of the system's processes. */
+export type NeovimFacts = Pick<ProcessFacts, "named" | "listeningUnixPaths">;
+
 /**
  * This user's `nvim` processes and their servers' sockets. A name alone proves nothing: a socket counts only
- * when `/proc/net/unix` lists its inode as listening and that inode is one of the process's own fds, and the
- * path is a socket this uid owns. Start-up waits for the scan, so names come from `comm` first (500
- * processes: ~9 ms on a two-core machine) and details only for the processes named `nvim`.
+ * when the process itself listens on it (its own fds: `/proc`, or `lsof -p`), and the path is a socket this uid
+ * owns. Names come from one cheap listing first, details only for the processes named `nvim`.
  */
-export async function scanForNeovims(uid: number, testScope: string | undefined): Promise<NeovimScan | undefined> {
-	const candidates = processesNamed((name) => name === NEOVIM_NAME);
-	if (candidates === undefined) return undefined;
+export async function scanForNeovims(
+	uid: number,
+	testScope: string | undefined,
+	facts: NeovimFacts,
+): Promise<NeovimScan | undefined> {
+	const candidates = await facts.named((name) => name === NEOVIM_NAME, uid, testScope);
+	if (typeof candidates === "string") return undefined;
 	if (candidates.length === 0) return { found: [], withoutSocket: [] };
-	const table = await listeningUnixSocketTable();
+	const { byPid } = await facts.listeningUnixPaths(candidates.map((candidate) => candidate.pid));
 	const found: FoundNeovim[] = [];
 	const withoutSocket: number[] = [];
-	for (const candidate of candidates) {
-		if (!(await isOwnInScope(candidate.pid, uid, testScope))) continue;
-		const socket = await ownSocket(candidate.pid, uid, table);
-		if (socket === undefined) withoutSocket.push(candidate.pid);
-		else found.push({ ...candidate, socket });
+	for (const { pid, startSeconds } of candidates) {
+		const socket = await ownSocket(byPid.get(pid) ?? [], uid);
+		if (socket === undefined) withoutSocket.push(pid);
+		else found.push({ pid, startSeconds, socket });
 	}
 	return { found, withoutSocket };
 }
 
 /** Its listening socket's path (a socket this uid owns); undefined when it has none yet. */
-async function ownSocket(pid: number, uid: number, table: ReadonlyMap<number, string>): Promise<string | undefined> {
-	for (const path of (await listeningPathsOf(pid, table)).sort()) {
+async function ownSocket(paths: readonly string[], uid: number): Promise<string | undefined> {
+	for (const path of [...paths].sort()) {
 		const facts = await lstat(path).catch(() => undefined);
 		if (facts?.isSocket() && facts.uid === uid) return path;
 	}

@@ -8,10 +8,11 @@ import { phaseBeforeStart } from "../kit/core/source-phase.ts";
 import { ScanSchedule } from "../kit/scan-schedule.ts";
 import { ServerSource } from "../kit/server-source.ts";
 import { SessionTable } from "../kit/session-table.ts";
+import { sameStart } from "../processes/core/backend-choice.ts";
 import { neovimRuntimeDirs, type RuntimeDir } from "./core/runtime-dirs.ts";
 import { type NeovimReport, neovimNoMatchLine, neovimStatusLines } from "./core/status.ts";
 import { enclosingNeovimAddress } from "./core/unix-sockets.ts";
-import { type FoundNeovim, scanForNeovims } from "./discovery.ts";
+import { type FoundNeovim, type NeovimFacts, scanForNeovims } from "./discovery.ts";
 import { neovimUserName, runtimeDirWatchers } from "./runtime-dirs.ts";
 import { NeovimSession } from "./session.ts";
 
@@ -28,6 +29,8 @@ export interface NeovimSourceOptions {
 	connectedKey: () => string | undefined;
 	/** Test-only (`PI_IDE_TEST_PROC_SCOPE`): only Neovims started with the same value are seen. */
 	testScope?: string;
+	/** How pi asks the system about processes (`/proc`, or `ps` and `lsof`). */
+	facts: NeovimFacts;
 	/** The name in Neovim's `nvim.<user>` temp dir; this user's password entry's when unset. */
 	userName?: string;
 }
@@ -83,7 +86,6 @@ export class NeovimSource extends ServerSource<NeovimSession, NeovimDiffChannel,
 		// Watched before the first scan: a Neovim starting during it is seen.
 		this.watchers.watch(this.runtimeDirs.map(({ dir }) => dir));
 		await this.scans.now(this.lookSoon);
-		if (this.phase === "no-proc") this.watchers.close();
 	}
 
 	async close(): Promise<void> {
@@ -150,12 +152,10 @@ export class NeovimSource extends ServerSource<NeovimSession, NeovimDiffChannel,
 	private readonly lookSoon = () => this.scans.soon(1);
 
 	private async scanOnce(followUp: (() => void) | undefined): Promise<void> {
-		const scan = await scanForNeovims(this.options.uid, this.options.testScope);
-		if (!scan) {
-			this.phase = "no-proc";
-			return;
-		}
+		const scan = await scanForNeovims(this.options.uid, this.options.testScope, this.options.facts);
 		if (this.phase === "starting") this.phase = "watching";
+		// The system could not be asked (the reason is in /ide status's Processes line): the next change asks again.
+		if (!scan) return;
 		// A Neovim pi could not talk to is remembered while its pid still runs nvim: the records never grow.
 		this.table.keepFailuresOf(new Set([...scan.found.map((found) => found.pid), ...scan.withoutSocket]));
 		await Promise.all(scan.found.map((found) => this.table.openOnce(found.pid, () => this.connect(found))));
@@ -166,7 +166,7 @@ export class NeovimSource extends ServerSource<NeovimSession, NeovimDiffChannel,
 
 	private async connect(found: FoundNeovim): Promise<void> {
 		const known = this.table.sessions.get(found.pid);
-		if (known?.isOpen && known.found.startTicks === found.startTicks) return;
+		if (known?.isOpen && sameStart(known.found.startSeconds, found.startSeconds)) return;
 		if (this.table.failures.get(found.pid)?.socket === found.socket) return;
 		const session = new NeovimSession(found, {
 			clock: this.hooks.clock,

@@ -9,15 +9,13 @@ import {
 	type TcpListener,
 } from "./core/proc-net.ts";
 import { descendants, type ProcStat, parseProcStat } from "./core/proc-stat.ts";
+import { TEST_SCOPE_VARIABLE } from "./process-facts.ts";
 
 /**
  * Every read of Linux's `/proc` the sources make, in one place: names first (cheap), then details only for
  * the candidates a source picked. Each source keeps its own triggers (Neovim's runtime dirs, Zed's database,
  * a tick): there is no shared look. A read of a process that went meanwhile gives undefined, never a throw.
  */
-
-/** Test-only: a test's pi sees only the editors started with the same value in their environment. */
-export const TEST_SCOPE_VARIABLE = "PI_IDE_TEST_PROC_SCOPE";
 
 /** Every pid in `/proc`; undefined where there is no `/proc` (not Linux). */
 export function processIds(): number[] | undefined {

@@ -10,22 +10,17 @@ import { initializeParams, serverInfoOf, toolNamesOf } from "../core/mcp.ts";
 import { checkDirTrust, checkSocketTrust } from "../core/path-trust.ts";
 import { lstatFacts, lstatFactsNow } from "../fs-facts.ts";
 import { PendingRequests } from "../pending-requests.ts";
-import { listeningUnixSocketTable, socketInodesOf } from "../processes/proc-files.ts";
 import type { ClosableToolCaller, ToolAnswer } from "../tool-caller.ts";
 import { CHANNEL_MAX_FRAME_BYTES, LineFrames } from "./core/channel-frames.ts";
-import {
-	CHANNEL_SERVER_NAME,
-	channelClientOf,
-	channelSocketName,
-	heldListeningPaths,
-	missingChannelText,
-} from "./core/client-channel.ts";
+import { CHANNEL_SERVER_NAME, channelClientOf, channelSocketName, missingChannelText } from "./core/client-channel.ts";
 
 /** Where one VS Code client's channel is: its state dir, its extension host's pid, the user pi trusts. */
 export interface ClientChannelTarget {
 	dir: string;
 	pid: number;
 	uid: number;
+	/** The unix sockets that pid listens on (its own fds), as the process facts tell. */
+	listeningPaths: (pid: number) => Promise<readonly string[]>;
 }
 
 /** The client's channel, connected: initialize and tools/list done. */
@@ -51,7 +46,7 @@ export const channelSocketPath = (target: { dir: string; pid: number }) =>
 
 /**
  * Connects to the client's `<pid>.sock` once it is trusted as the state file is (the dir this user's and 0700;
- * the socket a real socket of this user, 0600) and the listening socket is one the editor's pid holds (`/proc`):
+ * the socket a real socket of this user, 0600) and the listening socket is one the editor's pid holds (its own fds):
  * a stale socket of a dead window, or one another process listens on, is never spoken to. Never throws.
  */
 export async function connectClientChannel(
@@ -99,8 +94,7 @@ async function trustedSocket(
 	const { facts, ino } = await lstatFacts(path);
 	const trust = checkSocketTrust(facts, target.uid);
 	if (!trust.ok) return { ok: false, reason: `${path}: ${trust.reason}` };
-	const held = heldListeningPaths(await socketInodesOf(target.pid), await listeningUnixSocketTable());
-	for (const candidate of held) {
+	for (const candidate of await target.listeningPaths(target.pid)) {
 		const stats = await lstat(candidate, { bigint: true }).catch(() => undefined);
 		// The same file by identity, whatever spelling of the dir the client bound it with.
 		if (stats?.isSocket() && stats.ino === ino) return { ok: true, path };

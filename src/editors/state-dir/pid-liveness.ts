@@ -1,12 +1,25 @@
 import { pidReused } from "../processes/core/pid-reuse.ts";
-import { isProcessAlive, processStartSeconds } from "../processes/liveness.ts";
+import { isProcessAlive } from "../processes/liveness.ts";
+import type { ProcessFacts } from "../processes/process-facts.ts";
 
 /**
  * The pids a state dir's files name, as pi last found them: alive or not (`kill(pid, 0)`, asked again on every
  * tick only for those believed alive), and whether the pid now belongs to a process started after the file was
- * written (its start time read once per pid and write, not per tick). Pids no file names any more are forgotten.
+ * written (its start time read once per pid and write, not per tick; where asking means spawning `ps`, once per
+ * pid, in the background: until the answer the editor is not offered, and then `learned` is told). Pids no file
+ * names any more are forgotten.
  */
 export class PidLiveness {
+	constructor(
+		private readonly facts: Pick<ProcessFacts, "knownStart" | "learnStarts">,
+		private readonly learned: () => void,
+	) {}
+
+	/** The starts of the pids the files name, found out at once (one `ps` where that is how), before a listing. */
+	learnStarts(pids: readonly number[]): Promise<void> {
+		return this.facts.learnStarts(pids);
+	}
+
 	private readonly alive = new Map<number, boolean>();
 	/** Per pid, the file write its start time was compared with. */
 	private readonly reuse = new Map<number, { writtenAtSeconds: number; reused: boolean }>();
@@ -33,10 +46,13 @@ export class PidLiveness {
 		return died;
 	}
 
-	isReused(pid: number, writtenAtSeconds: number): boolean {
+	/** Whether the pid now belongs to a process started after that write; `"asking"` until that is known. */
+	isReused(pid: number, writtenAtSeconds: number): boolean | "asking" {
 		const known = this.reuse.get(pid);
 		if (known?.writtenAtSeconds === writtenAtSeconds) return known.reused;
-		const reused = pidReused(processStartSeconds(pid), writtenAtSeconds);
+		const started = this.facts.knownStart(pid, this.learned);
+		if (started === "asking") return started;
+		const reused = pidReused(started, writtenAtSeconds);
 		this.reuse.set(pid, { writtenAtSeconds, reused });
 		return reused;
 	}

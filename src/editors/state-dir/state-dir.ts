@@ -9,6 +9,7 @@ import { checkDirTrust, type FsFacts } from "../core/path-trust.ts";
 import type { EditorChannel } from "../diff-channels.ts";
 import type { EditorAsked, EditorSource, SourceHooks } from "../editor-source.ts";
 import { lstatFacts, lstatFactsNow } from "../fs-facts.ts";
+import type { ProcessFacts } from "../processes/process-facts.ts";
 import {
 	type ClientChannelTarget,
 	channelSocketPath,
@@ -48,7 +49,8 @@ export class StateDir implements EditorSource {
 	private watcher?: StateWatcher;
 	private watchedIno?: bigint;
 	private watcherError?: string;
-	private readonly pids = new PidLiveness();
+	private readonly pids: PidLiveness;
+	private readonly listeningPaths: (pid: number) => Promise<readonly string[]>;
 	private checking = false;
 	private closed = false;
 
@@ -56,7 +58,12 @@ export class StateDir implements EditorSource {
 		private readonly plan: DirPlan,
 		private readonly uid: number,
 		private readonly hooks: SourceHooks,
-	) {}
+		facts: Pick<ProcessFacts, "knownStart" | "learnStarts" | "listeningUnixPaths">,
+	) {
+		// A start asked of `ps` in the background arrived: the listing reads it at once.
+		this.pids = new PidLiveness(facts, () => this.hooks.changed());
+		this.listeningPaths = async (pid) => (await facts.listeningUnixPaths([pid])).byPid.get(pid) ?? [];
+	}
 
 	get dir(): string {
 		return this.plan.path;
@@ -86,7 +93,7 @@ export class StateDir implements EditorSource {
 		return this.listing().map((file) => {
 			const editor = file.editor;
 			if (!editor?.alive) return file;
-			const target = { dir: this.dir, pid: editor.pid, uid: this.uid };
+			const target = { dir: this.dir, pid: editor.pid, uid: this.uid, listeningPaths: this.listeningPaths };
 			const channelMissing = missingChannelNow(target, editor.state.client);
 			return channelMissing === undefined ? file : { ...file, channelMissing };
 		});
@@ -100,7 +107,7 @@ export class StateDir implements EditorSource {
 		const facts = this.facts(key);
 		if (!facts?.alive || !facts.reading || channelClientOf(facts.reading.state.client).kind !== "channel")
 			return undefined;
-		const target = { dir: this.dir, pid: facts.reading.pid, uid: this.uid };
+		const target = { dir: this.dir, pid: facts.reading.pid, uid: this.uid, listeningPaths: this.listeningPaths };
 		return { ...target, socket: channelSocketPath(target) };
 	}
 
@@ -116,8 +123,9 @@ export class StateDir implements EditorSource {
 			const reading = entry.reading;
 			if (!reading) return { entry };
 			const reused = this.pids.isReused(reading.pid, reading.writtenAtSeconds);
-			const editor = { ...reading, key: pidKey(reading.pid), alive: this.pids.isAlive(reading.pid) && !reused };
-			return { entry, editor, ...(reused && { reusedPid: reading.pid }) };
+			const alive = this.pids.isAlive(reading.pid) && reused === false;
+			const editor = { ...reading, key: pidKey(reading.pid), alive };
+			return { entry, editor, ...(reused === true && { reusedPid: reading.pid }) };
 		});
 	}
 
@@ -144,11 +152,11 @@ export class StateDir implements EditorSource {
 		const pid = pidOfKey(key);
 		const entry = pid === undefined ? undefined : this.watcher?.entries.get(stateFileName(pid));
 		if (!entry || pid === undefined) return undefined;
-		const reused = entry.reading !== undefined && this.pids.isReused(pid, entry.reading.writtenAtSeconds);
+		const reused = entry.reading === undefined ? false : this.pids.isReused(pid, entry.reading.writtenAtSeconds);
 		return {
 			origin: "state-file",
 			listed: true,
-			alive: entry.deadPid === undefined && this.pids.checkAlive(pid) && !reused,
+			alive: entry.deadPid === undefined && this.pids.checkAlive(pid) && reused === false,
 			...(entry.reading && { reading: entry.reading }),
 			...(entry.rejection !== undefined && { rejection: entry.rejection }),
 			...(entry.lastValid && { lastValid: entry.lastValid }),
@@ -252,6 +260,9 @@ export class StateDir implements EditorSource {
 			this.watchedIno = ino;
 			resourceCount().watchers++;
 			await watcher.start();
+			await this.pids.learnStarts(
+				[...watcher.entries.values()].flatMap((entry) => (entry.reading ? [entry.reading.pid] : [])),
+			);
 		} catch (error) {
 			this.dirVerdict = { kind: "untrusted", reason: `cannot watch ${dir}: ${String(error)}` };
 			await this.closeWatcher();

@@ -12,7 +12,7 @@ import {
 	type RunningZed,
 	runningZeds,
 } from "./core/which-zed.ts";
-import { zedProcesses } from "./proc-scan.ts";
+import { type ZedFacts, zedProcesses } from "./proc-scan.ts";
 
 /** A database on disk with when it was last written (the newer of `db.sqlite` and its `-wal`), or undefined. */
 export function databaseOnDisk(database: ZedDatabase): DatabaseOnDisk | undefined {
@@ -51,10 +51,11 @@ export async function lookForZed(options: {
 	platform: string;
 	defaultDirs: readonly string[];
 	processes?: (uid: number) => Promise<ProcessFacts[] | undefined>;
+	facts: ZedFacts;
 	/** Test-only: see only the processes started with this `PI_IDE_TEST_PROC_SCOPE` (parallel tests' Zeds). */
 	testScope?: string;
 }): Promise<ZedLook> {
-	const scanned = await (options.processes ?? zedProcesses)(options.uid);
+	const scanned = await (options.processes?.(options.uid) ?? zedProcesses(options.uid, options.facts));
 	const processes =
 		options.testScope === undefined ? scanned : scanned?.filter((facts) => facts.testScope === options.testScope);
 	const zeds = await Promise.all(

@@ -3,12 +3,14 @@ import type { Cancel } from "../../shared/core/clock.ts";
 import { LIVENESS_CHECK_MS } from "../../shared/core/timing.ts";
 import type { EditorFacts, ListedEditor } from "../core/editor.ts";
 import type { EditorSource, SourceHooks } from "../editor-source.ts";
-import { isProcessAlive, isProcessRunning } from "../processes/liveness.ts";
+import { isProcessAlive } from "../processes/liveness.ts";
+import type { ProcessFacts as SystemFacts } from "../processes/process-facts.ts";
 import { type ZedDatabase, type ZedEnv, zedDataDirs } from "./core/data-dirs.ts";
 import { type CycleEvent, nextStep, type ReadCycle, START_CYCLE } from "./core/read-cycle.ts";
 import { type ZedReport, zedNoMatchLine, zedStatusLines } from "./core/status.ts";
 import type { DatabaseOnDisk, ProcessFacts, RunningZed } from "./core/which-zed.ts";
 import { DatabaseWatchers, databasesOnDisk, fileSignature, lookForZed } from "./discovery.ts";
+import type { ZedFacts } from "./proc-scan.ts";
 import { ZedRowsReader } from "./rows-reader.ts";
 import { loadSqlite, type Sqlite } from "./sqlite.ts";
 import { ZedWorkspaces } from "./workspaces.ts";
@@ -20,8 +22,10 @@ export interface ZedSourceOptions {
 	home: string;
 	platform: string;
 	uid: number;
-	/** `/proc` scan, stood in by tests of the matching rules; the real one by default. */
+	/** The scan of processes, stood in by tests of the matching rules; the real one by default. */
 	processes?: (uid: number) => Promise<ProcessFacts[] | undefined>;
+	/** How pi asks the system about processes (`/proc`, or `ps` and `lsof`). */
+	facts: ZedFacts & Pick<SystemFacts, "runsNow">;
 	/**
 	 * Test-only (`PI_IDE_TEST_PROC_SCOPE`, as `PI_IDE_TEST_FS_ROOT` scopes dirs): only Zeds started with the
 	 * same value are seen, so tests running side by side never read each other's Zed.
@@ -101,9 +105,9 @@ export class ZedSource implements EditorSource {
 		if (!enabled.on) return { kind: "off", source: enabled.source };
 		this.defaultDirs = zedDataDirs(env, home, platform);
 		this.onDisk = databasesOnDisk(this.defaultDirs);
-		if (platform === "linux") return { kind: "reading" };
+		if (platform !== "win32") return { kind: "reading" };
 		if (this.onDisk.length === 0) return { kind: "no-database", looked: this.defaultDirs };
-		return { kind: "problem", reason: "telling whether Zed runs needs /proc: Linux only for now" };
+		return { kind: "problem", reason: "telling whether Zed runs needs /proc or ps: not on Windows" };
 	}
 
 	/** After a look: databases to read are watched and node:sqlite loaded, else the phase says why not. */
@@ -171,8 +175,9 @@ export class ZedSource implements EditorSource {
 
 	/** The slow fallback: a zombie Zed noticed; sizes and mtimes compared, a read (or a scan) when they moved. */
 	async recheck(): Promise<void> {
-		// A zombie (Zed quit, its parent has not reaped it) passes `kill(pid, 0)`: `/proc` tells, every 2 s.
-		if (this.zed && !isProcessRunning(this.zed.pid)) {
+		// A zombie (Zed quit, its parent has not reaped it) passes `kill(pid, 0)`: `/proc` tells, every 2 s. Where
+		// `ps` answers (launchd reaps) nothing is spawned: `kill` and the start recorded at the scan decide.
+		if (this.zed && !this.options.facts.runsNow(this.zed.pid)) {
 			this.forgetZed();
 			this.hooks.changed();
 		}
@@ -271,6 +276,7 @@ export class ZedSource implements EditorSource {
 				platform,
 				defaultDirs: this.defaultDirs,
 				processes: this.options.processes,
+				facts: this.options.facts,
 				testScope: this.options.testScope,
 			});
 			if (this.closed) return;

@@ -10,6 +10,7 @@ import { evalInEmacs } from "../../../src/editors/emacs/server-client.ts";
 import { commOf } from "../../../src/editors/processes/proc-files.ts";
 import { systemClock } from "../../../src/shared/clock.ts";
 import { CleanupScope } from "../../support/cleanup-scope.ts";
+import { testProcessFacts } from "../../support/process-facts.ts";
 import { RealEmacs, requireEmacs } from "../../support/real-emacs.ts";
 import { tempDir } from "../../support/temp-dir.ts";
 import { waitFor } from "../../support/wait-for.ts";
@@ -48,12 +49,12 @@ describe.skipIf(!available)("finding every Emacs of this user (real Emacs 28.2 i
 		return server;
 	}
 
-	const scan = async () => (await scanForEmacsen(uid, procScope)) ?? [];
+	const scan = async () => (await scanForEmacsen(uid, procScope, testProcessFacts())) ?? [];
 
 	test("found with its server's socket, proven through its own fds", async () => {
 		const started = await emacs();
 		expect(await scan()).toEqual([
-			{ pid: started.pid, startTicks: expect.any(Number), daemon: false, socket: started.socket, refused: [] },
+			{ pid: started.pid, startSeconds: expect.any(Number), daemon: false, socket: started.socket, refused: [] },
 		]);
 		// Emacs makes the socket under (default-file-modes) 0700, in a dir it made 0700.
 		expect(lstatSync(started.socket).mode & 0o777).toBe(0o700);
@@ -62,7 +63,7 @@ describe.skipIf(!available)("finding every Emacs of this user (real Emacs 28.2 i
 
 	test("an Emacs running no server is found as one with no server", async () => {
 		const started = await emacs(false);
-		expect(await scan()).toEqual([{ pid: started.pid, startTicks: expect.any(Number), daemon: false, refused: [] }]);
+		expect(await scan()).toEqual([{ pid: started.pid, startSeconds: expect.any(Number), daemon: false, refused: [] }]);
 	});
 
 	test("a socket another process bound at a look-alike path is never taken for Emacs's", async () => {
@@ -111,7 +112,7 @@ describe.skipIf(!available)("finding every Emacs of this user (real Emacs 28.2 i
 		const daemon = await RealEmacs.startDaemon({ cwd: project, runtimeDir, scope: procScope });
 		scope.defer(() => daemon.close());
 		expect(await scan()).toEqual([
-			{ pid: daemon.pid, startTicks: expect.any(Number), daemon: true, socket: daemon.socket, refused: [] },
+			{ pid: daemon.pid, startSeconds: expect.any(Number), daemon: true, socket: daemon.socket, refused: [] },
 		]);
 		const probe = async () => {
 			const answer = await evalInEmacs(daemon.socket, PROBE_ELISP, null, {

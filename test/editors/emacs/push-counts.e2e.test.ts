@@ -5,6 +5,7 @@ import type { EmacsSnapshot } from "../../../src/editors/emacs/core/snapshot.ts"
 import { PushListener } from "../../../src/editors/emacs/push-listener.ts";
 import { CleanupScope } from "../../support/cleanup-scope.ts";
 import { PushedEmacs } from "../../support/emacs-push.ts";
+import { startOfProcess } from "../../support/process-facts.ts";
 import { RealEmacs, requireEmacs } from "../../support/real-emacs.ts";
 import { tempDir } from "../../support/temp-dir.ts";
 import { waitFor } from "../../support/wait-for.ts";
@@ -35,7 +36,11 @@ describe.skipIf(!available)("line numbers counted on from the last push, as a re
 			files: [file],
 		});
 		scope.defer(() => emacs.close());
-		const listener = await PushListener.open({ XDG_RUNTIME_DIR: join(dir.path, "run") }, process.getuid?.() ?? 0);
+		const listener = await PushListener.open(
+			{ XDG_RUNTIME_DIR: join(dir.path, "run") },
+			process.getuid?.() ?? 0,
+			startOfProcess(),
+		);
 		if (typeof listener === "string") throw new Error(listener);
 		scope.defer(() => listener.close());
 		pushed = await PushedEmacs.install(emacs, listener);

@@ -15,10 +15,10 @@ import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { PUSH_LINE_MAX_BYTES, PushListener, removeLeftDirs } from "../../../src/editors/emacs/push-listener.ts";
-import { procStatOf } from "../../../src/editors/processes/proc-files.ts";
 import { EMACS_PUSH_HELLO_TIMEOUT_MS } from "../../../src/shared/core/timing.ts";
 import { CleanupScope } from "../../support/cleanup-scope.ts";
 import { ManualClock } from "../../support/clocks.ts";
+import { startOfProcess, testProcessFacts } from "../../support/process-facts.ts";
 import { tempDir } from "../../support/temp-dir.ts";
 import { waitFor } from "../../support/wait-for.ts";
 
@@ -51,7 +51,7 @@ describe("pi's push listener (no Emacs)", () => {
 	afterEach(() => scope.close());
 
 	async function open(runtime?: string, clock?: ManualClock) {
-		const listener = await PushListener.open({ XDG_RUNTIME_DIR: runtime }, uid, clock);
+		const listener = await PushListener.open({ XDG_RUNTIME_DIR: runtime }, uid, startOfProcess(), clock);
 		if (typeof listener === "string") throw new Error(listener);
 		scope.defer(() => listener.close());
 		return listener;
@@ -75,9 +75,10 @@ describe("pi's push listener (no Emacs)", () => {
 		expect(existsSync(dirname(listener.socketPath))).toBe(false);
 	});
 
-	test("its dir is named with pi's pid and start ticks", async () => {
+	test("its dir is named with pi's pid and start (whole unix seconds, alike from /proc and ps)", async () => {
 		const listener = await open(runtimeDir());
-		const ticks = procStatOf(process.pid)?.startTicks;
+		const ticks = await testProcessFacts().startOf(process.pid);
+		expect(ticks).toBeGreaterThan(1_600_000_000);
 		expect(basename(dirname(listener.socketPath))).toMatch(
 			new RegExp(`^pi-ide-emacs-${process.pid}-${ticks}-[A-Za-z0-9]{6}$`),
 		);
@@ -97,7 +98,7 @@ describe("pi's push listener (no Emacs)", () => {
 			{ stdio: "ignore" },
 		);
 		await waitFor("the child listening", () => existsSync(join(staging, "push")));
-		const ticks = procStatOf(child.pid as number)?.startTicks;
+		const ticks = await testProcessFacts().startOf(child.pid as number);
 		const exited = new Promise((done) => child.once("exit", done));
 		child.kill("SIGKILL");
 		await exited;
@@ -108,7 +109,7 @@ describe("pi's push listener (no Emacs)", () => {
 
 	test("opening removes the dirs a pi killed with -9 left; every other entry stays as it was", async () => {
 		const runtime = runtimeDir();
-		const ticks = procStatOf(process.pid)?.startTicks as number;
+		const ticks = (await testProcessFacts().startOf(process.pid)) as number;
 		const left = await killedListenerDir(runtime);
 		expect(existsSync(join(left, "push"))).toBe(true);
 		const made = (name: string, mode = 0o700) => {
@@ -118,8 +119,8 @@ describe("pi's push listener (no Emacs)", () => {
 			writeFileSync(join(dir, "keep"), "x");
 			return dir;
 		};
-		// pi's pid now runs a process started at other ticks: the pid was reused, that pi is gone.
-		const reused = made(`pi-ide-emacs-${process.pid}-${ticks + 1}-aaaaaa`);
+		// pi's pid now runs a process started at another time: the pid was reused, that pi is gone.
+		const reused = made(`pi-ide-emacs-${process.pid}-${ticks + 10}-aaaaaa`);
 		const alive = made(`pi-ide-emacs-${process.pid}-${ticks}-bbbbbb`);
 		const open0755 = made("pi-ide-emacs-999999999-1-cccccc", 0o755);
 		const oldName = made("pi-ide-emacs-dddddd");
@@ -155,12 +156,12 @@ describe("pi's push listener (no Emacs)", () => {
 		const dir = join(runtime, "pi-ide-emacs-999999999-1-hhhhhh");
 		mkdirSync(dir, { mode: 0o700 });
 		chownSync(dir, 12345, 12345);
-		await removeLeftDirs(runtime, uid);
+		await removeLeftDirs(runtime, uid, startOfProcess());
 		expect(existsSync(dir)).toBe(true);
 	});
 
 	test("a parent that cannot be read removes nothing and says nothing", async () => {
-		await expect(removeLeftDirs("/nonexistent/pi-ide-run", uid)).resolves.toBeUndefined();
+		await expect(removeLeftDirs("/nonexistent/pi-ide-run", uid, startOfProcess())).resolves.toBeUndefined();
 	});
 
 	test.each([

@@ -7,6 +7,7 @@ import { EMACS_SNAPSHOT_CAPS } from "../../../src/editors/emacs/core/snapshot.ts
 import { PushListener } from "../../../src/editors/emacs/push-listener.ts";
 import { CleanupScope } from "../../support/cleanup-scope.ts";
 import { PushedEmacs, runChunk } from "../../support/emacs-push.ts";
+import { startOfProcess } from "../../support/process-facts.ts";
 import { FLYCHECK_SITE_LISP, RealEmacs, requireEmacs, requireFlycheck } from "../../support/real-emacs.ts";
 import { tempDir } from "../../support/temp-dir.ts";
 import { waitFor } from "../../support/wait-for.ts";
@@ -43,7 +44,11 @@ describe.skipIf(!available)("pi's elisp pushing a real Emacs 28.2's state (emacs
 			files: [main],
 		});
 		scope.defer(() => emacs.close());
-		const listener = await PushListener.open({ XDG_RUNTIME_DIR: join(dir.path, "run") }, process.getuid?.() ?? 0);
+		const listener = await PushListener.open(
+			{ XDG_RUNTIME_DIR: join(dir.path, "run") },
+			process.getuid?.() ?? 0,
+			startOfProcess(),
+		);
 		if (typeof listener === "string") throw new Error(listener);
 		scope.defer(() => listener.close());
 		pushed = await PushedEmacs.install(emacs, listener);

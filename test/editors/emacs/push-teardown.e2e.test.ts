@@ -8,6 +8,7 @@ import { PushListener } from "../../../src/editors/emacs/push-listener.ts";
 import { CleanupScope } from "../../support/cleanup-scope.ts";
 import { freshPrefix, PushedEmacs, runChunk } from "../../support/emacs-push.ts";
 import { rawPeer } from "../../support/emacs-raw-peer.ts";
+import { startOfProcess } from "../../support/process-facts.ts";
 import { RealEmacs, requireEmacs } from "../../support/real-emacs.ts";
 import { tempDir } from "../../support/temp-dir.ts";
 import { waitFor } from "../../support/wait-for.ts";
@@ -44,7 +45,11 @@ describe.skipIf(!available)("pi's elisp leaves nothing behind in a real Emacs 28
 		return JSON.parse(answer.value) as string;
 	};
 	const newListener = async () => {
-		const listener = await PushListener.open({ XDG_RUNTIME_DIR: runtimeDir }, process.getuid?.() ?? 0);
+		const listener = await PushListener.open(
+			{ XDG_RUNTIME_DIR: runtimeDir },
+			process.getuid?.() ?? 0,
+			startOfProcess(),
+		);
 		if (typeof listener === "string") throw new Error(listener);
 		scope.defer(() => listener.close());
 		return listener;
@@ -112,7 +117,11 @@ describe.skipIf(!available)("pi's elisp leaves nothing behind in a real Emacs 28
 	});
 
 	test("pi's listener closing (pi exits) and pi killed with -9 tear it down too", async () => {
-		const listener = await PushListener.open({ XDG_RUNTIME_DIR: runtimeDir }, process.getuid?.() ?? 0);
+		const listener = await PushListener.open(
+			{ XDG_RUNTIME_DIR: runtimeDir },
+			process.getuid?.() ?? 0,
+			startOfProcess(),
+		);
 		if (typeof listener === "string") throw new Error(listener);
 		const pushed = await PushedEmacs.install(emacs, listener);
 		await listener.close();

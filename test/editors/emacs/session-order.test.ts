@@ -6,6 +6,7 @@ import { EmacsSession } from "../../../src/editors/emacs/session.ts";
 import { systemClock } from "../../../src/shared/clock.ts";
 import { CleanupScope } from "../../support/cleanup-scope.ts";
 import { FakeEmacsServer, fakeSnapshot } from "../../support/fake-emacs-server.ts";
+import { processOfEmacs, startOfProcess } from "../../support/process-facts.ts";
 import { tempDir } from "../../support/temp-dir.ts";
 import { waitFor } from "../../support/wait-for.ts";
 
@@ -24,7 +25,7 @@ describe("an Emacs session's orders (a fake server, no Emacs)", () => {
 	beforeEach(async () => {
 		const dir = tempDir("emacs-order");
 		scope.defer(dir.cleanup);
-		const opened = await PushListener.open({ XDG_RUNTIME_DIR: dir.path }, uid);
+		const opened = await PushListener.open({ XDG_RUNTIME_DIR: dir.path }, uid, startOfProcess());
 		if (typeof opened === "string") throw new Error(opened);
 		listener = opened;
 		scope.defer(() => listener.close());
@@ -35,12 +36,13 @@ describe("an Emacs session's orders (a fake server, no Emacs)", () => {
 	});
 	afterEach(() => scope.close());
 
-	const found = () => ({ pid: fake.pid, startTicks: 1, daemon: false, socket: fake.socket, refused: [] });
+	const found = () => ({ pid: fake.pid, startSeconds: 1, daemon: false, socket: fake.socket, refused: [] });
 
 	async function openSession(): Promise<EmacsSession> {
 		const session = new EmacsSession(found(), {
 			clock: systemClock,
 			listener,
+			processOf: processOfEmacs(),
 			prefix: `pi-ide-${process.pid}-1-`,
 			changed: () => {},
 			closed: () => {},
@@ -86,6 +88,7 @@ describe("an Emacs session's orders (a fake server, no Emacs)", () => {
 		const events: string[] = [];
 		const connections = new EmacsConnections({
 			clock: systemClock,
+			processOf: processOfEmacs(),
 			event: (event) => events.push(event.kind),
 			changed: () => {},
 		});

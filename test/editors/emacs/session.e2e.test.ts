@@ -8,6 +8,7 @@ import { EmacsSession, type ServedEmacs } from "../../../src/editors/emacs/sessi
 import { systemClock } from "../../../src/shared/clock.ts";
 import { GUARD_ASK_MS } from "../../../src/shared/core/timing.ts";
 import { CleanupScope } from "../../support/cleanup-scope.ts";
+import { processOfEmacs, startOfProcess } from "../../support/process-facts.ts";
 import { RealEmacs, requireEmacs } from "../../support/real-emacs.ts";
 import { tempDir } from "../../support/temp-dir.ts";
 import { waitFor } from "../../support/wait-for.ts";
@@ -35,7 +36,7 @@ describe.skipIf(!available)("one Emacs session (real Emacs 28.2 in tmux)", () =>
 		execFileSync("git", ["init", "-q", project]);
 		file = join(project, "src", "main.py");
 		writeFileSync(file, "line1\nline2\nline3\n");
-		const opened = await PushListener.open({ XDG_RUNTIME_DIR: runtimeDir }, uid);
+		const opened = await PushListener.open({ XDG_RUNTIME_DIR: runtimeDir }, uid, startOfProcess());
 		if (typeof opened === "string") throw new Error(opened);
 		listener = opened;
 		scope.defer(() => listener.close());
@@ -57,6 +58,7 @@ describe.skipIf(!available)("one Emacs session (real Emacs 28.2 in tmux)", () =>
 		const opened = new EmacsSession(found, {
 			clock: systemClock,
 			listener,
+			processOf: processOfEmacs(),
 			prefix: `pi-ide-${process.pid}-${++installs}-`,
 			changed: () => events.changes++,
 			closed: () => events.closed++,
@@ -67,7 +69,7 @@ describe.skipIf(!available)("one Emacs session (real Emacs 28.2 in tmux)", () =>
 
 	const served = (started: RealEmacs): ServedEmacs => ({
 		pid: started.pid,
-		startTicks: 1,
+		startSeconds: 1,
 		daemon: false,
 		socket: started.socket,
 		refused: [],
@@ -283,7 +285,7 @@ describe.skipIf(!available)("one Emacs session (real Emacs 28.2 in tmux)", () =>
 		const server = createServer((connection) => connection.resume().end('-emacs-pid 1\n-print "x"\n'));
 		await new Promise<void>((listening) => server.listen(path, listening));
 		scope.defer(() => new Promise((closed) => server.close(closed)));
-		const one = session({ pid: 4242, startTicks: 1, daemon: false, socket: path, refused: [] });
+		const one = session({ pid: 4242, startSeconds: 1, daemon: false, socket: path, refused: [] });
 		expect(await one.open()).toBe("failed");
 		expect(one.report().problem).toBe("the server answered as pid 1, not 4242");
 		expect(one.isOpen).toBe(false);
@@ -293,7 +295,7 @@ describe.skipIf(!available)("one Emacs session (real Emacs 28.2 in tmux)", () =>
 		const daemon = await RealEmacs.startDaemon({ cwd: project, runtimeDir, scope: `emacs-session-${process.pid}` });
 		scope.defer(() => daemon.close());
 		const prefix = `pi-ide-${process.pid}-${installs + 1}-`;
-		const one = session({ pid: daemon.pid, startTicks: 1, daemon: true, socket: daemon.socket, refused: [] });
+		const one = session({ pid: daemon.pid, startSeconds: 1, daemon: true, socket: daemon.socket, refused: [] });
 		expect(await one.open()).toBe("open");
 		expect(one.report()).toMatchObject({ daemon: true, frames: 0, pushing: false });
 		expect(one.hasUi).toBe(false);

@@ -10,6 +10,7 @@ import { commOf, descendantsOf } from "../../../src/editors/processes/proc-files
 import { systemClock } from "../../../src/shared/clock.ts";
 import { GUARD_ASK_MS } from "../../../src/shared/core/timing.ts";
 import { CleanupScope } from "../../support/cleanup-scope.ts";
+import { testProcessFacts } from "../../support/process-facts.ts";
 import { RealEmacs, requireEmacs } from "../../support/real-emacs.ts";
 import { tempDir } from "../../support/temp-dir.ts";
 import { waitFor } from "../../support/wait-for.ts";
@@ -55,6 +56,7 @@ describe.skipIf(!available)("the Emacs source with real Emacsen (no pi)", () => 
 				projectDir: () => project,
 				connectedKey: () => connected,
 				testScope: procScope,
+				facts: testProcessFacts(),
 				...(options.selfPid !== undefined && { selfPid: options.selfPid }),
 			},
 			{

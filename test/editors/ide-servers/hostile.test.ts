@@ -19,6 +19,7 @@ import { systemClock } from "../../../src/shared/clock.ts";
 import { writeIdeLockfile } from "../../support/fake-ide-lockfile.ts";
 import type { FakeIdeServer } from "../../support/fake-ide-server.ts";
 import { canRunAsNobody, startFakeIdeServerAs } from "../../support/fake-ide-server-child.ts";
+import { testProcessFacts } from "../../support/process-facts.ts";
 import { lockOf, SourceHarness } from "./source-harness.ts";
 
 /**
@@ -256,6 +257,7 @@ describe.skipIf(!canRunAsNobody())("a port held by another user", () => {
 		h.scope.defer(() => child.stop());
 		// As if the lock dir had been read while this user's IDE still held the port: pi dials it now.
 		const opened = await McpSocket.open({
+			serverUidOf: (serverPort, clientPort) => testProcessFacts().connectionServerUid(serverPort, clientPort),
 			port: child.port,
 			headers: { "x-claude-code-ide-authorization": "the-users-token-0123456789" },
 			subprotocol: true,

@@ -15,6 +15,7 @@ import { CleanupScope } from "../../support/cleanup-scope.ts";
 import { ManualClock } from "../../support/clocks.ts";
 import { FakeIdeServer, type FakeIdeServerOptions } from "../../support/fake-ide-server.ts";
 import { FLAVOURS, type IdeFlavour } from "../../support/ide-server-flavours.ts";
+import { testProcessFacts } from "../../support/process-facts.ts";
 import { tempDir } from "../../support/temp-dir.ts";
 import { waitFor } from "../../support/wait-for.ts";
 
@@ -66,6 +67,7 @@ export class SourceHarness {
 				mode: { mode: options.mode ?? "ask", source: "test" },
 				uid: process.getuid?.() ?? 0,
 				platform: "linux",
+				facts: testProcessFacts(),
 				home: this.home,
 				env: options.env ?? {},
 				connectedKey: () => this.connected,

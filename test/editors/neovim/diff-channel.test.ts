@@ -32,7 +32,7 @@ describe("a Neovim session's diff channel", () => {
 			socket.write(encode([1, id, null, value]));
 		});
 		const session = new NeovimSession(
-			{ pid: 4242, startTicks: 1, socket: path },
+			{ pid: 4242, startSeconds: 1, socket: path },
 			{ clock: new ManualClock(), changed: () => {}, closed: () => {} },
 		);
 		await session.open();

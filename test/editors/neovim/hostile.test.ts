@@ -6,6 +6,7 @@ import { pidKey } from "../../../src/editors/core/editor-key.ts";
 import { NeovimSource } from "../../../src/editors/neovim/source.ts";
 import { systemClock } from "../../../src/shared/clock.ts";
 import { CleanupScope } from "../../support/cleanup-scope.ts";
+import { testProcessFacts } from "../../support/process-facts.ts";
 import { tempDir } from "../../support/temp-dir.ts";
 import { waitFor } from "../../support/wait-for.ts";
 
@@ -58,6 +59,7 @@ describe("a hostile process named nvim", () => {
 				projectDir: () => root,
 				connectedKey: () => undefined,
 				testScope: procScope,
+				facts: testProcessFacts(),
 			},
 			{ clock: systemClock, changed: () => {}, event: () => {}, notify: () => {}, settled: () => {} },
 		);

@@ -32,7 +32,7 @@ describe("the guard's ask: Neovim's mode and its unsaved list share one budget",
 	async function connected(clock: ManualClock) {
 		const { path, requests } = await heldServer(scope);
 		const session = new NeovimSession(
-			{ pid: 4242, startTicks: 1, socket: path },
+			{ pid: 4242, startSeconds: 1, socket: path },
 			{ clock, changed: () => {}, closed: () => {} },
 		);
 		const opening = session.open();

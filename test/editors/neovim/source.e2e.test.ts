@@ -7,6 +7,7 @@ import { NeovimSource } from "../../../src/editors/neovim/source.ts";
 import { systemClock } from "../../../src/shared/clock.ts";
 import { GUARD_ASK_MS } from "../../../src/shared/core/timing.ts";
 import { CleanupScope } from "../../support/cleanup-scope.ts";
+import { testProcessFacts } from "../../support/process-facts.ts";
 import { RealNeovim, requireNeovim } from "../../support/real-neovim.ts";
 import { tempDir } from "../../support/temp-dir.ts";
 import { waitFor } from "../../support/wait-for.ts";
@@ -50,6 +51,7 @@ describe.skipIf(!available)("the Neovim source with real Neovims (no pi)", () =>
 				projectDir: () => project,
 				connectedKey: () => connected,
 				testScope: procScope,
+				facts: testProcessFacts(),
 			},
 			{
 				clock: systemClock,

@@ -16,6 +16,7 @@ import {
 	connectClientChannel,
 	PI_CLOSED_CHANNEL,
 } from "../../../src/editors/state-dir/client-channel.ts";
+import { listeningPathsOf } from "../../support/process-facts.ts";
 import { tempDir } from "../../support/temp-dir.ts";
 import { waitFor } from "../../support/wait-for.ts";
 
@@ -40,7 +41,7 @@ function stateDir(pid = process.pid): ClientChannelTarget & { socket: string } {
 	const dir = tempDir("channel");
 	cleanups.push(dir.cleanup);
 	chmodSync(dir.path, 0o700);
-	return { dir: dir.path, pid, uid, socket: join(dir.path, `${pid}.sock`) };
+	return { dir: dir.path, pid, uid, socket: join(dir.path, `${pid}.sock`), listeningPaths: listeningPathsOf() };
 }
 
 /** A raw server on `path` that answers each line with what `reply` makes of it (nothing when undefined). */

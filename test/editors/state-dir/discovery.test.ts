@@ -7,13 +7,13 @@ import { spawn } from "node:child_process";
 import { chmodSync, mkdirSync, rmSync, symlinkSync, utimesSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import { processStartSeconds } from "../../../src/editors/processes/liveness.ts";
 import type { DirPlan } from "../../../src/editors/state-dir/core/dir-plan.ts";
 import { recentEvents } from "../../../src/shared/process-memory.ts";
 import { controllerBlock } from "../../support/blocks.ts";
 import { ControllerHarness, type HarnessOptions } from "../../support/controller-harness.ts";
 import { FakeEditor, StateFileWriter } from "../../support/fake-editor.ts";
 import { projectState, type StateOverrides } from "../../support/fixtures.ts";
+import { testProcessFacts } from "../../support/process-facts.ts";
 import { waitFor } from "../../support/wait-for.ts";
 
 const harnesses: ControllerHarness[] = [];
@@ -172,7 +172,7 @@ describe("a reused pid is a dead editor", () => {
 	async function processStartedNow(): Promise<{ pid: number; kill: () => void; start: number }> {
 		const child = spawn("sleep", ["60"], { stdio: "ignore" });
 		const pid = child.pid as number;
-		const start = await waitFor("the start time", () => processStartSeconds(pid));
+		const start = await waitFor("the start time", () => testProcessFacts().startOf(pid));
 		return { pid, start, kill: () => child.kill("SIGKILL") };
 	}
 

@@ -10,6 +10,7 @@ import { pidKey } from "../../../src/editors/core/editor-key.ts";
 import { StateDir } from "../../../src/editors/state-dir/state-dir.ts";
 import { systemClock } from "../../../src/shared/clock.ts";
 import { editorState } from "../../support/fixtures.ts";
+import { testProcessFacts } from "../../support/process-facts.ts";
 import { tempDir } from "../../support/temp-dir.ts";
 
 const uid = process.getuid?.() ?? 0;
@@ -25,13 +26,8 @@ async function sourceWith(client: string | undefined): Promise<{ source: StateDi
 	chmodSync(root.path, 0o700);
 	const state = editorState({ pid: process.pid, timestamp: Date.now() / 1000, ...(client && { client }) });
 	writeFileSync(join(root.path, `${process.pid}.json`), JSON.stringify(state), { mode: 0o600 });
-	const source = new StateDir({ path: root.path, role: "override" }, uid, {
-		clock: systemClock,
-		changed: () => {},
-		event: () => {},
-		notify: () => {},
-		settled: () => {},
-	});
+	const hooks = { clock: systemClock, changed: () => {}, event: () => {}, notify: () => {}, settled: () => {} };
+	const source = new StateDir({ path: root.path, role: "override" }, uid, hooks, testProcessFacts());
 	cleanups.push(() => source.close());
 	await source.start();
 	return { source, dir: root.path };
@@ -43,7 +39,7 @@ describe("the state dir and the VS Code client's channel", () => {
 	test("a client with the channel: its socket named for the key; /ide status quiet once it listens", async () => {
 		const { source, dir } = await sourceWith("pi-ide-context-vscode/0.4.0");
 		const socket = join(dir, `${process.pid}.sock`);
-		expect(source.clientChannelOf(key)).toEqual({ dir, pid: process.pid, uid, socket });
+		expect(source.clientChannelOf(key)).toMatchObject({ dir, pid: process.pid, uid, socket });
 		expect(source.files()[0]?.channelMissing).toBe(
 			`review channel: ${socket}: no socket: update with /ide install vscode`,
 		);

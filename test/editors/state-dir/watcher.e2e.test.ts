@@ -3,12 +3,12 @@ import { chmodSync, chownSync, mkdirSync, renameSync, rmSync, symlinkSync, trunc
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import type { StateFileEntry } from "../../../src/editors/core/editor.ts";
-import { isProcessRunning } from "../../../src/editors/processes/liveness.ts";
 import { MAX_STATE_FILE_BYTES } from "../../../src/editors/state-dir/core/file-trust.ts";
 import { StateWatcher, type StateWatcherOptions } from "../../../src/editors/state-dir/watcher.ts";
 import { systemClock } from "../../../src/shared/clock.ts";
 import { writeAtomic } from "../../support/fake-editor.ts";
 import { editorState } from "../../support/fixtures.ts";
+import { testProcessFacts } from "../../support/process-facts.ts";
 import { tempDir } from "../../support/temp-dir.ts";
 import { waitFor } from "../../support/wait-for.ts";
 
@@ -108,7 +108,7 @@ describe("StateWatcher on a real directory", () => {
 		const watcher = new StateWatcher({
 			dir,
 			uid: process.getuid?.() ?? 0,
-			isAlive: isProcessRunning,
+			isAlive: (pid) => testProcessFacts().runsNow(pid),
 			clock: systemClock,
 			onChange: () => {},
 		});

@@ -5,6 +5,7 @@ import { ZedSource } from "../../../src/editors/zed/source.ts";
 import { backgroundFailures, forgetBackgroundFailures } from "../../../src/shared/background.ts";
 import { LIVENESS_CHECK_MS } from "../../../src/shared/core/timing.ts";
 import { ManualClock } from "../../support/clocks.ts";
+import { testProcessFacts } from "../../support/process-facts.ts";
 import { tempDir } from "../../support/temp-dir.ts";
 import { waitFor } from "../../support/wait-for.ts";
 
@@ -33,6 +34,7 @@ describe("a background scan that throws", () => {
 				home: home.path,
 				platform: "linux",
 				uid: 0,
+				facts: testProcessFacts(),
 				processes: async () => {
 					looks++;
 					if (looks === 1) throw new Error("/proc went away");

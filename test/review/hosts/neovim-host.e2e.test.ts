@@ -12,6 +12,7 @@ import { systemClock } from "../../../src/shared/clock.ts";
 import { NEOVIM_DIFF_CLOSE_RETRY_MS, NEOVIM_DIFF_OPEN_MS } from "../../../src/shared/core/timing.ts";
 import { CleanupScope } from "../../support/cleanup-scope.ts";
 import { ManualClock } from "../../support/clocks.ts";
+import { testProcessFacts } from "../../support/process-facts.ts";
 import { RealNeovim, requireNeovim } from "../../support/real-neovim.ts";
 import { tempDir } from "../../support/temp-dir.ts";
 import { waitFor } from "../../support/wait-for.ts";
@@ -97,6 +98,7 @@ describe.skipIf(!available)("the review's diff in a real Neovim", () => {
 				projectDir: () => project,
 				connectedKey: () => `pid:${nvim.pid}`,
 				testScope: procScope,
+				facts: testProcessFacts(),
 			},
 			{ clock: systemClock, changed: () => {}, event: () => {}, notify: () => {}, settled: () => {} },
 		);

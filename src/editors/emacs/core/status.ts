@@ -116,7 +116,8 @@ function unreadLine(unread: EmacsUnread): string {
 /** The Emacs section of `/ide status`. */
 export function emacsStatusLines(report: EmacsReport, nowSeconds: number, projectDir: string): string[] {
 	if (report.phase === "off") return [`Emacs: off ("emacs": false in ${show(report.source)})`];
-	if (report.phase === "no-proc") return ["Emacs: not read here (no /proc: Emacs's own server is found on Linux only)"];
+	if (report.phase === "unsupported")
+		return ["Emacs: not read on Windows (its server speaks TCP there; see docs/editors.md)"];
 	if (report.phase === "starting") return ["Emacs: looking"];
 	const lines = [
 		`Emacs: ${report.emacsen.length} read over their own servers (found at start, on /ide, and when a socket appears in a server dir)`,

@@ -9,7 +9,7 @@ const octal = (mode: number) => `0${(mode & 0o777).toString(8).padStart(3, "0")}
 /**
  * A lock dir is read when nobody else can put a lockfile in it. Unlike the state dir (0700: its files are
  * prompt text), group and others may read it: Anthropic's extension makes `~/.claude/ide` 0755 and pi never
- * writes here. What a lockfile says is trusted only as far as the port's owner proves it (`checkPortListeners`
+ * writes here. What a lockfile says is trusted only as far as the port's owner proves it (`checkPortListeners` in processes/core/port-trust.ts,
  * below, the holder found by lockfiles.ts).
  */
 export function checkLockDirTrust(path: string, facts: FsFacts, uid: number): LockTrust {
@@ -32,25 +32,5 @@ export function checkLockfileTrust(facts: FsFacts, uid: number): LockTrust {
 		return { ok: false, reason: `writable by group or others (mode ${octal(facts.mode)})` };
 	if (facts.size > MAX_LOCKFILE_BYTES)
 		return { ok: false, reason: `${facts.size} bytes, over the ${MAX_LOCKFILE_BYTES}-byte limit for a lockfile` };
-	return { ok: true };
-}
-
-/** What `/proc/net/tcp{,6}` says of a port, reduced to the listeners on it. */
-export interface PortListener {
-	loopback: boolean;
-	uid: number;
-	inode: number;
-}
-
-/**
- * Whether a lockfile's port may be spoken to: it listens on loopback for a socket of this user, and no socket of
- * another user listens on it as well (a second bind on another address). Nothing listening: a stale file.
- */
-export function checkPortListeners(port: number, listeners: readonly PortListener[], uid: number): LockTrust {
-	if (listeners.length === 0) return { ok: false, reason: `nothing listens on port ${port} (a stale lockfile)` };
-	const stranger = listeners.find((listener) => listener.uid !== uid);
-	if (stranger) return { ok: false, reason: `port ${port} is listened on by uid ${stranger.uid}` };
-	if (!listeners.some((listener) => listener.loopback))
-		return { ok: false, reason: `port ${port} listens on no loopback address` };
 	return { ok: true };
 }

@@ -111,8 +111,8 @@ function lockLines(lock: LockEntryReport, nowSeconds: number, projectDir: string
 /** The IDE servers section of `/ide status`. */
 export function ideServersStatusLines(report: IdeServersReport, nowSeconds: number, projectDir: string): string[] {
 	if (report.phase === "off") return [`IDE servers: off ("ideServers": false in ${show(report.source)})`];
-	if (report.phase === "no-proc")
-		return ["IDE servers: not read here (no /proc: a port's owner is proven on Linux only)"];
+	if (report.phase === "unsupported")
+		return ["IDE servers: not read on Windows (a port's owner is proven by /proc or lsof; see docs/editors.md)"];
 	if (report.phase === "starting") return ["IDE servers: looking"];
 	const used = report.locks.filter((lock) => lock.unused === undefined).length;
 	const lines = [`IDE servers: ${used} of ${report.locks.length} lockfiles usable; ${MODE_TEXT[report.mode]}`];

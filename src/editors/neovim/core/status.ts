@@ -57,8 +57,8 @@ function entryLines(entry: NeovimEntry, nowSeconds: number, projectDir: string):
 /** The Neovim section of `/ide status`. */
 export function neovimStatusLines(report: NeovimReport, nowSeconds: number, projectDir: string): string[] {
 	if (report.phase === "off") return [`Neovim: off ("neovim": false in ${show(report.source)})`];
-	if (report.phase === "no-proc")
-		return ["Neovim: not read here (no /proc: Neovim's own server is found on Linux only)"];
+	if (report.phase === "unsupported")
+		return ["Neovim: not read on Windows (its servers are named pipes; see docs/editors.md)"];
 	if (report.phase === "starting") return ["Neovim: looking"];
 	const lines = [
 		`Neovim: ${report.neovims.length} found over their own servers (found at start, on /ide, and when a server appears in a runtime dir)`,

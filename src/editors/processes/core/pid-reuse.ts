@@ -25,7 +25,10 @@ export function bootTimeFromProcStat(text: string): number | undefined {
 	return match ? Number(match[1]) : undefined;
 }
 
-/** When a process started, in unix seconds, from its `/proc/<pid>/stat` and the boot time. */
+/**
+ * When a process started, in whole unix seconds, from its `/proc/<pid>/stat` and the boot time: whole as `ps`'s
+ * `lstart` prints it (procps divides the same way), so both backends name one process alike.
+ */
 export function processStart(stat: Pick<ProcStat, "startTicks">, bootTimeSeconds: number): number {
-	return bootTimeSeconds + stat.startTicks / PROC_TICKS_PER_SECOND;
+	return bootTimeSeconds + Math.floor(stat.startTicks / PROC_TICKS_PER_SECOND);
 }

@@ -35,19 +35,6 @@ function versionParts(version: string): number[] | undefined {
 	return match ? [Number(match[1]), Number(match[2]), Number(match[3])] : undefined;
 }
 
-/**
- * The paths of the listening unix sockets a process holds: an inode among its own fds that `/proc/net/unix` lists
- * as listening. A socket file proves nothing by its name; the editor's pid holding it does.
- */
-export function heldListeningPaths(heldInodes: readonly number[], listening: ReadonlyMap<number, string>): string[] {
-	const paths = new Set<string>();
-	for (const inode of heldInodes) {
-		const path = listening.get(inode);
-		if (path !== undefined) paths.add(path);
-	}
-	return [...paths];
-}
-
 /** Why the editor's state file names no channel to connect to, for `/ide status`; undefined when it has one. */
 export function missingChannelText(client: ChannelClient, socketProblem: string | undefined): string | undefined {
 	if (client.kind === "without-channel")

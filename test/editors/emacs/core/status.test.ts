@@ -168,7 +168,7 @@ describe("the Emacs section of /ide status", () => {
 
 	test.each<[string, EmacsReport["phase"], string]>([
 		["off", "off", 'Emacs: off ("emacs": false in /home/u/.pi/agent/settings.json)'],
-		["no /proc", "no-proc", "Emacs: not read here (no /proc: Emacs's own server is found on Linux only)"],
+		["Windows", "unsupported", "Emacs: not read on Windows (its server speaks TCP there; see docs/editors.md)"],
 		["starting", "starting", "Emacs: looking"],
 	])("%s: one line", (_name, phase, line) => {
 		const lines = emacsStatusLines(report({ phase, source: "/home/u/.pi/agent/settings.json" }), NOW, "/p");

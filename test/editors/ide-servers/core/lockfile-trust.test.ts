@@ -4,9 +4,7 @@ import { MAX_LOCKFILE_BYTES } from "../../../../src/editors/ide-servers/core/loc
 import {
 	checkLockDirTrust,
 	checkLockfileTrust,
-	checkPortListeners,
 	type LockTrust,
-	type PortListener,
 } from "../../../../src/editors/ide-servers/core/lockfile-trust.ts";
 
 const ME = 1000;
@@ -81,37 +79,5 @@ describe("a lockfile is this user's regular file nobody else may change, small e
 		["empty (a write under way): read, and the parse decides", file({ size: 0 }), { ok: true }],
 	])("%s", (_name, facts, verdict) => {
 		expect(checkLockfileTrust(facts, ME)).toEqual(verdict);
-	});
-});
-
-describe("a lockfile's port is spoken to when this user listens on it on loopback, and nobody else", () => {
-	const mine = (loopback: boolean, inode = 71001): PortListener => ({ loopback, uid: ME, inode });
-	test.each<[string, PortListener[], LockTrust]>([
-		[
-			"nothing listens: a stale lockfile",
-			[],
-			{ ok: false, reason: "nothing listens on port 40123 (a stale lockfile)" },
-		],
-		[
-			"a stranger's socket",
-			[{ loopback: true, uid: 1001, inode: 5 }],
-			{ ok: false, reason: "port 40123 is listened on by uid 1001" },
-		],
-		[
-			"two listeners, one a stranger's (a second bind on another address)",
-			[mine(true), { loopback: false, uid: 0, inode: 6 }],
-			{ ok: false, reason: "port 40123 is listened on by uid 0" },
-		],
-		[
-			"the stranger listed first",
-			[{ loopback: true, uid: 1002, inode: 6 }, mine(true)],
-			{ ok: false, reason: "port 40123 is listened on by uid 1002" },
-		],
-		["mine on every address only", [mine(false)], { ok: false, reason: "port 40123 listens on no loopback address" }],
-		["mine on loopback", [mine(true)], { ok: true }],
-		["mine on 127.0.0.1 and ::1", [mine(true, 1), mine(true, 2)], { ok: true }],
-		["mine on loopback and on every address", [mine(false, 1), mine(true, 2)], { ok: true }],
-	])("%s", (_name, listeners, verdict) => {
-		expect(checkPortListeners(40123, listeners, ME)).toEqual(verdict);
 	});
 });

@@ -37,9 +37,9 @@ describe("ideServersStatusLines: the IDE servers section of /ide status", () => 
 			['IDE servers: off ("ideServers": false in ~/.pi/agent/settings.json)'],
 		],
 		[
-			"no /proc",
-			{ ...base, phase: "no-proc" },
-			["IDE servers: not read here (no /proc: a port's owner is proven on Linux only)"],
+			"Windows",
+			{ ...base, phase: "unsupported" },
+			["IDE servers: not read on Windows (a port's owner is proven by /proc or lsof; see docs/editors.md)"],
 		],
 		["starting", { ...base, phase: "starting" }, ["IDE servers: looking"]],
 		[
@@ -221,7 +221,7 @@ describe("a lockfile's token never reaches /ide status", () => {
 				name: "40123.lock",
 				port: 40123,
 				lockfile: { port: 40123, pid: 9, workspaceFolders: ["/home/dev/proj"], ideName: "Cursor", authToken: TOKEN },
-				holder: { pid: 5150, startTicks: 1 },
+				holder: { pid: 5150, startSeconds: 1 },
 				writtenAtSeconds: NOW,
 			},
 			facts,

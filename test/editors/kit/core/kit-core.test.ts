@@ -72,7 +72,8 @@ describe("phaseBeforeStart: whether a source that looks among processes starts",
 	test.each<[boolean, string, string | undefined]>([
 		[false, "linux", "off"],
 		[false, "darwin", "off"],
-		[true, "darwin", "no-proc"],
+		[true, "darwin", undefined],
+		[true, "win32", "unsupported"],
 		[true, "linux", undefined],
 	])("on %s, %s → %s", (on, platform, phase) => {
 		expect(phaseBeforeStart(on, platform)).toBe(phase);

@@ -84,7 +84,11 @@ describe("the Neovim section of /ide status", () => {
 			{ phase: "off", source: "/home/u/.pi/agent/settings.json" },
 			'Neovim: off ("neovim": false in /home/u/.pi/agent/settings.json)',
 		],
-		["no /proc", { phase: "no-proc" }, "Neovim: not read here (no /proc: Neovim's own server is found on Linux only)"],
+		[
+			"Windows",
+			{ phase: "unsupported" },
+			"Neovim: not read on Windows (its servers are named pipes; see docs/editors.md)",
+		],
 		[
 			"$NVIM names a socket no Neovim holds",
 			{ enclosing: "/tmp/x/0" },

@@ -32,7 +32,7 @@ describe("reading /proc", () => {
 		`1234 (${comm}) S 1 1234 1234 0 -1 4194560 100 0 0 0 5 3 0 0 20 0 1 0 ${startTicks} 12345678 500 18446744073709551615`;
 
 	test.each([
-		["a plain name", "nvim", "12345", 1_700_000_000 + 123.45],
+		["a plain name, whole seconds as ps prints them", "nvim", "12345", 1_700_000_000 + 123],
 		["a name with spaces and parentheses", "my (odd) name) x", "200", 1_700_000_002],
 		["zero ticks", "init", "0", 1_700_000_000],
 	])("field 22 after the last ')': %s", (_name, comm, ticks, expected) => {

@@ -3,7 +3,6 @@ import {
 	CHANNEL_SERVER_NAME,
 	channelClientOf,
 	channelSocketName,
-	heldListeningPaths,
 	missingChannelText,
 } from "../../../../src/editors/state-dir/core/client-channel.ts";
 
@@ -27,22 +26,6 @@ describe("which state files name a client with the channel", () => {
 	test("the socket's name and the server's name", () => {
 		expect(channelSocketName(4242)).toBe("4242.sock");
 		expect(CHANNEL_SERVER_NAME).toBe("pi-ide-context-vscode");
-	});
-});
-
-describe("the listening sockets a process holds", () => {
-	const listening = new Map([
-		[11, "/run/user/1000/pi-ide/4242.sock"],
-		[12, "/tmp/vscode-ipc-1.sock"],
-	]);
-	test.each([
-		["its own fd among the listening ones", [11, 99], ["/run/user/1000/pi-ide/4242.sock"]],
-		["two of them", [12, 11], ["/tmp/vscode-ipc-1.sock", "/run/user/1000/pi-ide/4242.sock"]],
-		["fds that listen on nothing", [98, 99], []],
-		["no fds", [], []],
-		["the same inode twice (a dup-ed fd)", [11, 11], ["/run/user/1000/pi-ide/4242.sock"]],
-	])("%s", (_name, held, paths) => {
-		expect(heldListeningPaths(held, listening)).toEqual(paths);
 	});
 });
 
