@@ -1,6 +1,6 @@
 import { lstatFacts } from "../fs-facts.ts";
 import type { ListeningUnixPaths, ProcessFacts } from "../processes/process-facts.ts";
-import { exeName, isEmacsName, launchOf } from "./core/emacs-process.ts";
+import { isEmacsExecutable, isEmacsName, launchOf } from "./core/emacs-process.ts";
 import { chooseServerSocket, dirOf, type ServerChoice } from "./core/server-sockets.ts";
 
 /** An interactive Emacs of this user, and the server socket pi may speak to (proven through its own fds). */
@@ -62,7 +62,7 @@ async function inspect(
 ): Promise<FoundEmacs | undefined> {
 	const { pid, startSeconds } = candidate;
 	const exe = await facts.executable(pid);
-	if (exe === undefined || !isEmacsName(exeName(exe))) return undefined;
+	if (exe === undefined || !isEmacsExecutable(exe)) return undefined;
 	const argv = await facts.launchArgs(pid, MAX_ARGS);
 	if (argv === undefined) return undefined;
 	const launch = launchOf(argv);

@@ -1,4 +1,5 @@
 import type { ProcessFactsBackend } from "./core/backend-choice.ts";
+import { pathsBoundTwice } from "./core/bound-twice.ts";
 import { processStart } from "./core/pid-reuse.ts";
 import { checkPortListeners } from "./core/port-trust.ts";
 import { hasExited, type ProcStat } from "./core/proc-stat.ts";
@@ -91,10 +92,7 @@ export class ProcBackend implements ProcessFacts {
 			const paths = (await socketInodesOf(pid)).map((inode) => table.get(inode));
 			byPid.set(pid, [...new Set(paths.filter((path): path is string => path !== undefined))].sort());
 		}
-		const seen = new Set<string>();
-		const heldTwice = new Set<string>();
-		for (const path of table.values()) (seen.has(path) ? heldTwice : seen).add(path);
-		return { byPid, heldTwice };
+		return { byPid, heldTwice: pathsBoundTwice(table) };
 	}
 
 	async listeningTcpPorts(pid: number) {

@@ -1,4 +1,5 @@
 import type { ProcessFactsBackend } from "./core/backend-choice.ts";
+import { pathsBoundTwice } from "./core/bound-twice.ts";
 import {
 	acceptedConnectionUid,
 	isLoopbackAddress,
@@ -88,15 +89,11 @@ export class PsBackend implements ProcessFacts {
 
 	async listeningUnixPaths(pids: readonly number[]): Promise<ListeningUnixPaths> {
 		const byPid = new Map<number, string[]>(pids.map((pid) => [pid, []]));
-		const holders = new Map<string, Set<number>>();
 		if (pids.length > 0)
-			for (const process of await this.lsof(["-a", "-U", "-p", pids.join(","), "-FpfnT"])) {
-				const paths = listeningUnixPaths(process);
-				byPid.set(process.pid, paths);
-				for (const path of paths) holders.set(path, (holders.get(path) ?? new Set()).add(process.pid));
-			}
-		const heldTwice = new Set([...holders].filter(([, held]) => held.size > 1).map(([path]) => path));
-		return { byPid, heldTwice };
+			for (const process of await this.lsof(["-a", "-U", "-p", pids.join(","), "-FpfnT"]))
+				byPid.set(process.pid, listeningUnixPaths(process));
+		const bindings = [...byPid].flatMap(([pid, paths]) => paths.map((path) => [pid, path] as const));
+		return { byPid, heldTwice: pathsBoundTwice(bindings) };
 	}
 
 	async listeningTcpPorts(pid: number) {

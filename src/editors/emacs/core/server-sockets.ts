@@ -66,16 +66,6 @@ export function dirOf(path: string): string {
 }
 
 /**
- * The paths more than one listening socket was bound to (`/proc/net/unix` keeps a socket's name after an
- * unlink), as each was named: `a//b` and `a/b` are one file.
- */
-export function pathsHeldTwice(listening: ReadonlyMap<number, string>): Set<string> {
-	const bound = new Map<string, number>();
-	for (const path of listening.values()) bound.set(oneSlash(path), (bound.get(oneSlash(path)) ?? 0) + 1);
-	return new Set([...listening.values()].filter((path) => (bound.get(oneSlash(path)) ?? 0) > 1));
-}
-
-/**
  * The dirs `server-socket-dir` may be (server.el): `$XDG_RUNTIME_DIR/emacs` when that is set, else
  * `emacs<uid>` under `$TMPDIR`, or `/tmp` without it. Both are watched, whichever pi's own environment would
  * pick: an Emacs started elsewhere may have had the other (ssh, su, systemd, a snap), so a socket is always

@@ -3,7 +3,6 @@ import type { FsFacts } from "../../../../src/editors/core/path-trust.ts";
 import {
 	chooseServerSocket,
 	dirOf,
-	pathsHeldTwice,
 	type SocketFacts,
 	serverSocketDirs,
 } from "../../../../src/editors/emacs/core/server-sockets.ts";
@@ -77,28 +76,6 @@ describe("whether pi may speak to a listening socket of an Emacs", () => {
 		expect(choice.socket).toBe("/home/u/sockets/other");
 		expect(choice.refused.map((entry) => entry.path)).toEqual(["/run/user/1000/emacs/server"]);
 	});
-});
-
-describe("paths more than one listening socket was bound to", () => {
-	test("an impostor bound at the path after unlinking Emacs's socket file", () => {
-		const listening = new Map([
-			[101, "/run/user/1000/emacs/server"],
-			[202, "/run/user/1000/emacs/server"],
-			[303, "/run/user/1000/emacs/other"],
-		]);
-		expect([...pathsHeldTwice(listening)]).toEqual(["/run/user/1000/emacs/server"]);
-	});
-	test("one path named two ways (an older Emacs's `T//emacs501`): both names held twice", () => {
-		const listening = new Map([
-			[101, "/var/folders/40/x/T//emacs501/server"],
-			[202, "/var/folders/40/x/T/emacs501/server"],
-		]);
-		expect([...pathsHeldTwice(listening)]).toEqual([
-			"/var/folders/40/x/T//emacs501/server",
-			"/var/folders/40/x/T/emacs501/server",
-		]);
-	});
-	test("none", () => expect(pathsHeldTwice(new Map([[1, "/a"]])).size).toBe(0));
 });
 
 describe("a socket's dir", () => {
