@@ -14,6 +14,7 @@ import { emacsRows } from "./emacs-rows.ts";
 import { ideServerRows } from "./ide-server-rows.ts";
 import { heapAfterGc, promptCost, promptPaths, referencePaths, startupTime } from "./in-process-scenarios.ts";
 import { neovimRows } from "./neovim-rows.ts";
+import { processFactsRows } from "./process-facts-rows.ts";
 import { type ReportRow, skippedRow, writeMarkdownReport } from "./report.ts";
 import { reviewRows } from "./review-rows.ts";
 import {
@@ -47,7 +48,7 @@ const only = new Set(
 		.find((arg) => arg.startsWith("--only="))
 		?.slice("--only=".length)
 		.split(",")
-		.map(Number) ?? [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14],
+		.map(Number) ?? [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15],
 );
 const size = {
 	writes: quick ? 40 : 200,
@@ -71,6 +72,9 @@ const size = {
 	vscodeReviews: quick ? 8 : 40,
 	emacsKeys: quick ? 20 : 100,
 	emacsPushes: quick ? 50 : 200,
+	factsScans: quick ? 10 : 40,
+	factsIdleSeconds: quick ? 10 : 60,
+	factsIdleWindows: quick ? 1 : 2,
 };
 
 const ours: Implementation = { name: "pi-ide-context", extension: PACKAGE_ROOT };
@@ -142,7 +146,7 @@ async function main(): Promise<void> {
 	const started = performance.now();
 
 	if (only.has(1)) {
-		log("1/14 follow latency");
+		log("1/15 follow latency");
 		const followOurs = await followLatency(ours, size.writes);
 		const followBase = await followLatency(baseline, size.writes);
 		for (const kind of ["single", "burst"] as const) {
@@ -166,7 +170,7 @@ async function main(): Promise<void> {
 		}
 	}
 	if (only.has(2)) {
-		log("2/14 freshness flip (both at once)");
+		log("2/15 freshness flip (both at once)");
 		const [flipOurs, flipBase] = await Promise.all([
 			freshnessFlipLag(ours, size.flips),
 			freshnessFlipLag(baseline, size.flips),
@@ -183,7 +187,7 @@ async function main(): Promise<void> {
 		});
 	}
 	if (only.has(3)) {
-		log("3/14 kill -9 to widget cleared (both at once)");
+		log("3/15 kill -9 to widget cleared (both at once)");
 		const [deathOurs, deathBase] = await Promise.all([
 			deathLatency(ours, size.deaths),
 			deathLatency(baseline, size.deaths),
@@ -200,7 +204,7 @@ async function main(): Promise<void> {
 		});
 	}
 	if (only.has(4)) {
-		log("4/14 prompt cost");
+		log("4/15 prompt cost");
 		const promptP50s: number[] = [];
 		for (const files of [1, 100, 5000]) {
 			const o = await promptCost(ours, files, size.prompts);
@@ -287,7 +291,7 @@ async function main(): Promise<void> {
 		});
 	}
 	if (only.has(5)) {
-		log("5/14 startup");
+		log("5/15 startup");
 		const startups: { files: number; ours: number; baseline: number }[] = [];
 		for (const files of [1, 100, 1000, 10_000]) {
 			const o: number[] = [];
@@ -319,7 +323,7 @@ async function main(): Promise<void> {
 		}
 	}
 	if (only.has(6)) {
-		log(`6/14 idle CPU, ${size.idleWindows} windows of ${size.idleSeconds} s (nine pi processes at once)`);
+		log(`6/15 idle CPU, ${size.idleWindows} windows of ${size.idleSeconds} s (nine pi processes at once)`);
 		// One window is noisy at 10 ms ticks and may hold pi's own one-off start-up work: medians of windows.
 		const zedSkip = zedSkipReason();
 		const [zedIdle, ...samples] = await Promise.all([
@@ -382,7 +386,7 @@ async function main(): Promise<void> {
 		});
 	}
 	if (only.has(7)) {
-		log("7/14 memory (both at once)");
+		log("7/15 memory (both at once)");
 		const rounds = size.memoryRounds;
 		const [memOurs, memBase] = await Promise.all([
 			memoryGrowth(ours, size.memoryWrites, size.appearances, rounds),
@@ -421,7 +425,7 @@ async function main(): Promise<void> {
 		});
 	}
 	if (only.has(8)) {
-		log("8/14 conversation: editor context the model holds after 20 prompts");
+		log("8/15 conversation: editor context the model holds after 20 prompts");
 		const once = await conversationBytes(ours, false);
 		const every = await conversationBytes(ours, true);
 		rows.push({
@@ -437,7 +441,7 @@ async function main(): Promise<void> {
 		});
 	}
 	if (only.has(9)) {
-		log("9/14 Zed's database (pi 1.x on the toolchain's Node)");
+		log("9/15 Zed's database (pi 1.x on the toolchain's Node)");
 		const skip = zedSkipReason();
 		if (skip) {
 			for (const short of [
@@ -500,7 +504,7 @@ async function main(): Promise<void> {
 		}
 	}
 	if (only.has(10)) {
-		log("10/14 Neovim over its own server (real Neovims in tmux)");
+		log("10/15 Neovim over its own server (real Neovims in tmux)");
 		rows.push(
 			...(await neovimRows(ours, {
 				neovimKeys: size.neovimKeys,
@@ -512,12 +516,12 @@ async function main(): Promise<void> {
 		);
 	}
 	if (only.has(11)) {
-		log("11/14 VS Code: the package's client in a real VS Code (code-server, chromium)");
+		log("11/15 VS Code: the package's client in a real VS Code (code-server, chromium)");
 		rows.push(...(await vscodeRows({ selections: size.vscodeSelections, idleSeconds: size.vscodeIdleSeconds })));
 	}
 	if (only.has(12)) {
 		log(
-			"12/14 IDE servers: MCP over a loopback WebSocket (JetBrains-like and VS Code-like fakes in the bench process)",
+			"12/15 IDE servers: MCP over a loopback WebSocket (JetBrains-like and VS Code-like fakes in the bench process)",
 		);
 		rows.push(
 			...(await ideServerRows(ours, {
@@ -529,17 +533,27 @@ async function main(): Promise<void> {
 		);
 	}
 	if (only.has(13)) {
-		log("13/14 review of the model's edits: a real Neovim (tmux) and a real VS Code (code-server, chromium)");
+		log("13/15 review of the model's edits: a real Neovim (tmux) and a real VS Code (code-server, chromium)");
 		rows.push(...(await reviewRows({ reviewPairs: size.reviewPairs, vscodeReviews: size.vscodeReviews })));
 	}
 	if (only.has(14)) {
-		log("14/14 Emacs over its own server (real Emacsen in tmux)");
+		log("14/15 Emacs over its own server (real Emacsen in tmux)");
 		rows.push(
 			...(await emacsRows({
 				emacsKeys: size.emacsKeys,
 				emacsPushes: size.emacsPushes,
 				idleSeconds: size.idleSeconds,
 				idleWindows: size.idleWindows,
+			})),
+		);
+	}
+	if (only.has(15)) {
+		log("15/15 process facts: the ps + lsof backend against /proc (10 headless Neovims, ~300 processes)");
+		rows.push(
+			...(await processFactsRows({
+				scans: size.factsScans,
+				idleSeconds: size.factsIdleSeconds,
+				idleWindows: size.factsIdleWindows,
 			})),
 		);
 	}

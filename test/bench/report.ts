@@ -77,6 +77,12 @@ const HOW_TO_READ = `## How to read it
   VS Code-like server pushes nothing on a file switch, so each prompt asks it first (capped at 250 ms). The idle
   row compares a connected pi with two \`"ideServers": false\` ones beside it, window by window, as the Neovim
   row does.
+- **Process facts** (group 15) set the \`ps\` + \`lsof\` backend (macOS's; here Debian's procps and lsof, forced
+  with \`PI_IDE_PROCESS_FACTS=ps\`) beside the \`/proc\` one, with ten headless Neovims (\`--listen\`) and
+  \`sleep\`s filling the machine to ~300 processes. Scans are unscoped, as a user's pi scans, so the machine's
+  other editors count too (the row says how many were found). Spawns are counted by shell wrappers first on the
+  PATH that append a line to a file and exec the real tool (timed scans run without them); the idle row runs
+  the real pi with them on its PATH and counts what ran while it was idle.
 - **Review** (group 13) times the model's \`edit\` of one line through the real pi in RPC mode from the moment
   the fake model server answers with the call, on the bench's own clock. Neovim's diff counts as shown when
   Neovim flushes the redraw that draws it to its UIs: the bench attaches a UI of its own beside tmux's, on the

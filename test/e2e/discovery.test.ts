@@ -11,14 +11,14 @@ import { useE2eWorkspace } from "../support/e2e-workspace.ts";
 import { FakeEditor, StateFileWriter } from "../support/fake-editor.ts";
 import { messageText } from "../support/fake-model-server.ts";
 import { projectState } from "../support/fixtures.ts";
-import { piLines } from "../support/pi-cli.ts";
+import { processFactsLines } from "../support/pi-cli.ts";
 import { testProcessFacts } from "../support/process-facts.ts";
 import { RpcPi } from "../support/rpc-pi.ts";
 import { waitFor } from "../support/wait-for.ts";
 
 const uid = process.getuid?.() ?? 0;
 
-describe.each(piLines())("discovery through the real $name CLI (RPC)", (line) => {
+describe.each(processFactsLines())("discovery through the real $name CLI (RPC)", (line) => {
 	const ws = useE2eWorkspace();
 
 	test.skipIf(!line.node)(

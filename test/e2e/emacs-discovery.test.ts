@@ -9,14 +9,14 @@ import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { useE2eWorkspace } from "../support/e2e-workspace.ts";
 import { EmacsE2e, evalOk, piLeftovers } from "../support/emacs-e2e.ts";
-import { FAKE_MODEL, FAKE_PROVIDER, PACKAGE_ROOT, piLines } from "../support/pi-cli.ts";
+import { FAKE_MODEL, FAKE_PROVIDER, PACKAGE_ROOT, processFactsLines } from "../support/pi-cli.ts";
 import { RealEmacs, requireEmacs } from "../support/real-emacs.ts";
 import { PI_START_TIMEOUT_MS, waitFor } from "../support/wait-for.ts";
 
 const available = requireEmacs("the Emacs discovery end-to-end tests");
 const quote = (arg: string) => `'${arg.replaceAll("'", "'\\''")}'`;
 
-describe.skipIf(!available).each(piLines())("which Emacs, through the real $name (RPC)", (line) => {
+describe.skipIf(!available).each(processFactsLines())("which Emacs, through the real $name (RPC)", (line) => {
 	const ws = useE2eWorkspace();
 	const e2e = new EmacsE2e(ws, line, "emacs-which");
 	const main = () => join(ws.project, "src", "main.ts");

@@ -9,13 +9,13 @@ import { describe, expect, test } from "vitest";
 import { useE2eWorkspace } from "../support/e2e-workspace.ts";
 import { EmacsE2e, evalOk, evalText, piLeftovers, pushesReceived, waitForNothingOfPi } from "../support/emacs-e2e.ts";
 import { writerModel } from "../support/fake-model-server.ts";
-import { piLines } from "../support/pi-cli.ts";
+import { processFactsLines } from "../support/pi-cli.ts";
 import { requireEmacs } from "../support/real-emacs.ts";
 import { waitFor } from "../support/wait-for.ts";
 
 const available = requireEmacs("the Emacs lifecycle end-to-end tests");
 
-describe.skipIf(!available).each(piLines())("an Emacs's lifecycle through the real $name (RPC)", (line) => {
+describe.skipIf(!available).each(processFactsLines())("an Emacs's lifecycle through the real $name (RPC)", (line) => {
 	const ws = useE2eWorkspace();
 	const e2e = new EmacsE2e(ws, line, "emacs-life");
 	const main = () => join(ws.project, "src", "main.ts");

@@ -10,7 +10,7 @@ import { describe, expect, test } from "vitest";
 import { useE2eWorkspace } from "../support/e2e-workspace.ts";
 import { EmacsE2e, evalText, piLeftovers } from "../support/emacs-e2e.ts";
 import { messageText, type Reply } from "../support/fake-model-server.ts";
-import { piLines, writeAgentDir } from "../support/pi-cli.ts";
+import { processFactsLines, writeAgentDir } from "../support/pi-cli.ts";
 import type { RealEmacs } from "../support/real-emacs.ts";
 import { requireEmacs } from "../support/real-emacs.ts";
 import type { RpcPi } from "../support/rpc-pi.ts";
@@ -43,7 +43,7 @@ const proposalIn = async (emacs: RealEmacs) =>
 		),
 	) as { text: string | null; shown: boolean | null; selected: string; windows: number };
 
-describe.skipIf(!available).each(piLines())("review in a real Emacs through the real $name (RPC)", (line) => {
+describe.skipIf(!available).each(processFactsLines())("review in a real Emacs through the real $name (RPC)", (line) => {
 	const ws = useE2eWorkspace();
 	const e2e = new EmacsE2e(ws, line, "emacs-review");
 	const main = () => join(ws.project, "src", "main.ts");

@@ -10,7 +10,7 @@ import { describe, expect, test } from "vitest";
 import { useE2eWorkspace } from "../support/e2e-workspace.ts";
 import { EmacsE2e, evalOk, evalText, pushesReceived } from "../support/emacs-e2e.ts";
 import { writerModel } from "../support/fake-model-server.ts";
-import { piLines } from "../support/pi-cli.ts";
+import { processesLinePattern, processFactsLines } from "../support/pi-cli.ts";
 import { requireEmacs } from "../support/real-emacs.ts";
 import { waitFor } from "../support/wait-for.ts";
 
@@ -34,7 +34,7 @@ const lintIn = (file: string, text: string) => `(with-current-buffer (find-buffe
   (flymake-start)
   t)`;
 
-describe.skipIf(!available).each(piLines())("Emacs's own server through the real $name (RPC)", (line) => {
+describe.skipIf(!available).each(processFactsLines())("Emacs's own server through the real $name (RPC)", (line) => {
 	const ws = useE2eWorkspace();
 	const e2e = new EmacsE2e(ws, line, "emacs-e2e");
 	const main = () => join(ws.project, "src", "main.ts");
@@ -78,6 +78,7 @@ describe.skipIf(!available).each(piLines())("Emacs's own server through the real
 			expect(status).toContain(`Connected: emacs ${emacs.pid}: auto-connected: the only live editor in tier 0`);
 			expect(status).toContain(`emacs ${emacs.pid}: ${emacs.socket} (Emacs 28`);
 			expect(status).toContain("pushes: live");
+			expect(status).toMatch(processesLinePattern(line));
 			// Nothing of pi's in the echo area or *Messages*.
 			expect(await evalOk(emacs, "(current-message)")).toBe("nil");
 			expect(await evalText(emacs, `(with-current-buffer "*Messages*" (buffer-string))`)).not.toMatch(/pi-ide|error/i);

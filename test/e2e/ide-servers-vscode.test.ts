@@ -25,10 +25,10 @@ import {
 	toolCalls,
 	waitForNotice,
 } from "../support/ide-server-e2e.ts";
-import { piLines } from "../support/pi-cli.ts";
+import { processFactsLines } from "../support/pi-cli.ts";
 import { PI_START_TIMEOUT_MS, waitFor } from "../support/wait-for.ts";
 
-describe.each(piLines())("the VS Code-like IDE server through the real $name (RPC)", (line) => {
+describe.each(processFactsLines())("the VS Code-like IDE server through the real $name (RPC)", (line) => {
 	const ws = useE2eWorkspace();
 	const main = () => join(ws.project, "src", "main.ts");
 

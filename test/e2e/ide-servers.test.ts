@@ -29,7 +29,7 @@ import {
 	waitForNotice,
 } from "../support/ide-server-e2e.ts";
 import type { IdeFlavour } from "../support/ide-server-flavours.ts";
-import { piLines, writeAgentDir } from "../support/pi-cli.ts";
+import { processFactsLines, writeAgentDir } from "../support/pi-cli.ts";
 import { PI_START_TIMEOUT_MS, waitFor } from "../support/wait-for.ts";
 
 const FLAVOURS: { flavour: IdeFlavour; app: string; ideName: string }[] = [
@@ -39,7 +39,7 @@ const FLAVOURS: { flavour: IdeFlavour; app: string; ideName: string }[] = [
 /** A selection pi did not see made is stale; one told this long after connecting was seen made (1.5 s + margin). */
 const AFTER_REPLAY_WINDOW_MS = 1800;
 
-describe.each(piLines())("IDE servers through the real $name (RPC)", (line) => {
+describe.each(processFactsLines())("IDE servers through the real $name (RPC)", (line) => {
 	const ws = useE2eWorkspace();
 	const main = () => join(ws.project, "src", "main.ts");
 	const startPi = () => startIdePi(ws, line);

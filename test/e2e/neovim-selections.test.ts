@@ -7,7 +7,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { useE2eWorkspace } from "../support/e2e-workspace.ts";
-import { piLines, spawnPi } from "../support/pi-cli.ts";
+import { processFactsLines, spawnPi } from "../support/pi-cli.ts";
 import { RealNeovim, requireNeovim } from "../support/real-neovim.ts";
 import { RpcPi } from "../support/rpc-pi.ts";
 import { PI_START_TIMEOUT_MS, waitFor } from "../support/wait-for.ts";
@@ -58,7 +58,7 @@ end })
 api.nvim_create_autocmd("VimLeavePre", { callback = function() os.remove(path) end })
 `;
 
-describe.skipIf(!available).each(piLines())("Neovim's selections through the real $name", (line) => {
+describe.skipIf(!available).each(processFactsLines())("Neovim's selections through the real $name", (line) => {
 	const ws = useE2eWorkspace();
 	const scope = () => `nvim-selections-${process.pid}-${ws.root.split("-").at(-1)}`;
 	const tmp = () => join(ws.root, "tmp");

@@ -9,14 +9,14 @@ import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { useE2eWorkspace } from "../support/e2e-workspace.ts";
 import { messageText, writerModel } from "../support/fake-model-server.ts";
-import { piLines } from "../support/pi-cli.ts";
+import { processesLinePattern, processFactsLines } from "../support/pi-cli.ts";
 import { RealNeovim, requireNeovim } from "../support/real-neovim.ts";
 import { RpcPi } from "../support/rpc-pi.ts";
 import { PI_START_TIMEOUT_MS, waitFor } from "../support/wait-for.ts";
 
 const available = requireNeovim("the Neovim end-to-end tests");
 
-describe.skipIf(!available).each(piLines())("Neovim's own server through the real $name (RPC)", (line) => {
+describe.skipIf(!available).each(processFactsLines())("Neovim's own server through the real $name (RPC)", (line) => {
 	const ws = useE2eWorkspace();
 	const scope = () => `nvim-e2e-${process.pid}-${ws.root.split("-").at(-1)}`;
 	const tmp = () => join(ws.root, "tmp");
@@ -91,6 +91,7 @@ describe.skipIf(!available).each(piLines())("Neovim's own server through the rea
 			expect(status).toContain(`Connected: nvim ${nvim.pid}: auto-connected: the only live editor in tier 0`);
 			expect(status).toContain(`nvim ${nvim.pid}: ${nvim.socket}`);
 			expect(status).toContain("pushes: live; autoread: on");
+			expect(status).toMatch(processesLinePattern(line));
 
 			await nvim.command("qa!").catch(() => {});
 			await rpc.waitForWidget("(cleared)", 2000);

@@ -9,13 +9,13 @@ import { describe, expect, test } from "vitest";
 import { useE2eWorkspace } from "../support/e2e-workspace.ts";
 import { writerModel } from "../support/fake-model-server.ts";
 import { connectionOpen, pickFirst, startIdePi, startIdeServer, toolCalls } from "../support/ide-server-e2e.ts";
-import { piLines, writeAgentDir } from "../support/pi-cli.ts";
+import { processFactsLines, writeAgentDir } from "../support/pi-cli.ts";
 import type { RpcPi } from "../support/rpc-pi.ts";
 import { PI_START_TIMEOUT_MS, waitFor } from "../support/wait-for.ts";
 
 const REVIEW_ON = { "pi-ide": { review: true } };
 
-describe.each(piLines())("review through an IDE server's openDiff, in the real $name (RPC)", (line) => {
+describe.each(processFactsLines())("review through an IDE server's openDiff, in the real $name (RPC)", (line) => {
 	const ws = useE2eWorkspace();
 	const target = () => join(ws.project, "src", "main.ts");
 

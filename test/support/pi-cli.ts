@@ -16,6 +16,8 @@ export interface PiLine {
 	skipReason?: string;
 	/** pi 1.x asks before loading project-scoped resources in non-interactive modes. */
 	extraArgs: string[];
+	/** More environment for every pi of this line (the process facts' backend, say). */
+	env?: Record<string, string>;
 }
 
 /** Both pi lines this extension supports: 0.73 on the machine's Node, 1.x on Node >= 22.19. */
@@ -36,6 +38,22 @@ export function piLines(): PiLine[] {
 			extraArgs: ["--approve"],
 		},
 	];
+}
+
+/**
+ * Both pi lines, pi 0.73 asking about processes through `ps` and `lsof` (the backend a Mac uses) and pi 1.x
+ * through `/proc`: every suite of an editor pi finds among the processes runs on both backends in one run.
+ */
+export function processFactsLines(): PiLine[] {
+	const [pi073, pi1] = piLines() as [PiLine, PiLine];
+	return [{ ...pi073, name: "pi 0.73 on ps + lsof", env: { PI_IDE_PROCESS_FACTS: "ps" } }, pi1];
+}
+
+/** How `/ide status` names the process facts a pi of this line asks (`Processes: …`). */
+export function processesLinePattern(line: PiLine): RegExp {
+	return line.env?.PI_IDE_PROCESS_FACTS === "ps"
+		? /^Processes: ps \+ lsof \d+\.\d+[\d.]* \(PI_IDE_PROCESS_FACTS=ps\); last scan \d+ ms$/m
+		: /^Processes: procfs \(Linux\); last scan \d+ ms$/m;
 }
 
 /** A temp agent dir whose models.json points a provider at the fake server. */
@@ -87,6 +105,8 @@ export interface PiSpawnOptions {
 	sessionDir?: string;
 	/** More extensions loaded after it (benchmark helpers). */
 	extraExtensions?: string[];
+	/** A command pi runs under (`test/support/no-proc.ts`'s namespace without `/proc`): pi's node and arguments follow it. */
+	wrapper?: readonly string[];
 }
 
 export function spawnPi(
@@ -116,10 +136,12 @@ export function spawnPi(
 		PI_SKIP_VERSION_CHECK: "1",
 		PI_OFFLINE: "1",
 		...(options.stateDir !== null && { PI_IDE_STATE_DIR: options.stateDir }),
+		...line.env,
 		...options.env,
 	};
 	if (options.stateDir === null) delete env.PI_IDE_STATE_DIR;
-	const child = spawn(line.node, [line.cli, ...(options.command ?? session)], {
+	const [command, ...args] = [...(options.wrapper ?? []), line.node, line.cli, ...(options.command ?? session)];
+	const child = spawn(command as string, args, {
 		cwd: options.cwd,
 		env,
 		stdio: ["pipe", "pipe", "pipe"],

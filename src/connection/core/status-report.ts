@@ -32,7 +32,13 @@ export interface DirReport {
 	role: DirRole;
 	verdict: DirVerdict;
 	watcherError?: string;
-	files: readonly { entry: StateFileEntry; editor?: Editor; reusedPid?: number; channelMissing?: string }[];
+	files: readonly {
+		entry: StateFileEntry;
+		editor?: Editor;
+		reusedPid?: number;
+		startAsked?: number;
+		channelMissing?: string;
+	}[];
 }
 
 export interface StatusInput {
@@ -103,10 +109,12 @@ function settingsLines(input: StatusInput): string[] {
 }
 
 function describeEntry(
-	{ entry, editor: facts, reusedPid, channelMissing }: DirReport["files"][number],
+	{ entry, editor: facts, reusedPid, startAsked, channelMissing }: DirReport["files"][number],
 	nowSeconds: number,
 ): { rank: number; text: string } {
 	const name = show(entry.fileName, 40);
+	if (startAsked !== undefined)
+		return { rank: 1, text: `${name}: waiting: when pid ${startAsked} started is being asked of ps (a reused pid?)` };
 	if (reusedPid !== undefined)
 		return {
 			rank: 2,

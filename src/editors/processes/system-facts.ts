@@ -1,11 +1,11 @@
 import { chooseBackend, PROCESS_FACTS_VARIABLE } from "./core/backend-choice.ts";
 import { ProcBackend } from "./proc-backend.ts";
-import { processIds } from "./proc-files.ts";
+import { procStatOf } from "./proc-files.ts";
 import type { ProcessFacts } from "./process-facts.ts";
 import { PsBackend } from "./ps-backend.ts";
 
 /**
- * The process facts this pi uses, chosen once from its platform, whether `/proc` can be read, and
+ * The process facts this pi uses, chosen once from its platform, whether `/proc` shows pi itself, and
  * `PI_IDE_PROCESS_FACTS`; what was ignored of that variable is said with the choice.
  */
 export function systemProcessFacts(
@@ -13,7 +13,8 @@ export function systemProcessFacts(
 	platform: string,
 	nowMs: () => number,
 ): { facts: ProcessFacts; ignored?: string } {
-	const choice = chooseBackend(env[PROCESS_FACTS_VARIABLE], platform, processIds() !== undefined);
+	// An empty /proc (a tmpfs over it, a sandbox) lists nothing: readable means pi finds its own process there.
+	const choice = chooseBackend(env[PROCESS_FACTS_VARIABLE], platform, procStatOf(process.pid) !== undefined);
 	const facts =
 		choice.backend === "proc" ? new ProcBackend(choice.why, nowMs) : new PsBackend(choice.why, platform, nowMs);
 	return { facts, ...(choice.ignored !== undefined && { ignored: choice.ignored }) };

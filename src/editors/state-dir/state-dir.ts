@@ -28,6 +28,8 @@ export interface DirFile {
 	editor?: ListedEditor;
 	/** The pid now belongs to a process started after the file was last written. */
 	reusedPid?: number;
+	/** When its pid's process started is being asked (`ps`): not offered until then. */
+	startAsked?: number;
 	/** A live editor of this package's VS Code client that has no review channel pi could use, and what to do. */
 	channelMissing?: string;
 }
@@ -125,7 +127,12 @@ export class StateDir implements EditorSource {
 			const reused = this.pids.isReused(reading.pid, reading.writtenAtSeconds);
 			const alive = this.pids.isAlive(reading.pid) && reused === false;
 			const editor = { ...reading, key: pidKey(reading.pid), alive };
-			return { entry, editor, ...(reused === true && { reusedPid: reading.pid }) };
+			return {
+				entry,
+				editor,
+				...(reused === true && { reusedPid: reading.pid }),
+				...(reused === "asking" && { startAsked: reading.pid }),
+			};
 		});
 	}
 
