@@ -32,6 +32,8 @@ import { runTool } from "./process-tools.ts";
 
 /** Concurrent scans (every source looks at start) share one listing this young. */
 const LISTING_SHARED_MS = 250;
+/** Pids whose start `ps` could not tell, remembered so that they are not asked again (a bound, not a cache size). */
+const MAX_UNANSWERED_PIDS = 1024;
 /** Facts that could not be known, kept for `/ide status`. */
 const MAX_UNKNOWN_FACTS = 5;
 const LSOF_BASE = ["-nP", "-w"] as const;
@@ -47,6 +49,7 @@ export class PsBackend implements ProcessFacts {
 	private readonly records = new PidRecords();
 	private shared: { atMs: number; listing: Promise<ListedProcess[] | string> } | undefined;
 	private readonly pendingStarts = new Set<number>();
+	private readonly unanswered = new Set<number>();
 	private lastScanMs: number | undefined;
 	private lsofVersion: string | undefined;
 	private versionAsked = false;
@@ -176,14 +179,21 @@ export class PsBackend implements ProcessFacts {
 		return this.records.runs(pid, startSeconds);
 	}
 
-	/** Not recorded yet: asked in the background (once per pid), and `learned` told when it is known. */
+	/**
+	 * Not recorded yet: asked in the background (once per pid), and `learned` told when the answer is in. A pid
+	 * `ps` could not tell is not asked again (until a listing names it): no answer never turns into a loop.
+	 */
 	knownStart(pid: number, learned?: () => void): number | "asking" | undefined {
 		const known = this.records.startOf(pid);
-		if (known !== undefined) return known;
+		if (known !== undefined || this.unanswered.has(pid)) return known;
 		if (this.pendingStarts.has(pid)) return "asking";
 		this.pendingStarts.add(pid);
 		void this.startOf(pid).then((start) => {
 			this.pendingStarts.delete(pid);
+			if (start === undefined) {
+				if (this.unanswered.size >= MAX_UNANSWERED_PIDS) this.unanswered.clear();
+				this.unanswered.add(pid);
+			}
 			learned?.();
 		});
 		return "asking";
@@ -221,7 +231,11 @@ export class PsBackend implements ProcessFacts {
 			if (processes.length === 0)
 				return this.noted("ps listed no process it could be read by", "ps printed no process line pi can read");
 			if (unreadable > 0) this.noted(undefined, `${unreadable} lines of ps's listing were of another shape: skipped`);
-			for (const process of processes) if (!process.exited) this.records.note(process.pid, process.startSeconds);
+			for (const process of processes) {
+				if (process.exited) continue;
+				this.records.note(process.pid, process.startSeconds);
+				this.unanswered.delete(process.pid);
+			}
 			return processes;
 		});
 		this.shared = { atMs: now, listing };
