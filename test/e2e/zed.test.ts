@@ -10,7 +10,7 @@ import { useE2eWorkspace } from "../support/e2e-workspace.ts";
 import { messageText } from "../support/fake-model-server.ts";
 import { FakeZed } from "../support/fake-zed.ts";
 import { projectState } from "../support/fixtures.ts";
-import { type PiLine, piLines } from "../support/pi-cli.ts";
+import { type PiLine, piLines, processesLinePattern } from "../support/pi-cli.ts";
 import { RpcPi } from "../support/rpc-pi.ts";
 import { PI_START_TIMEOUT_MS, waitFor } from "../support/wait-for.ts";
 
@@ -71,9 +71,9 @@ describe("Zed through the real pi 1.x CLI (RPC)", () => {
 
 	const lastRequest = () => ws.server.requests.at(-1)?.messages.map(messageText).join("\n") ?? "";
 
-	test.skipIf(!pi1.node)(
-		"connects to the running Zed's workspace: multibyte selection as lines and byte columns, a new selection, Zed quitting",
-		async () => {
+	test.skipIf(!pi1.node).each(["proc", "ps"])(
+		"connects to the running Zed's workspace: multibyte selection as lines and byte columns, a new selection, Zed quitting (process facts: %s)",
+		async (backend) => {
 			writeFileSync(join(ws.project, "src", "greet.ts"), GREETING);
 			const zed = await zedFixture();
 			await zed.workspace({ id: 4294967444, roots: [ws.project] });
@@ -88,7 +88,7 @@ describe("Zed through the real pi 1.x CLI (RPC)", () => {
 				language: "TypeScript",
 			});
 			const zedPid = zed.start();
-			const rpc = startPi(zed);
+			const rpc = startPi(zed, { PI_IDE_PROCESS_FACTS: backend });
 			await rpc.waitForWidget("1 line selected in greet.ts", PI_START_TIMEOUT_MS);
 
 			await rpc.prompt("what is selected?");
@@ -119,6 +119,7 @@ describe("Zed through the real pi 1.x CLI (RPC)", () => {
 
 			const lines = await rpc.ideStatus();
 			expect(lines).toContain(`Zed: database ${zed.dbPath} (stable); Zed is running (pid ${zedPid})`);
+			expect(lines.join("\n")).toMatch(processesLinePattern({ ...pi1, env: { PI_IDE_PROCESS_FACTS: backend } }));
 			expect(lines).toContain("  Schema steps: WorkspaceDb 36, EditorDb 8, KeyValueStore 1");
 			// Idle Zed, idle pi: no read (pi's own reads touch the database's files and must not look like changes).
 			// Two more looks of the slow fallback prove it: each compared the files and found nothing to read.

@@ -51,9 +51,10 @@ export function processFactsLines(): PiLine[] {
 
 /** How `/ide status` names the process facts a pi of this line asks (`Processes: …`). */
 export function processesLinePattern(line: PiLine): RegExp {
-	return line.env?.PI_IDE_PROCESS_FACTS === "ps"
-		? /^Processes: ps \+ lsof \d+\.\d+[\d.]* \(PI_IDE_PROCESS_FACTS=ps\); last scan \d+ ms$/m
-		: /^Processes: procfs \(Linux\); last scan \d+ ms$/m;
+	const forced = line.env?.PI_IDE_PROCESS_FACTS;
+	if (forced === "ps") return /^Processes: ps \+ lsof \d+\.\d+[\d.]* \(PI_IDE_PROCESS_FACTS=ps\); last scan \d+ ms$/m;
+	const why = forced === "proc" ? "PI_IDE_PROCESS_FACTS=proc" : "Linux";
+	return new RegExp(`^Processes: procfs \\(${why}\\); last scan \\d+ ms$`, "m");
 }
 
 /** A temp agent dir whose models.json points a provider at the fake server. */
