@@ -14,8 +14,8 @@ import { PushLines } from "./core/push-lines.ts";
 export const PUSH_LINE_MAX_BYTES = 16 * 1024 * 1024;
 /** A first line longer than this is no token of pi's. */
 const HELLO_MAX_BYTES = 256;
-/** `sun_path` holds 108 bytes with its NUL: a longer socket path cannot be bound. */
-const SOCKET_PATH_MAX_BYTES = 107;
+/** `sun_path` holds 108 bytes with its NUL on Linux, 104 on a Mac: a longer socket path cannot be bound. */
+const SOCKET_PATH_MAX_BYTES = process.platform === "darwin" ? 103 : 107;
 /** Random bytes of a token (hex on the wire). */
 const TOKEN_BYTES = 16;
 
