@@ -28,7 +28,8 @@ export function processOfEmacs(
 	facts: ProcessFacts = testProcessFacts(),
 ): (pid: number, maxArgs: number) => Promise<{ cwd?: string; argv?: string[] }> {
 	return async (pid, maxArgs) => {
-		const [cwd, argv] = await Promise.all([facts.workingDir(pid), facts.launchArgs(pid, maxArgs)]);
+		const [cwds, args] = await Promise.all([facts.workingDirs([pid]), facts.launchArgs([pid], maxArgs)]);
+		const [cwd, argv] = [cwds.get(pid), args.get(pid)];
 		return { ...(cwd !== undefined && { cwd }), ...(argv !== undefined && { argv }) };
 	};
 }

@@ -20,7 +20,7 @@ export interface FoundEmacs extends ServerChoice {
 /** What a scan for Emacsen asks of the system's processes. */
 export type EmacsFacts = Pick<
 	ProcessFacts,
-	"named" | "executable" | "launchArgs" | "listeningUnixPaths" | "listeningTcpPorts"
+	"named" | "executables" | "launchArgs" | "listeningUnixPaths" | "listeningTcpPorts"
 >;
 
 /** Arguments read per process: enough to see the options, never a whole file list. */
@@ -40,10 +40,20 @@ export async function scanForEmacsen(
 	const candidates = await facts.named(isEmacsName, uid, testScope);
 	if (typeof candidates === "string") return undefined;
 	if (candidates.length === 0) return [];
-	const listening = await facts.listeningUnixPaths(candidates.map((candidate) => candidate.pid));
+	const pids = candidates.map((candidate) => candidate.pid);
+	// Each detail asked of all candidates at once: one `lsof` or `ps` each where asking spawns one.
+	const [executables, launchArgs, listening] = await Promise.all([
+		facts.executables(pids),
+		facts.launchArgs(pids, MAX_ARGS),
+		// An impostor bound at an Emacs's path after unlinking its file is another process: every one counts.
+		facts.listeningUnixPaths(pids, true),
+	]);
 	const found: FoundEmacs[] = [];
 	for (const candidate of candidates) {
-		const emacs = await inspect(candidate, uid, facts, listening);
+		const exe = executables.get(candidate.pid);
+		const argv = launchArgs.get(candidate.pid);
+		if (exe === undefined || argv === undefined || !isEmacsExecutable(exe)) continue;
+		const emacs = await inspect(candidate, argv, uid, listening);
 		if (emacs) found.push(emacs);
 	}
 	// Asked only when some Emacs has no unix server: the TCP tables of a busy host are long.
@@ -56,15 +66,11 @@ export async function scanForEmacsen(
 
 async function inspect(
 	candidate: { pid: number; startSeconds: number },
+	argv: readonly string[],
 	uid: number,
-	facts: EmacsFacts,
 	listening: ListeningUnixPaths,
 ): Promise<FoundEmacs | undefined> {
 	const { pid, startSeconds } = candidate;
-	const exe = await facts.executable(pid);
-	if (exe === undefined || !isEmacsExecutable(exe)) return undefined;
-	const argv = await facts.launchArgs(pid, MAX_ARGS);
-	if (argv === undefined) return undefined;
 	const launch = launchOf(argv);
 	if (launch.batch) return undefined;
 	const paths = listening.byPid.get(pid) ?? [];

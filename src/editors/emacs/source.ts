@@ -33,7 +33,7 @@ export interface EmacsSourceOptions {
 	/** Test-only: the process whose ancestors hold the enclosing Emacs (pi's own by default). */
 	selfPid?: number;
 	/** How pi asks the system about processes (`/proc`, or `ps` and `lsof`). */
-	facts: EmacsFacts & Pick<ProcessFacts, "ancestors" | "workingDir" | "launchArgs" | "startOf">;
+	facts: EmacsFacts & Pick<ProcessFacts, "ancestors" | "workingDirs" | "launchArgs" | "startOf">;
 }
 
 /**
@@ -66,10 +66,11 @@ export class EmacsSource extends ServerSource<EmacsSession, EmacsDiffChannel, Em
 			clock: hooks.clock,
 			event: hooks.event,
 			processOf: async (pid, maxArgs) => {
-				const [cwd, argv] = await Promise.all([
-					this.options.facts.workingDir(pid),
-					this.options.facts.launchArgs(pid, maxArgs),
+				const [cwds, args] = await Promise.all([
+					this.options.facts.workingDirs([pid]),
+					this.options.facts.launchArgs([pid], maxArgs),
 				]);
+				const [cwd, argv] = [cwds.get(pid), args.get(pid)];
 				return { ...(cwd !== undefined && { cwd }), ...(argv !== undefined && { argv }) };
 			},
 			changed: () => {

@@ -62,25 +62,24 @@ export class ProcBackend implements ProcessFacts {
 		return named;
 	}
 
-	executable(pid: number) {
-		return exeOf(pid);
+	executables(pids: readonly number[]) {
+		return eachOf(pids, exeOf);
 	}
 
-	launchArgs(pid: number, maxArgs: number) {
-		return cmdlineOf(pid, maxArgs);
+	launchArgs(pids: readonly number[], maxArgs: number) {
+		return eachOf(pids, (pid) => cmdlineOf(pid, maxArgs));
 	}
 
-	workingDir(pid: number) {
-		return cwdOf(pid);
+	workingDirs(pids: readonly number[]) {
+		return eachOf(pids, cwdOf);
 	}
 
-	async environment(pid: number, names: readonly string[]) {
-		const environ = await environOf(pid);
-		if (!environ) return environ;
-		const found: Record<string, string> = {};
-		for (const entry of environ.toString("utf8").split("\0")) {
-			const equals = entry.indexOf("=");
-			if (equals > 0 && names.includes(entry.slice(0, equals))) found[entry.slice(0, equals)] = entry.slice(equals + 1);
+	async environments(pids: readonly number[], names: readonly string[]) {
+		const found = new Map<number, Record<string, string> | undefined>();
+		for (const pid of pids) {
+			const environ = await environOf(pid);
+			if (environ === null) continue;
+			found.set(pid, environ === undefined ? undefined : variablesOf(environ, names));
 		}
 		return found;
 	}
@@ -168,6 +167,26 @@ export class ProcBackend implements ProcessFacts {
 			unknown: [],
 		};
 	}
+}
+
+/** One read per pid (`/proc` costs no process): the answers that came back. */
+async function eachOf<T>(pids: readonly number[], read: (pid: number) => Promise<T | undefined>) {
+	const found = new Map<number, T>();
+	for (const pid of pids) {
+		const value = await read(pid);
+		if (value !== undefined) found.set(pid, value);
+	}
+	return found;
+}
+
+/** The variables `names` of an environment as the kernel keeps it (`KEY=value\0...`). */
+function variablesOf(environ: Buffer, names: readonly string[]): Record<string, string> {
+	const found: Record<string, string> = {};
+	for (const entry of environ.toString("utf8").split("\0")) {
+		const equals = entry.indexOf("=");
+		if (equals > 0 && names.includes(entry.slice(0, equals))) found[entry.slice(0, equals)] = entry.slice(equals + 1);
+	}
+	return found;
 }
 
 function startOfStat(stat: ProcStat): number | undefined {

@@ -50,15 +50,29 @@ export interface ProcessFacts {
 		uid: number,
 		testScope: string | undefined,
 	): Promise<NamedProcess[] | string>;
-	/** The path of the binary it runs. */
-	executable(pid: number): Promise<string | undefined>;
-	/** Its launch arguments, at most `maxArgs` (on the `ps` backend split at spaces). */
-	launchArgs(pid: number, maxArgs: number): Promise<string[] | undefined>;
-	workingDir(pid: number): Promise<string | undefined>;
-	/** The variables `names` of its environment: null when it is gone, undefined when pi may not read it. */
-	environment(pid: number, names: readonly string[]): Promise<Record<string, string> | null | undefined>;
-	/** The paths of the unix sockets each of `pids` listens on (its own descriptors). */
-	listeningUnixPaths(pids: readonly number[]): Promise<ListeningUnixPaths>;
+	/*
+	 * Details of the candidates a scan picked, all pids in one ask (one `ps` or `lsof` for the lot). A pid left
+	 * out of the answer is gone, or the fact could not be read.
+	 */
+	/** The path of the binary each runs. */
+	executables(pids: readonly number[]): Promise<ReadonlyMap<number, string>>;
+	/** Each one's launch arguments, at most `maxArgs` (on the `ps` backend split at spaces). */
+	launchArgs(pids: readonly number[], maxArgs: number): Promise<ReadonlyMap<number, string[]>>;
+	workingDirs(pids: readonly number[]): Promise<ReadonlyMap<number, string>>;
+	/**
+	 * The variables `names` of each one's environment; a pid that runs but whose environment pi may not read
+	 * maps to undefined, one that is gone is left out.
+	 */
+	environments(
+		pids: readonly number[],
+		names: readonly string[],
+	): Promise<ReadonlyMap<number, Record<string, string> | undefined>>;
+	/**
+	 * The paths of the unix sockets each of `pids` listens on (its own descriptors). `heldTwice` counts every
+	 * process's listeners with `everyProcess` (an impostor bound at an editor's path is another process), else
+	 * only those of `pids` (`lsof` of every process costs a scan of all of them where `ps` answers).
+	 */
+	listeningUnixPaths(pids: readonly number[], everyProcess?: boolean): Promise<ListeningUnixPaths>;
 	/** The TCP ports it listens on. */
 	listeningTcpPorts(pid: number): Promise<number[]>;
 	/** This user's process listening on loopback `port`, looked for first among `nearPid` and its descendants. */

@@ -73,29 +73,29 @@ export class PsBackend implements ProcessFacts {
 		return mine.filter((process) => scopes.get(process.pid)?.[TEST_SCOPE_VARIABLE] === testScope).map(named);
 	}
 
-	async executable(pid: number) {
-		return nameOfDescriptor((await this.lsof(["-a", "-p", String(pid), "-d", "txt", "-Fpfn"]))[0], "txt");
+	executables(pids: readonly number[]) {
+		return this.descriptorNames(pids, "txt");
 	}
 
-	async launchArgs(pid: number, maxArgs: number) {
-		const answer = await runTool("ps", ["-ww", "-o", "pid=,command=", "-p", String(pid)]);
-		return answer.ok ? parseCommandLines(answer.text, maxArgs).get(pid) : this.noted(undefined, answer.reason);
+	async launchArgs(pids: readonly number[], maxArgs: number) {
+		if (pids.length === 0) return new Map<number, string[]>();
+		const answer = await runTool("ps", ["-ww", "-o", "pid=,command=", "-p", pids.join(",")]);
+		return answer.ok ? parseCommandLines(answer.text, maxArgs) : this.noted(new Map<number, string[]>(), answer.reason);
 	}
 
-	async workingDir(pid: number) {
-		return nameOfDescriptor((await this.lsof(["-a", "-p", String(pid), "-d", "cwd", "-Fpfn"]))[0], "cwd");
+	workingDirs(pids: readonly number[]) {
+		return this.descriptorNames(pids, "cwd");
 	}
 
-	async environment(pid: number, names: readonly string[]) {
-		return (await this.environments([pid], names)).get(pid) ?? null;
-	}
-
-	async listeningUnixPaths(pids: readonly number[]): Promise<ListeningUnixPaths> {
+	async listeningUnixPaths(pids: readonly number[], everyProcess = false): Promise<ListeningUnixPaths> {
 		const byPid = new Map<number, string[]>(pids.map((pid) => [pid, []]));
-		if (pids.length > 0)
-			for (const process of await this.lsof(["-a", "-U", "-p", pids.join(","), "-FpfnT"]))
-				byPid.set(process.pid, listeningUnixPaths(process));
-		const bindings = [...byPid].flatMap(([pid, paths]) => paths.map((path) => [pid, path] as const));
+		if (pids.length === 0) return { byPid, heldTwice: new Set() };
+		const holders = await this.lsof(everyProcess ? ["-U", "-FpfnT"] : ["-a", "-U", "-p", pids.join(","), "-FpfnT"]);
+		const bindings = holders.flatMap((process) => {
+			const paths = listeningUnixPaths(process);
+			if (byPid.has(process.pid)) byPid.set(process.pid, paths);
+			return paths.map((path) => [process.pid, path] as const);
+		});
 		return { byPid, heldTwice: pathsBoundTwice(bindings) };
 	}
 
@@ -243,13 +243,25 @@ export class PsBackend implements ProcessFacts {
 	}
 
 	/** The variables `names` of each pid's environment, one `ps` for all (procps `e`, macOS `-E`). */
-	private async environments(pids: readonly number[], names: readonly string[]) {
-		const found = new Map<number, Record<string, string>>();
+	async environments(pids: readonly number[], names: readonly string[]) {
+		const found = new Map<number, Record<string, string> | undefined>();
+		if (pids.length === 0) return found;
 		const args = this.platform === "linux" ? ["eww", "-o", "pid=,command="] : ["-E", "-ww", "-o", "pid=,command="];
 		const answer = await runTool("ps", [...args, "-p", pids.join(",")]);
 		if (!answer.ok) return this.noted(found, answer.reason);
 		for (const [pid, words] of parseCommandLines(answer.text, Number.POSITIVE_INFINITY))
 			found.set(pid, environmentWords(words, names));
+		return found;
+	}
+
+	/** The first path of one kind of descriptor (`txt`: the executable comes first; `cwd`) of each pid. */
+	private async descriptorNames(pids: readonly number[], descriptor: "txt" | "cwd") {
+		const found = new Map<number, string>();
+		if (pids.length === 0) return found;
+		for (const process of await this.lsof(["-a", "-p", pids.join(","), "-d", descriptor, "-Fpfn"])) {
+			const name = nameOfDescriptor(process, descriptor);
+			if (name !== undefined) found.set(process.pid, name);
+		}
 		return found;
 	}
 

@@ -57,14 +57,20 @@ describe.each(["proc", "ps"] as const)("the %s backend", (backend) => {
 		expect(typeof all !== "string" && all.map((found) => found.pid)).toContain(pid());
 	});
 
-	test("its binary, arguments, working dir and environment", async () => {
-		expect(await facts.executable(pid())).toBe(process.execPath);
-		const args = await facts.launchArgs(pid(), 64);
+	test("its binary, arguments, working dir and environment, asked with a pid that is gone: left out", async () => {
+		const gone = spawn("true");
+		await new Promise((done) => gone.once("exit", done));
+		const pids = [pid(), gone.pid as number];
+		expect(await facts.executables(pids)).toEqual(new Map([[pid(), process.execPath]]));
+		const args = (await facts.launchArgs(pids, 64)).get(pid());
 		expect(args?.[0]).toBe(process.execPath);
 		expect(args?.at(-1)).toBe(socketPath);
-		expect(await facts.launchArgs(pid(), 2)).toHaveLength(2);
-		expect(await facts.workingDir(pid())).toBe(dir.path);
-		expect(await facts.environment(pid(), ["EDITOR_HOME", "NOT_SET"])).toEqual({ EDITOR_HOME: "/home/someone" });
+		expect((await facts.launchArgs(pids, 2)).get(pid())).toHaveLength(2);
+		expect(await facts.workingDirs(pids)).toEqual(new Map([[pid(), dir.path]]));
+		expect(await facts.environments(pids, ["EDITOR_HOME", "NOT_SET"])).toEqual(
+			new Map([[pid(), { EDITOR_HOME: "/home/someone" }]]),
+		);
+		expect(await facts.executables([])).toEqual(new Map());
 	});
 
 	test("its listening sockets: the unix path and the TCP port, proven as its own", async () => {
@@ -78,6 +84,38 @@ describe.each(["proc", "ps"] as const)("the %s backend", (backend) => {
 		expect(await facts.stillHeldBy(tcpPort, process.pid, uid)).toBe(
 			`pid ${process.pid} no longer holds port ${tcpPort}`,
 		);
+	});
+
+	test("an impostor bound at its path after unlinking its file: held twice, counted across every process", async () => {
+		const path = join(dir.path, `shared-${backend}.sock`);
+		const listen = (unlinkFirst: boolean) =>
+			spawn(
+				process.execPath,
+				[
+					"-e",
+					`const fs = require("node:fs"); if (${unlinkFirst}) fs.rmSync(process.argv[1], { force: true });
+					require("node:net").createServer().listen(process.argv[1], () => console.log("up"));`,
+					path,
+				],
+				{ stdio: ["ignore", "pipe", "inherit"] },
+			);
+		const up = (listener: ChildProcess) => new Promise((resolve) => listener.stdout?.once("data", resolve));
+		const editor = listen(false);
+		await up(editor);
+		const impostor = listen(true);
+		await up(impostor);
+		try {
+			const pids = [editor.pid as number];
+			const across = await facts.listeningUnixPaths(pids, true);
+			expect(across.byPid.get(editor.pid as number)).toEqual([path]);
+			expect([...across.heldTwice]).toEqual([path]);
+			// Asked of its own pids only, `lsof` cannot see the other binding; `/proc/net/unix` lists every socket.
+			const own = await facts.listeningUnixPaths(pids);
+			expect(own.heldTwice.has(path)).toBe(backend === "proc");
+		} finally {
+			editor.kill("SIGKILL");
+			impostor.kill("SIGKILL");
+		}
 	});
 
 	test("the server end of a connection made to it belongs to its user", async () => {

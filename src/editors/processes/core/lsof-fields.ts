@@ -25,10 +25,11 @@ export function parseLsofFields(text: string): LsofProcess[] {
 	let file: LsofFile | undefined;
 	for (const line of text.split("\n")) {
 		const [letter, value] = [line[0], line.slice(1)];
-		if (letter === "p" && /^\d+$/.test(value)) {
-			process = { pid: Number(value), files: [] };
+		if (letter === "p") {
+			// A pid of another shape starts a process too, one that is not kept: its files are no one's.
+			process = /^\d+$/.test(value) ? { pid: Number(value), files: [] } : undefined;
 			file = undefined;
-			processes.push(process);
+			if (process) processes.push(process);
 			continue;
 		}
 		if (!process) continue;

@@ -2,7 +2,7 @@
  * What `ps` prints, read alike from macOS's (BSD, adv_cmds) and Linux's (procps). pi runs it as
  * `LC_ALL=C TZ=UTC0 ps -A -ww -o pid=,ppid=,uid=,stat=,lstart=,ucomm=`: `=` drops the headers, every column but
  * the last is cut to its width (none here can outgrow it), `lstart` is `strftime("%c")`, in the C locale
- * `Thu Oct  6 22:35:28 2025` (the day padded with a space) in the zone `TZ` names: UTC, so a repeated daylight
+ * `Mon Oct  6 22:35:28 2025` (the day padded with a space) in the zone `TZ` names: UTC, so a repeated daylight
  * saving hour cannot read twice. `ucomm` is the kernel's name of the executable (not argv[0], which a process
  * sets): last, because it may hold a space.
  */
@@ -27,7 +27,7 @@ export interface ListedProcess {
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
 const WEEKDAYS = new Set(["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]);
 
-/** `Thu Oct  6 22:35:28 2025` (as its five words) in UTC → unix seconds; undefined when it is not that shape. */
+/** `Mon Oct  6 22:35:28 2025` (as its five words) in UTC → unix seconds; undefined when it is not that shape. */
 export function lstartSeconds(words: readonly string[]): number | undefined {
 	const [weekday, monthName, day, time, year] = words;
 	const month = MONTHS.indexOf(monthName ?? "");
@@ -43,8 +43,8 @@ export function lstartSeconds(words: readonly string[]): number | undefined {
 	const [hours, minutes, seconds] = clock.slice(1).map(Number) as [number, number, number];
 	const millis = Date.UTC(Number(year), month, Number(day), hours, minutes, seconds);
 	const date = new Date(millis);
-	// 31 Feb is no date: Date.UTC would roll it into March.
-	return date.getUTCDate() === Number(day) && hours < 24 && minutes < 60 && seconds < 61 ? millis / 1000 : undefined;
+	// 31 Feb is no date: Date.UTC would roll it into March. No second 60 either: ps formats a time_t, which has none.
+	return date.getUTCDate() === Number(day) && hours < 24 && minutes < 60 && seconds < 60 ? millis / 1000 : undefined;
 }
 
 /** A listing's lines read; `unreadable` counts lines of another shape (a `ps` that prints something else). */
@@ -69,7 +69,8 @@ function parseListedLine(line: string): ListedProcess | undefined {
 	// The name is the rest of the line after the date, as printed (one space at least before it).
 	const name = line.trim().replace(/^(\S+\s+){9}/, "");
 	if (!Number.isSafeInteger(pid) || !Number.isSafeInteger(parentPid) || !Number.isSafeInteger(uid)) return undefined;
-	if (startSeconds === undefined || !/^[A-Za-z]/.test(stat) || name === "") return undefined;
+	// A state is a letter, or `?` on a Mac when ps could not read the task (adv_cmds ps/tasks.c `STATE_MAX`).
+	if (startSeconds === undefined || !/^[A-Za-z?]/.test(stat) || name === "") return undefined;
 	return {
 		pid: pid as number,
 		parentPid: parentPid as number,
