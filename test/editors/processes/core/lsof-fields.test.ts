@@ -50,15 +50,25 @@ describe("lsof -F read by letter, whatever fields come", () => {
 		["nothing", "", []],
 		["a blank line and fields of no kind read", "\nc nvim\nt unix\nk 3\n", []],
 		["fields before any process", "u501\nf3\nn/tmp/a.sock\nTST=LISTEN", []],
-		["a state before any file", "p5\nTST=LISTEN\nf3\nn/tmp/a.sock", [{ pid: 5, files: [{ descriptor: "3", name: "/tmp/a.sock" }] }]],
+		[
+			"a state before any file",
+			"p5\nTST=LISTEN\nf3\nn/tmp/a.sock",
+			[{ pid: 5, files: [{ descriptor: "3", name: "/tmp/a.sock" }] }],
+		],
 		["a uid that is no number", "p5\nu alice", [{ pid: 5, files: [] }]],
-		["T fields other than the state", "p5\nf3\nn*:80\nTST=LISTEN\nTQR=0\nTQS=0", [{ pid: 5, files: [{ descriptor: "3", name: "*:80", state: "LISTEN" }] }]],
+		[
+			"T fields other than the state",
+			"p5\nf3\nn*:80\nTST=LISTEN\nTQR=0\nTQS=0",
+			[{ pid: 5, files: [{ descriptor: "3", name: "*:80", state: "LISTEN" }] }],
+		],
 	])("%s", (_case, text, processes) => {
 		expect(parseLsofFields(text)).toEqual(processes);
 	});
 
 	test("a pid of another shape keeps no process, and its files go to no other", () => {
-		const text = ["p5", "f3", "n/tmp/mine.sock", "pxyz", "f4", "n/tmp/theirs.sock", "p-1", "f5", "n/tmp/x.sock"].join("\n");
+		const text = ["p5", "f3", "n/tmp/mine.sock", "pxyz", "f4", "n/tmp/theirs.sock", "p-1", "f5", "n/tmp/x.sock"].join(
+			"\n",
+		);
 		expect(parseLsofFields(text)).toEqual([{ pid: 5, files: [{ descriptor: "3", name: "/tmp/mine.sock" }] }]);
 	});
 });
@@ -83,7 +93,11 @@ describe("a unix socket's name → its path", () => {
 
 describe("the unix socket paths a process listens on", () => {
 	test.each([
-		["Linux: the LISTEN ones, not the accepted connection of the same path nor the unbound", LINUX.nodeSockets, ["/tmp/y.sock"]],
+		[
+			"Linux: the LISTEN ones, not the accepted connection of the same path nor the unbound",
+			LINUX.nodeSockets,
+			["/tmp/y.sock"],
+		],
 		["Linux: Neovim's --listen socket", LINUX.nvimListener, ["/tmp/x.sock"]],
 		["Linux without T: every bound path counts, once (why pi asks -FpfnT)", LINUX.nodeSocketsNoFd, ["/tmp/y.sock"]],
 		["macOS: no state, the listener and what it accepted are one path", MAC.nvimSockets, [MAC.nvimSocket]],
@@ -126,7 +140,14 @@ describe("a TCP name → its local end", () => {
 		["Linux: ::1", LINUX.listenerIpv6Loopback, [{ address: "::1", port: 46003 }]],
 		["Linux: every address", LINUX.listenerAnyAddress, [{ address: "*", port: 41423 }]],
 		["Linux: 0.0.0.0 shows as *", LINUX.listenerZeroes, [{ address: "*", port: 38799 }]],
-		["macOS: localhost, both families", MAC.listenerLocalhost, [{ address: "127.0.0.1", port: 8765 }, { address: "::1", port: 8765 }]],
+		[
+			"macOS: localhost, both families",
+			MAC.listenerLocalhost,
+			[
+				{ address: "127.0.0.1", port: 8765 },
+				{ address: "::1", port: 8765 },
+			],
+		],
 	])("a listener, %s", (_case, text, ends) => {
 		expect(only(text)?.files.map((file) => tcpEnd(file.name))).toEqual(ends);
 	});
@@ -178,7 +199,12 @@ describe("a process's binary and working dir", () => {
 	test.each([
 		["Linux: Neovim", LINUX.nvimTxtCwd, "/usr/bin/nvim", "/tmp"],
 		["Linux: a binary removed while it runs", LINUX.deletedTxt, "/tmp/pst/gone-sleep (deleted)", "/tmp"],
-		["macOS: the executable comes first among the mapped files", MAC.emacsTxtCwd, "/Applications/Emacs.app/Contents/MacOS/Emacs-arm64-11", "/Users/alice/project"],
+		[
+			"macOS: the executable comes first among the mapped files",
+			MAC.emacsTxtCwd,
+			"/Applications/Emacs.app/Contents/MacOS/Emacs-arm64-11",
+			"/Users/alice/project",
+		],
 		["macOS: what darwin may not read is a reason, not a path", MAC.unreadableTxtCwd, undefined, undefined],
 	])("%s", (_case, text, executable, cwd) => {
 		const process = only(text);
@@ -197,7 +223,11 @@ describe("lsof -v's revision", () => {
 		["Linux 4.95 (stderr, copied)", LINUX.version, "4.95.0"],
 		["macOS 4.91 (the 4.92 tree's usage.c)", MAC.version, "4.91"],
 		["a newer one", "lsof version information:\n    revision: 4.99.3\n", "4.99.3"],
-		["a usage text whose only revision is a URL", "lsof 4.91\n latest revision: ftp://lsof.itap.purdue.edu/", undefined],
+		[
+			"a usage text whose only revision is a URL",
+			"lsof 4.91\n latest revision: ftp://lsof.itap.purdue.edu/",
+			undefined,
+		],
 		["nothing", "", undefined],
 	])("%s", (_case, text, revision) => {
 		expect(lsofRevision(text)).toBe(revision);

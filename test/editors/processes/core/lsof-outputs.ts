@@ -55,7 +55,14 @@ export const LINUX = {
 	listenerZeroes: ["p20124", "u0", "f24", "n*:38799"].join("\n"),
 	listenerLoopback: ["p20124", "u0", "f22", "n127.0.0.1:36361"].join("\n"),
 	/** `lsof -nP -w -iTCP:46534 -Fpufn`: a connection whose both ends the one process holds. */
-	connectionWithin: ["p20124", "u0", "f25", "n127.0.0.1:46534->127.0.0.1:36361", "f27", "n127.0.0.1:36361->127.0.0.1:46534"].join("\n"),
+	connectionWithin: [
+		"p20124",
+		"u0",
+		"f25",
+		"n127.0.0.1:46534->127.0.0.1:36361",
+		"f27",
+		"n127.0.0.1:36361->127.0.0.1:46534",
+	].join("\n"),
 	/**
 	 * `lsof -nP -w -iTCP:45770 -Fpufn`: another Node connected to the `*:41423` listener (an IPv6 socket: the
 	 * accepted end is v4-mapped, which lsof prints as IPv4).
@@ -107,16 +114,7 @@ export const MAC = {
 		"n->(none)",
 	].join("\n"),
 	/** The same question about an Emacs and that Neovim at once (`-p 8123,4242`), the `-F` letters Linux's. */
-	twoProcesses: [
-		"p8123",
-		"f5",
-		`n${EMACS_SOCKET}`,
-		"f9",
-		"nno address",
-		"p4242",
-		"f12",
-		`n${NVIM_SOCKET}`,
-	].join("\n"),
+	twoProcesses: ["p8123", "f5", `n${EMACS_SOCKET}`, "f9", "nno address", "p4242", "f12", `n${NVIM_SOCKET}`].join("\n"),
 	/** `lsof -nP -w -iTCP:8765 -sTCP:LISTEN -Fpufn`: an IDE server on 127.0.0.1 and ::1 (`localhost`). */
 	listenerLocalhost: ["p8200", "u501", "f41", "n127.0.0.1:8765", "f42", "n[::1]:8765"].join("\n"),
 	/** `-Fpun` asked of 4.91: the `f` comes anyway. */

@@ -54,7 +54,11 @@ describe("a line of ps's listing", () => {
 		["macOS: a name with spaces, cut at 16", MACOS.helper, listed(8200, 8123, 501, 1759741331, "Code Helper (Ren")],
 		["macOS: foreground session leader (Ss+)", MACOS.foreground, listed(9001, 8999, 501, 1760601605, "nvim")],
 		["macOS: a zombie (Z)", MACOS.zombie, listed(9100, 9001, 501, 1760601605, "nvim", true)],
-		["macOS: a zombie in the foreground (Z+)", MACOS.foregroundZombie, listed(9101, 9001, 501, 1760601605, "nvim", true)],
+		[
+			"macOS: a zombie in the foreground (Z+)",
+			MACOS.foregroundZombie,
+			listed(9101, 9001, 501, 1760601605, "nvim", true),
+		],
 		["macOS: raised priority (R<)", MACOS.raisedPriority, listed(9200, 1, 501, 1760601605, "zed")],
 		["macOS: a task ps could not read (?)", MACOS.taskUnread, listed(9300, 1, 501, 1760601605, "cli")],
 	])("%s", (_case, line, process) => {
@@ -146,8 +150,9 @@ describe("each pid's command line (`ps -ww -o pid=,command=`)", () => {
 
 describe("variables from a line that shows the environment after the command", () => {
 	// `LC_ALL=C ps eww -o pid=,command= -p <pid>` on procps, copied from a run here (a child started with `env -i`).
-	const procpsLine =
-		"19977 sleep 30 PATH=/usr/bin:/bin PI_IDE_TEST_PROC_SCOPE=abc HOME=/root FOO=two words".split(/\s+/);
+	const procpsLine = "19977 sleep 30 PATH=/usr/bin:/bin PI_IDE_TEST_PROC_SCOPE=abc HOME=/root FOO=two words".split(
+		/\s+/,
+	);
 	// macOS `ps -E -ww -o pid=,command=` (adv_cmds print.c: the environment's strings joined on after the arguments).
 	const macLine = " 8123 /usr/local/bin/nvim --embed TMPDIR=/var/folders/x1/T/ PI_IDE_TEST_PROC_SCOPE=s1"
 		.trim()
@@ -158,7 +163,12 @@ describe("variables from a line that shows the environment after the command", (
 		["procps: several", procpsLine, ["HOME", "PATH"], { HOME: "/root", PATH: "/usr/bin:/bin" }],
 		["procps: a value with a space reads cut at it", procpsLine, ["FOO"], { FOO: "two" }],
 		["procps: a variable it does not have", procpsLine, ["XDG_RUNTIME_DIR"], {}],
-		["macOS: the scope and TMPDIR", macLine, ["TMPDIR", "PI_IDE_TEST_PROC_SCOPE"], { TMPDIR: "/var/folders/x1/T/", PI_IDE_TEST_PROC_SCOPE: "s1" }],
+		[
+			"macOS: the scope and TMPDIR",
+			macLine,
+			["TMPDIR", "PI_IDE_TEST_PROC_SCOPE"],
+			{ TMPDIR: "/var/folders/x1/T/", PI_IDE_TEST_PROC_SCOPE: "s1" },
+		],
 		["a word that starts with = names nothing", ["=x", "A=1"], ["", "A"], { A: "1" }],
 		["an empty value", ["A="], ["A"], { A: "" }],
 		["a value holding =", ["A=b=c"], ["A"], { A: "b=c" }],
