@@ -1,3 +1,4 @@
+import { runInBackground } from "../../shared/background.ts";
 import type { ProcessFactsBackend } from "./core/backend-choice.ts";
 import { pathsBoundTwice } from "./core/bound-twice.ts";
 import {
@@ -188,7 +189,9 @@ export class PsBackend implements ProcessFacts {
 		if (known !== undefined || this.unanswered.has(pid)) return known;
 		if (this.pendingStarts.has(pid)) return "asking";
 		this.pendingStarts.add(pid);
-		void this.startOf(pid).then((start) => {
+		// In the background: a throw of `learned` is recorded for `/ide status`, never an unhandled rejection.
+		void runInBackground("process start", async () => {
+			const start = await this.startOf(pid);
 			this.pendingStarts.delete(pid);
 			if (start === undefined) {
 				if (this.unanswered.size >= MAX_UNANSWERED_PIDS) this.unanswered.clear();
@@ -228,8 +231,7 @@ export class PsBackend implements ProcessFacts {
 			this.lastScanMs = this.nowMs() - now;
 			if (!answer.ok) return this.noted(answer.reason, answer.reason);
 			const { processes, unreadable } = parsePsListing(answer.text);
-			if (processes.length === 0)
-				return this.noted("ps listed no process it could be read by", "ps printed no process line pi can read");
+			if (processes.length === 0) return this.noted("ps printed no process line pi can read");
 			if (unreadable > 0) this.noted(undefined, `${unreadable} lines of ps's listing were of another shape: skipped`);
 			for (const process of processes) {
 				if (process.exited) continue;
