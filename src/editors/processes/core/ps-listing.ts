@@ -62,15 +62,19 @@ export function parsePsListing(text: string): { processes: ListedProcess[]; unre
 
 function parseListedLine(line: string): ListedProcess | undefined {
 	const words = line.trim().split(/\s+/);
-	if (words.length < 10) return undefined;
 	const [pid, parentPid, uid] = words.slice(0, 3).map((word) => (/^\d+$/.test(word) ? Number(word) : Number.NaN));
-	const stat = words[3] as string;
-	const startSeconds = lstartSeconds(words.slice(4, 9));
-	// The name is the rest of the line after the date, as printed (one space at least before it).
-	const name = line.trim().replace(/^(\S+\s+){9}/, "");
 	if (!Number.isSafeInteger(pid) || !Number.isSafeInteger(parentPid) || !Number.isSafeInteger(uid)) return undefined;
-	// A state is a letter, or `?` on a Mac when ps could not read the task (adv_cmds ps/tasks.c `STATE_MAX`).
-	if (startSeconds === undefined || !/^[A-Za-z?]/.test(stat) || name === "") return undefined;
+	// A Mac's state may be no word at all: the unentitled ps (adv_cmds 199+ installs `ps_lowpriv` as /bin/ps) reads
+	// no task, so the state's letter is a space (`mach_state_table[0]`) and only flags follow, if any.
+	const blankState = WEEKDAYS.has(words[3] ?? "");
+	const stat = blankState ? "" : (words[3] as string);
+	const startSeconds = lstartSeconds(words.slice(blankState ? 3 : 4));
+	// The name is the rest of the line after the date, as printed (one space at least before it).
+	const name = line.trim().replace(blankState ? /^(\S+\s+){8}/ : /^(\S+\s+){9}/, "");
+	if (words.length < (blankState ? 9 : 10) || startSeconds === undefined || name === "") return undefined;
+	// A state is a letter; `?` where ps could not read the task (ps/tasks.c `STATE_MAX`); a flag (`+`, `<`) after
+	// a state that was a space.
+	if (!blankState && !/^[A-Za-z?+<]/.test(stat)) return undefined;
 	return {
 		pid: pid as number,
 		parentPid: parentPid as number,

@@ -17,7 +17,8 @@ import {
  * right-justified in 5 columns, `stat` left-justified in 4, `lstart` `strftime("%c")` left-justified in 28,
  * `ucomm` (`p_comm`, at most MAXCOMLEN = 16 bytes) left-justified in 16, so the line ends in spaces; columns
  * joined by one space (`printf '%5d %5d %5d %-4s %-28s %-16s\n'`). A state is `?` where ps could not read the
- * task (`ps/tasks.c`: `STATE_MAX`).
+ * task (`ps/tasks.c`: `STATE_MAX`); in the unentitled build (`ps_lowpriv`, which `xcodescripts/install-ps.sh`
+ * installs as /bin/ps) no task is read and the state's letter is a space, leaving the flags or nothing.
  */
 const PROCPS = {
 	kernelThread: "    4     2     0 I<   Tue Dec  1 21:52:57 2026 kworker/R-rcu_gp",
@@ -33,6 +34,11 @@ const MACOS = {
 	foregroundZombie: " 9101  9001   501 Z+   Thu Oct 16 08:00:05 2025     nvim            ",
 	raisedPriority: " 9200     1   501 R<   Thu Oct 16 08:00:05 2025     zed             ",
 	taskUnread: " 9300     1   501 ?    Thu Oct 16 08:00:05 2025     cli             ",
+	// The unentitled build (`ps_lowpriv`, PS_ENTITLEMENT_ENFORCED) reads no task: the state's letter is a space.
+	noState: " 8123     1   501      Mon Oct  6 09:02:11 2025     Emacs-arm64-11  ",
+	noStateForeground: " 9001  8999   501  +   Thu Oct 16 08:00:05 2025     nvim            ",
+	noStateLeader: " 9002  8999   501  s+  Thu Oct 16 08:00:05 2025     nvim            ",
+	noStateRaised: " 9003     1   501  <   Thu Oct 16 08:00:05 2025     zed             ",
 };
 
 const listed = (
@@ -61,6 +67,10 @@ describe("a line of ps's listing", () => {
 		],
 		["macOS: raised priority (R<)", MACOS.raisedPriority, listed(9200, 1, 501, 1760601605, "zed")],
 		["macOS: a task ps could not read (?)", MACOS.taskUnread, listed(9300, 1, 501, 1760601605, "cli")],
+		["macOS unentitled: no state at all", MACOS.noState, listed(8123, 1, 501, 1759741331, "Emacs-arm64-11")],
+		["macOS unentitled: a flag alone (+)", MACOS.noStateForeground, listed(9001, 8999, 501, 1760601605, "nvim")],
+		["macOS unentitled: flags alone (s+)", MACOS.noStateLeader, listed(9002, 8999, 501, 1760601605, "nvim")],
+		["macOS unentitled: raised priority alone (<)", MACOS.noStateRaised, listed(9003, 1, 501, 1760601605, "zed")],
 	])("%s", (_case, line, process) => {
 		expect(parsePsListing(line)).toEqual({ processes: [process], unreadable: 0 });
 	});
@@ -77,6 +87,8 @@ describe("a line of ps's listing", () => {
 		["a uid that is no number", " 8123     1   alice S    Mon Oct  6 09:02:11 2025 nvim"],
 		["a state that is no letter", " 8123     1   501 -    Mon Oct  6 09:02:11 2025 nvim"],
 		["no name after the date", " 8123     1   501 S    Mon Oct  6 09:02:11 2025"],
+		["no state and no name", " 8123     1   501      Mon Oct  6 09:02:11 2025"],
+		["a state column of two words", " 8123     1   501 S s  Mon Oct  6 09:02:11 2025 nvim"],
 		["the columns of another listing", "  PID TTY          TIME CMD"],
 		["cut short", " 8123     1   501"],
 	])("another shape: %s", (_case, line) => {
