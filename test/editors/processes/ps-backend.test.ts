@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { PsBackend } from "../../../src/editors/processes/ps-backend.ts";
 import { backgroundFailures, forgetBackgroundFailures } from "../../../src/shared/background.ts";
+import { NEOVIM_SCAN_DELAYS_MS } from "../../../src/shared/core/timing.ts";
 import { waitFor } from "../../support/wait-for.ts";
 import { MAC } from "./core/lsof-outputs.ts";
 import { fakeToolDirs } from "./fake-tools.ts";
@@ -100,7 +101,20 @@ describe("the ps backend on stand-ins", () => {
 		expect(await facts.named(isNvim, ME, undefined)).toBe("ps is not installed (not on PATH)");
 		expect(await facts.learnStarts([4242])).toBeUndefined();
 		expect(facts.status().unknown).toEqual(["ps is not installed (not on PATH)"]);
-		expect(facts.runsNow(4242)).toBe(false);
+	});
+
+	test("scans asking at once share one listing; one asked after a dir event's wait lists anew", async () => {
+		fakes.use({ ps: fakePs(`${line(4242, ME, "S", "nvim")}\n`) });
+		let nowMs = 1000;
+		const facts = new PsBackend("no /proc on darwin", "darwin", () => nowMs);
+		await facts.named(isNvim, ME, undefined);
+		nowMs += 20;
+		await facts.named(isNvim, ME, undefined);
+		expect(calls()).toHaveLength(1);
+		// A Neovim's dir appears just after that listing; its scan runs 60 ms later and must see that Neovim.
+		nowMs += NEOVIM_SCAN_DELAYS_MS[0];
+		await facts.named(isNvim, ME, undefined);
+		expect(calls()).toHaveLength(2);
 	});
 
 	test.each([
