@@ -16,6 +16,7 @@ export const FEATURE_ORDER = [
 	"safety",
 	"connection",
 	"review",
+	"suggestions",
 	"references",
 	"prompt",
 	"ui",
