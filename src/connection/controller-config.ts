@@ -1,4 +1,4 @@
-import type { NoticeLevel } from "../editors/editor-source.ts";
+import type { EditorRequests, NoticeLevel } from "../editors/editor-source.ts";
 import type { Mention } from "../editors/ide-servers/core/status.ts";
 import type { EditorEvent } from "../events.ts";
 import type { IdeSettings } from "../settings/core/settings.ts";
@@ -30,4 +30,6 @@ export interface ControllerOutputs {
 	notify: (message: string, level: NoticeLevel) => void;
 	/** The connected editor's own "send to agent" (an IDE server's `at_mentioned`): a reference for pi's input. */
 	mentioned?: (mention: Mention) => void;
+	/** What answers editors' own requests (inline suggestions): a feature after the connection. */
+	requests?: EditorRequests;
 }

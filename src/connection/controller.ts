@@ -74,6 +74,7 @@ export class IdeController {
 			event: (event) => this.record(event),
 			notify: outputs.notify,
 			settled: (key) => this.rejections.settled(key, config.memory.connected, this.sources.facts(key)),
+			...(outputs.requests && { requests: outputs.requests }),
 		};
 		this.all = new EditorSources(config, hooks, {
 			projectDir: () => this.projectDir,

@@ -15,6 +15,50 @@ export interface SourceHooks {
 	notify: (message: string, level: NoticeLevel) => void;
 	/** The reads of a key are done for now: the moment a rejection of its latest write is news. */
 	settled: (key: string) => void;
+	/** Where an editor's own requests go (inline suggestions); none: every request is "method not found". */
+	requests?: EditorRequests;
+}
+
+/** A request an editor sent pi over its connection (JSON-RPC: `getSuggestions`, `listSuggestionModels`). */
+export interface EditorRequest {
+	id: number | string;
+	method: string;
+	params: unknown;
+}
+
+/** pi's answer to it: a result, or a JSON-RPC error. */
+export type EditorRequestAnswer = { result: unknown } | { error: { code: number; message: string } };
+
+/**
+ * What answers editors' requests, a feature after `editors` (suggestions/): a source hands it each request of
+ * an editor, keyed by the editor's key, and sends back the answer; it knows no editor.
+ */
+export interface EditorRequests {
+	/** Whether a source keeps a connection only to be asked (a pi-ide.nvim server of a Neovim read natively). */
+	wanted(): boolean;
+	answer(editorKey: string, request: EditorRequest): Promise<EditorRequestAnswer>;
+	/** The editor's `request_cancelled {id}`. */
+	cancelled(editorKey: string, id: number | string): void;
+	/** Its connection closed: what it asked is abandoned. */
+	gone(editorKey: string): void;
+}
+
+/** The same, for one editor's connection. */
+export interface BoundRequests {
+	answer(request: EditorRequest): Promise<EditorRequestAnswer>;
+	cancelled(id: number | string): void;
+	gone(): void;
+}
+
+/** `requests` bound to one editor's key. */
+export function boundRequests(requests: EditorRequests | undefined, key: string): BoundRequests | undefined {
+	return (
+		requests && {
+			answer: (request) => requests.answer(key, request),
+			cancelled: (id) => requests.cancelled(key, id),
+			gone: () => requests.gone(key),
+		}
+	);
 }
 
 /** What pi did with the model's write in the connected editor (a Neovim, an Emacs): the buffer shows the rest. */

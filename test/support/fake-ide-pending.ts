@@ -30,6 +30,12 @@ export class ToolHolds {
 }
 
 /** JSON-RPC pings sent, by id, until answered or timed out. */
+/** The id pi was asked with, and its answer (`{ result }` or `{ error }`), undefined when none came in time. */
+export interface AskAnswer {
+	id: number;
+	answer: Record<string, unknown> | undefined;
+}
+
 export class PingRequests {
 	private nextId = 1;
 	private readonly waiting = new Map<number, (answer: Record<string, unknown>) => void>();
@@ -49,6 +55,28 @@ export class PingRequests {
 			});
 			send(JSON.stringify({ jsonrpc: "2.0", id, method: "ping" }));
 		});
+	}
+
+	/** Sends `method` (an editor's own request: `getSuggestions`); resolves with the client's whole answer, or undefined. */
+	ask(send: (text: string) => void, method: string, params: unknown, timeoutMs: number): Promise<AskAnswer> {
+		const id = this.nextId++;
+		return new Promise((done) => {
+			const timer = setTimeout(() => {
+				this.waiting.delete(id);
+				done({ id, answer: undefined });
+			}, timeoutMs);
+			this.waiting.set(id, (answer) => {
+				clearTimeout(timer);
+				this.waiting.delete(id);
+				done({ id, answer });
+			});
+			send(JSON.stringify({ jsonrpc: "2.0", id, method, params }));
+		});
+	}
+
+	/** The id the next `ask` will use (a test cancels it before or after sending). */
+	get nextRequestId(): number {
+		return this.nextId;
 	}
 
 	/** A client's response (a message with an id and no method); one to no ping of ours is ignored. */

@@ -15,7 +15,7 @@ import {
 } from "./fake-ide-handshake.ts";
 import { defaultIdeToken, IdeLockfile } from "./fake-ide-lockfile.ts";
 import type { FakeIdeServerOptions } from "./fake-ide-options.ts";
-import { PingRequests, ToolHolds } from "./fake-ide-pending.ts";
+import { type AskAnswer, PingRequests, ToolHolds } from "./fake-ide-pending.ts";
 import { type FakeEditorState, mentionPayload, selectionPayload, toolAnswer } from "./fake-ide-tools.ts";
 import { FLAVOURS, type FlavourCapabilities } from "./ide-server-flavours.ts";
 
@@ -155,6 +155,23 @@ export class FakeIdeServer {
 	pingClients(timeoutMs = 1000): Promise<boolean[]> {
 		const open = [...this.clients].filter((client) => client.socket.readyState === WebSocket.OPEN);
 		return Promise.all(open.map((client) => this.pings.ping((text) => client.socket.send(text), timeoutMs)));
+	}
+
+	/** An editor's own request (`getSuggestions`) to the first open client, as pi-ide.nvim asks its first pi. */
+	askFirstClient(method: string, params: unknown, timeoutMs = 5000): Promise<AskAnswer> {
+		const client = [...this.clients].find((each) => each.socket.readyState === WebSocket.OPEN);
+		if (!client) return Promise.reject(new Error("no client connected"));
+		return this.pings.ask((text) => client.socket.send(text), method, params, timeoutMs);
+	}
+
+	/** A notification to every open client (`request_cancelled {id}`). */
+	notifyClients(method: string, params: object): void {
+		this.broadcast(method, params);
+	}
+
+	/** The id the next `askFirstClient` uses. */
+	get nextAskId(): number {
+		return this.pings.nextRequestId;
 	}
 
 	/** Closes every client with `code`; without one, a close frame without a code (the peer sees 1005), as VS Code evicts. */

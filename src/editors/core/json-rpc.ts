@@ -43,11 +43,17 @@ export interface ServerMessageHandlers {
 	reply: (text: string) => void;
 	notified: (method: string, params: unknown) => void;
 	nonsense: (reason: string) => void;
+	/** The server's own request beyond `ping` (an editor asking for suggestions); none: "method not found". */
+	asked?: (id: string | number, method: string, params: unknown) => Promise<AskedAnswer>;
 }
+
+/** pi's answer to a server's request: a result or a JSON-RPC error. */
+export type AskedAnswer = { result: unknown } | { error: { code: number; message: string } };
 
 /**
  * One message from the server (`who` names it in an error): an answer settles pi's request, the server's own
- * request is answered (`ping` with `{}`, anything else "method not found"), a notification is handed on.
+ * request is answered (`ping` with `{}`, one `asked` serves with its answer, anything else "method not found"),
+ * a notification is handed on.
  */
 export function handleServerMessage(text: string, who: string, handlers: ServerMessageHandlers): void {
 	const message = readServerMessage(text);
@@ -58,11 +64,18 @@ export function handleServerMessage(text: string, who: string, handlers: ServerM
 		case "error":
 			handlers.answered(message.id, { ok: false, reason: `${who} answered with an error: ${message.message}` });
 			return;
-		case "request":
-			handlers.reply(
-				message.method === "ping" ? resultText(message.id, {}) : methodNotFoundText(message.id, message.method),
-			);
+		case "request": {
+			const { id, method, params } = message;
+			if (method === "ping") handlers.reply(resultText(id, {}));
+			else if (!handlers.asked) handlers.reply(methodNotFoundText(id, method));
+			else
+				void handlers.asked(id, method, params).then(
+					(answer) => handlers.reply("result" in answer ? resultText(id, answer.result) : errorText(id, answer.error)),
+					(error: unknown) =>
+						handlers.reply(errorText(id, { code: -32603, message: `pi failed: ${String(error).slice(0, 200)}` })),
+				);
 			return;
+		}
 		case "notification":
 			handlers.notified(message.method, message.params);
 			return;
@@ -77,5 +90,7 @@ export const notificationText = (method: string, params?: unknown) =>
 	JSON.stringify({ jsonrpc: "2.0", method, ...(params !== undefined && { params }) });
 /** The answer to a server's request: `{}` for `ping` (JetBrains waits for it, also during an `openDiff`). */
 export const resultText = (id: string | number, result: unknown) => JSON.stringify({ jsonrpc: "2.0", id, result });
+export const errorText = (id: string | number, error: { code: number; message: string }) =>
+	JSON.stringify({ jsonrpc: "2.0", id, error: { code: error.code, message: error.message.slice(0, 500) } });
 export const methodNotFoundText = (id: string | number, method: string) =>
 	JSON.stringify({ jsonrpc: "2.0", id, error: { code: -32601, message: `pi does not serve ${method.slice(0, 100)}` } });

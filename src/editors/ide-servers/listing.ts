@@ -74,12 +74,39 @@ export async function listedEditor(
 	return { ...reading, key: keyOf(lock) as string, alive: true };
 }
 
+/**
+ * The lockfiles pi may list, one per key: a process serving several (one JetBrains holding a server per
+ * project) is one editor, listed by the lockfile that matches pi's project best, else the newest; one of an
+ * editor another source reads is not listed.
+ */
+export function usableLocks(
+	locks: readonly ReadLock[],
+	claimedElsewhere: (key: string) => string | undefined,
+	projectDir: string,
+): ReadLock[] {
+	const tier = (lock: ReadLock) => folderTier(lock.lockfile?.workspaceFolders ?? [], projectDir);
+	const ranksAbove = (lock: ReadLock, known: ReadLock) =>
+		tier(lock) !== tier(known)
+			? tier(lock) < tier(known)
+			: (lock.writtenAtSeconds ?? 0) > (known.writtenAtSeconds ?? 0);
+	const byKey = new Map<string, ReadLock>();
+	for (const lock of locks) {
+		const key = keyOf(lock);
+		if (lock.unused !== undefined || key === undefined || claimedElsewhere(key) !== undefined) continue;
+		const known = byKey.get(key);
+		if (!known || ranksAbove(lock, known)) byKey.set(key, lock);
+	}
+	return [...byKey.values()];
+}
+
 /** One lockfile in `/ide status`: the IDE it names and why it is or is not used; never its token. */
 export function lockReport(
 	lock: ReadLock,
 	facts: {
 		connection: { session: IdeServerSession; opening?: Promise<boolean> } | undefined;
 		elsewhere: string | undefined;
+		/** How a server another source reads is still asked (its requests answered): `AskingConnections`. */
+		asked?: string | undefined;
 		ended: string | undefined;
 		ssePort: number | undefined;
 		editor?: EditorReading;
@@ -87,7 +114,9 @@ export function lockReport(
 	},
 ): LockEntryReport {
 	const session = facts.connection?.session;
-	const unused = lock.unused ?? (facts.elsewhere === undefined ? undefined : `the same editor as ${facts.elsewhere}`);
+	const asked = facts.asked === undefined ? "" : `; ${facts.asked}`;
+	const unused =
+		lock.unused ?? (facts.elsewhere === undefined ? undefined : `the same editor as ${facts.elsewhere}${asked}`);
 	return {
 		name: `${lock.plan.path}/${lock.name}`,
 		port: lock.port,

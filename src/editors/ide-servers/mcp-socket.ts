@@ -2,7 +2,7 @@ import { connect, type Socket } from "node:net";
 import WebSocket from "ws";
 import { guarded } from "../../shared/background.ts";
 import type { Clock } from "../../shared/core/clock.ts";
-import { handleServerMessage, notificationText, requestText } from "../core/json-rpc.ts";
+import { type AskedAnswer, handleServerMessage, notificationText, requestText } from "../core/json-rpc.ts";
 import { PendingRequests } from "../pending-requests.ts";
 
 /** What a request gave: the server's result, or why there is none (its error, a timeout, a closed socket). */
@@ -35,6 +35,8 @@ export interface McpSocketOptions {
 	serverUidOf: (serverPort: number, clientPort: number) => Promise<number | undefined>;
 	clock: Clock;
 	onNotification: (method: string, params: unknown) => void;
+	/** The server's own requests beyond `ping` (an editor asking for suggestions); none: "method not found". */
+	onRequest?: (id: string | number, method: string, params: unknown) => Promise<AskedAnswer>;
 }
 
 /**
@@ -174,6 +176,7 @@ export class McpSocket {
 			reply: (text) => this.send(text),
 			notified: (method, params) => this.options.onNotification(method, params),
 			nonsense: (reason) => this.sawNonsense(reason),
+			...(this.options.onRequest && { asked: this.options.onRequest }),
 		});
 	}
 

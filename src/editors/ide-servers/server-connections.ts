@@ -2,6 +2,7 @@ import { runInBackground } from "../../shared/background.ts";
 import type { Clock } from "../../shared/core/clock.ts";
 import { IDE_CLOSE_SETTLE_MS } from "../../shared/core/timing.ts";
 import type { SourceEvent } from "../core/editor.ts";
+import { boundRequests, type EditorRequests } from "../editor-source.ts";
 import type { ProcessFacts } from "../processes/process-facts.ts";
 import { authHeaders } from "./core/lock-dirs.ts";
 import type { Mention } from "./core/status.ts";
@@ -33,6 +34,8 @@ export interface ConnectionsDeps {
 	connectedKey: () => string | undefined;
 	mentioned: (key: string, mention: Mention) => void;
 	event: (event: SourceEvent) => void;
+	/** Where the connected editor's own requests go (inline suggestions). */
+	requests?: EditorRequests;
 	/** What pi knows changed: the source lists its editors again. */
 	changed: () => Promise<void>;
 	/** Whether the server behind `key` is still there once its dir is read again (its lockfile, its process). */
@@ -120,6 +123,7 @@ export class ServerConnections {
 					if (this.deps.connectedKey() === key && this.connections.get(key)?.opening === undefined)
 						this.deps.mentioned(key, mention);
 				},
+				...(this.deps.requests && { requests: boundRequests(this.deps.requests, key) }),
 			},
 		);
 		const connection: Connection = { session, lock };

@@ -1,34 +1,28 @@
 import { pathToFileURL } from "node:url";
 import { runInBackground } from "../../shared/background.ts";
 import type { Clock } from "../../shared/core/clock.ts";
+import { isFields } from "../../shared/core/fields.ts";
 import { IDE_REQUEST_TIMEOUT_MS, IDE_SELECTION_REPLAY_MS } from "../../shared/core/timing.ts";
-import { initializeParams, serverInfoOf, toolAnswerOf, toolNamesOf } from "../core/mcp.ts";
+import { toolAnswerOf } from "../core/mcp.ts";
 import type { Diagnostic } from "../core/protocol-state.ts";
+import type { BoundRequests } from "../editor-source.ts";
 import { RequestRecord } from "../kit/core/request-record.ts";
 import { diagnosticsOfFile } from "./core/diagnostics.ts";
 import { type ServerView, type ViewUpdate, withOpenEditors, withSelectionPayload } from "./core/editor-view.ts";
 import { quirksOfServer, type ServerQuirks } from "./core/ide-apps.ts";
 import type { Mention, SessionReport } from "./core/status.ts";
 import { dirtyOf, mentionOf } from "./core/tool-answers.ts";
+import { closeText, connectAndShakeHands, type SessionTarget } from "./handshake.ts";
 import { countLinesOnDisk } from "./lines-on-disk.ts";
-import { FRAME_TOO_BIG, type McpAnswer, McpSocket, PI_CLOSED } from "./mcp-socket.ts";
-
-/** Where and how to connect: from a lockfile that passed every check. */
-export interface SessionTarget {
-	port: number;
-	headers: Record<string, string>;
-	/** The user whose listener alone may take pi's connection (and its token). */
-	uid: number;
-	serverUidOf: (serverPort: number, clientPort: number) => Promise<number | undefined>;
-}
+import type { McpAnswer, McpSocket } from "./mcp-socket.ts";
 
 export interface SessionHooks {
 	clock: Clock;
 	changed: () => void;
 	mentioned: (mention: Mention) => void;
+	/** Where the editor's own requests go (inline suggestions), bound to its key. */
+	requests?: BoundRequests;
 }
-
-const PI_MOVED_ON = "pi closed the connection while it opened";
 
 /**
  * One connection to an IDE server: the handshake (`initialize` 2024-11-05, `notifications/initialized`,
@@ -62,35 +56,30 @@ export class IdeServerSession {
 
 	/** Connects, shakes hands and reads the starting state; false with the reason in `problem` when it could not. */
 	async open(): Promise<boolean> {
-		let opened = await McpSocket.open(this.socketOptions(true));
-		// A server that does not echo `mcp` (Anthropic's VS Code extension ignores it): one retry without it.
-		if (!opened.ok && opened.noSubprotocol) {
-			const first = opened.reason;
-			opened = await McpSocket.open(this.socketOptions(false));
-			if (!opened.ok) return this.fail(`${first}; without it: ${opened.reason}`);
+		const { requests } = this.hooks;
+		const shaken = await connectAndShakeHands(this.target, {
+			clock: this.hooks.clock,
+			onNotification: (method, params) => this.onNotification(method, params),
+			...(requests && { onRequest: (id, method, params) => requests.answer({ id, method, params }) }),
+			ask: (socket, method, params) => {
+				this.socket = socket;
+				return this.ask(method, params);
+			},
+			closing: () => this.closing,
+		});
+		if (!shaken.ok) {
+			this.socket = shaken.socket;
+			return this.fail(shaken.reason);
 		}
-		if (!opened.ok) return this.fail(opened.reason);
-		const socket = opened.socket;
+		const { socket, info, tools } = shaken;
 		this.socket = socket;
-		// Closed by pi while it connected (moved on, shut down): nothing more is said to the server.
-		if (this.closing) return this.fail(PI_MOVED_ON);
-		const initialized = await this.ask("initialize", initializeParams());
-		const info = initialized.ok ? serverInfoOf(initialized.result) : undefined;
-		if (!info)
-			return this.fail(initialized.ok ? "the server's initialize answer is not MCP" : failure(initialized, socket));
-		if (this.closing) return this.fail(PI_MOVED_ON);
 		this.info = info;
 		this.quirks = quirksOfServer(info.name);
-		socket.notify("notifications/initialized");
-		const listed = await this.ask("tools/list", {});
-		const tools = listed.ok ? toolNamesOf(listed.result) : undefined;
-		if (!tools) return this.fail(listed.ok ? "the server's tools/list answer is no list" : failure(listed, socket));
 		this.tools = tools;
-		if (this.closing) return this.fail(PI_MOVED_ON);
-		socket.notify("ide_connected", { pid: process.pid });
+		if (requests) void socket.whenClosed().then(() => requests.gone());
 		this.connectedAtMs = this.hooks.clock.nowMs();
 		await this.refresh(IDE_REQUEST_TIMEOUT_MS);
-		return this.socket.closed === undefined || this.fail(`the server closed the connection: ${closeText(socket)}`);
+		return socket.closed === undefined || this.fail(`the server closed the connection: ${closeText(socket)}`);
 	}
 
 	get isOpen(): boolean {
@@ -178,22 +167,12 @@ export class IdeServerSession {
 		};
 	}
 
-	private socketOptions(subprotocol: boolean) {
-		return {
-			port: this.target.port,
-			headers: this.target.headers,
-			uid: this.target.uid,
-			serverUidOf: this.target.serverUidOf,
-			subprotocol,
-			timeoutMs: IDE_REQUEST_TIMEOUT_MS,
-			clock: this.hooks.clock,
-			onNotification: (method: string, params: unknown) => this.onNotification(method, params),
-		};
-	}
-
 	private onNotification(method: string, params: unknown): void {
 		this.pushes++;
-		if (method === "selection_changed") {
+		if (method === "request_cancelled") {
+			const id = isFields(params) ? params.id : undefined;
+			if (typeof id === "number" || typeof id === "string") this.hooks.requests?.cancelled(id);
+		} else if (method === "selection_changed") {
 			// Told right after connecting (VS Code replays the last selection, monet sends it on ide_connected): not seen made.
 			const replay =
 				this.connectedAtMs === undefined || this.hooks.clock.nowMs() - this.connectedAtMs < IDE_SELECTION_REPLAY_MS;
@@ -297,17 +276,4 @@ export class IdeServerSession {
 		this.socket?.close();
 		return false;
 	}
-}
-
-function closeText(socket: McpSocket): string {
-	const closed = socket.closed;
-	return closed ? `code ${closed.code}${closed.reason ? ` ${closed.reason}` : ""}` : "open";
-}
-
-/** Why a handshake request failed: the close that ended it when the socket closed (1008: a refused token, §2). */
-function failure(answer: { reason: string }, socket: McpSocket): string {
-	const closed = socket.closed;
-	if (!closed || closed.reason === PI_CLOSED) return answer.reason;
-	if (closed.code === FRAME_TOO_BIG.code) return `pi closed the connection: ${closed.reason}`;
-	return `the server closed the connection: ${closeText(socket)}${closed.code === 1008 ? " (the token was refused)" : ""}`;
 }

@@ -9,10 +9,11 @@ import { GoneKeys } from "../kit/core/gone-keys.ts";
 import { phaseBeforeStart } from "../kit/core/source-phase.ts";
 import type { ProcessFacts } from "../processes/process-facts.ts";
 import { EditorPathsCache } from "../real-paths.ts";
+import { AskingConnections } from "./asking-connections.ts";
 import { type LockDirEnv, lockDirPlan } from "./core/lock-dirs.ts";
 import { type IdeServersReport, ideServersNoMatchLine, ideServersStatusLines, type Mention } from "./core/status.ts";
 import { ideServerDiffChannel } from "./diff-channel.ts";
-import { folderTier, keyOf, listedEditor, lockReport } from "./listing.ts";
+import { keyOf, listedEditor, lockReport, usableLocks } from "./listing.ts";
 import { LockTable } from "./lock-table.ts";
 import { LockDirWatchers } from "./lock-watch.ts";
 import type { ReadLock } from "./lockfiles.ts";
@@ -49,6 +50,7 @@ export class IdeServerSource implements EditorSource {
 	private readonly table: LockTable;
 	private readonly watchers: LockDirWatchers;
 	private readonly connections: ServerConnections;
+	private readonly asking: AskingConnections;
 	private readonly gone = new GoneKeys();
 	/** Each listed editor with the lockfile it was read from. */
 	private readonly listing = new Map<string, { editor: ListedEditor; lock: ReadLock }>();
@@ -64,10 +66,17 @@ export class IdeServerSource implements EditorSource {
 	) {
 		this.table = new LockTable(lockDirPlan(options.env, options.home), options.uid, options.facts);
 		this.watchers = new LockDirWatchers((dir) => this.rescan(dir));
+		this.asking = new AskingConnections({
+			clock: hooks.clock,
+			uid: options.uid,
+			facts: options.facts,
+			requests: hooks.requests,
+		});
 		this.connections = new ServerConnections({
 			clock: hooks.clock,
 			uid: options.uid,
 			facts: options.facts,
+			...(hooks.requests && { requests: hooks.requests }),
 			connectedKey: options.connectedKey,
 			mentioned: options.mentioned,
 			event: hooks.event,
@@ -101,6 +110,7 @@ export class IdeServerSource implements EditorSource {
 
 	async close(): Promise<void> {
 		this.watchers.close();
+		this.asking.close();
 		await this.connections.close();
 	}
 
@@ -194,6 +204,13 @@ export class IdeServerSource implements EditorSource {
 		const key = this.options.connectedKey();
 		const lock = key === undefined ? undefined : this.usableLocks().find((candidate) => keyOf(candidate) === key);
 		this.connections.follow(key, lock, picked);
+		this.asking.follow(this.table.all().filter((each) => this.isClaimed(each)));
+	}
+
+	/** A usable lockfile of an editor another source reads (a pi-ide.nvim server of a Neovim read natively). */
+	private isClaimed(lock: ReadLock): boolean {
+		const key = keyOf(lock);
+		return lock.unused === undefined && key !== undefined && this.options.claimedElsewhere(key) !== undefined;
 	}
 
 	diffChannel(editor: EditorAsked): EditorChannel | undefined {
@@ -230,6 +247,7 @@ export class IdeServerSource implements EditorSource {
 				return lockReport(lock, {
 					connection: key === undefined ? undefined : this.connections.of(key),
 					elsewhere: key === undefined ? undefined : this.options.claimedElsewhere(key),
+					asked: key === undefined ? undefined : this.asking.stateOf(key),
 					ended: key === undefined ? undefined : this.connections.endedOf(key)?.reason,
 					ssePort: this.ssePort,
 					...(listed?.lock === lock && { editor: listed.editor }),
@@ -239,33 +257,15 @@ export class IdeServerSource implements EditorSource {
 		};
 	}
 
-	/**
-	 * The lockfiles pi may list, one per key: a process serving several (one JetBrains holding a server per
-	 * project) is one editor, listed by the lockfile that matches pi's project best, else the newest.
-	 */
 	private usableLocks(): ReadLock[] {
-		const byKey = new Map<string, ReadLock>();
-		for (const lock of this.table.all()) {
-			const key = keyOf(lock);
-			if (lock.unused !== undefined || key === undefined || this.options.claimedElsewhere(key) !== undefined) continue;
-			const known = byKey.get(key);
-			if (!known || this.ranksAbove(lock, known)) byKey.set(key, lock);
-		}
-		return [...byKey.values()];
-	}
-
-	private ranksAbove(lock: ReadLock, known: ReadLock): boolean {
-		const tier = (candidate: ReadLock) =>
-			folderTier(candidate.lockfile?.workspaceFolders ?? [], this.options.projectDir());
-		const [a, b] = [tier(lock), tier(known)];
-		if (a !== b) return a < b;
-		return (lock.writtenAtSeconds ?? 0) > (known.writtenAtSeconds ?? 0);
+		return usableLocks(this.table.all(), this.options.claimedElsewhere, this.options.projectDir());
 	}
 
 	private async rescan(dir: string): Promise<void> {
 		await this.table.read(dir);
 		this.connections.forgetEndedOf(this.table.all());
 		await this.rebuild();
+		this.follow(false);
 	}
 
 	private pathsCacheOf(key: string): EditorPathsCache {
