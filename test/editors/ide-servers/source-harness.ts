@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { WebSocket } from "ws";
 import type { ListedEditor, SourceEvent } from "../../../src/editors/core/editor.ts";
+import type { EditorRequests } from "../../../src/editors/editor-source.ts";
 import type { LockEntryReport, Mention } from "../../../src/editors/ide-servers/core/status.ts";
 import { IdeServerSource, type IdeServerSourceOptions } from "../../../src/editors/ide-servers/source.ts";
 import type { IdeServersMode } from "../../../src/settings/core/settings.ts";
@@ -60,7 +61,12 @@ export class SourceHarness {
 	}
 
 	async source(
-		options: { mode?: IdeServersMode; env?: IdeServerSourceOptions["env"]; clock?: Clock } = {},
+		options: {
+			mode?: IdeServersMode;
+			env?: IdeServerSourceOptions["env"];
+			clock?: Clock;
+			requests?: EditorRequests;
+		} = {},
 	): Promise<IdeServerSource> {
 		const source = new IdeServerSource(
 			{
@@ -81,6 +87,7 @@ export class SourceHarness {
 				event: (event) => this.events.push(event),
 				notify: () => {},
 				settled: () => {},
+				...(options.requests && { requests: options.requests }),
 			},
 		);
 		await source.start();
