@@ -24,7 +24,7 @@ const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 const SCOPE = `pi-ide-bench-facts-${process.pid}`;
 export const NEOVIMS = 10;
 export const PROCESSES = 300;
-/** Longer than the `ps` backend's shared listing (250 ms): every scan lists processes anew, as pi's would. */
+/** Longer than the `ps` backend's shared listing (50 ms): every scan lists processes anew, as pi's would. */
 export const SCAN_GAP_MS = 300;
 /** Scans counted with the wrappers on the PATH, apart from the timed ones (the wrapper's `sh` costs time). */
 export const COUNTED_SCANS = 5;

@@ -1,4 +1,5 @@
 import { runInBackground } from "../../shared/background.ts";
+import { EMACS_SCAN_DELAYS_MS, NEOVIM_SCAN_DELAYS_MS } from "../../shared/core/timing.ts";
 import type { ProcessFactsBackend } from "./core/backend-choice.ts";
 import { pathsBoundTwice } from "./core/bound-twice.ts";
 import {
@@ -31,8 +32,11 @@ import {
 } from "./process-facts.ts";
 import { runTool } from "./process-tools.ts";
 
-/** Concurrent scans (every source looks at start) share one listing this young. */
-const LISTING_SHARED_MS = 250;
+/**
+ * Scans asking at once (every source looks at start) share one listing this young: younger than the wait of a
+ * scan after a dir event, so that scan never takes a listing made before the process that made the event ran.
+ */
+const LISTING_SHARED_MS = Math.min(NEOVIM_SCAN_DELAYS_MS[0], EMACS_SCAN_DELAYS_MS[0]) - 10;
 /** Pids whose start `ps` could not tell, remembered so that they are not asked again (a bound, not a cache size). */
 const MAX_UNANSWERED_PIDS = 1024;
 /** Facts that could not be known, kept for `/ide status`. */
