@@ -45,8 +45,9 @@ let sessions = 0;
 /**
  * A real Emacs in a terminal, as users run it: `emacs -nw -Q` in a tmux pane of its own, its server (unless
  * `server: false`) named uniquely so that it lands at `<runtimeDir>/emacs/<name>` (`XDG_RUNTIME_DIR` is the
- * test's). Deferred native compilation is off: a cold cache would otherwise spawn `--batch` workers for
- * minutes. The test-only proc scope lets only the test's scan see it.
+ * test's); or, given `tmpDir` instead, as on a Mac: no `XDG_RUNTIME_DIR`, that `TMPDIR`, and the default name,
+ * so that Emacs makes `$TMPDIR/emacs<uid>/server` itself. Deferred native compilation is off: a cold cache
+ * would otherwise spawn `--batch` workers for minutes. The test-only proc scope lets only the test's scan see it.
  */
 export class RealEmacs {
 	private constructor(
@@ -57,34 +58,43 @@ export class RealEmacs {
 		private readonly daemon = false,
 	) {}
 
-	static async start(options: {
-		cwd: string;
-		runtimeDir: string;
-		scope: string;
-		files?: string[];
-		server?: boolean;
-	}): Promise<RealEmacs> {
-		mkdirSync(options.runtimeDir, { recursive: true, mode: 0o700 });
-		const name = `pi-ide-test-${process.pid}-${++sessions}`;
+	static async start(
+		options: {
+			cwd: string;
+			scope: string;
+			files?: string[];
+			server?: boolean;
+			/** Elisp run before `(server-start)` (a `server-socket-dir` of the test's). */
+			setup?: string;
+		} & ({ runtimeDir: string } | { tmpDir: string }),
+	): Promise<RealEmacs> {
+		const runtimeDir = "runtimeDir" in options ? options.runtimeDir : undefined;
+		const tmpDir = "tmpDir" in options ? options.tmpDir : "";
+		if (runtimeDir) mkdirSync(runtimeDir, { recursive: true, mode: 0o700 });
+		const session = ++sessions;
+		const name = runtimeDir ? `pi-ide-test-${process.pid}-${session}` : "server";
 		const setup = [
 			"(setq native-comp-deferred-compilation nil)",
-			`(setq server-name ${JSON.stringify(name)})`,
+			runtimeDir ? `(setq server-name ${JSON.stringify(name)})` : "",
+			options.setup ?? "",
 			options.server === false ? "" : "(server-start)",
 		].join(" ");
 		const env: Record<string, string> = {
-			XDG_RUNTIME_DIR: options.runtimeDir,
+			...(runtimeDir ? { XDG_RUNTIME_DIR: runtimeDir } : { TMPDIR: tmpDir }),
 			TERM: "xterm-256color",
 			PI_IDE_TEST_PROC_SCOPE: options.scope,
 		};
 		const exports = Object.entries(env).map(([key, value]) => `${key}=${shellQuote(value)}`);
 		const args = ["-nw", "-Q", "--eval", `(progn ${setup})`, ...(options.files ?? [])];
-		const command = `cd ${shellQuote(options.cwd)} && exec env -u INSIDE_EMACS -u EMACS_SOCKET_NAME ${exports.join(" ")} emacs ${args.map(shellQuote).join(" ")}`;
-		const tmuxServer = `pi-ide-emacs-${process.pid}-${sessions}`;
+		const unset = ["INSIDE_EMACS", "EMACS_SOCKET_NAME", ...(runtimeDir ? [] : ["XDG_RUNTIME_DIR"])];
+		const command = `cd ${shellQuote(options.cwd)} && exec env ${unset.map((key) => `-u ${key}`).join(" ")} ${exports.join(" ")} emacs ${args.map(shellQuote).join(" ")}`;
+		const tmuxServer = `pi-ide-emacs-${process.pid}-${session}`;
 		execFileSync("tmux", ["-L", tmuxServer, "new-session", "-d", "-x", "100", "-y", "30", command]);
 		const pid = Number(
 			execFileSync("tmux", ["-L", tmuxServer, "list-panes", "-F", "#{pane_pid}"], { encoding: "utf8" }),
 		);
-		const socket = options.server === false ? "" : join(options.runtimeDir, "emacs", name);
+		const socketDir = runtimeDir ? join(runtimeDir, "emacs") : join(tmpDir, `emacs${process.getuid?.() ?? 0}`);
+		const socket = options.server === false ? "" : join(socketDir, name);
 		const emacs = new RealEmacs(pid, socket, tmuxServer);
 		await waitFor(`Emacs ${pid} running`, () => commOf(pid) === "emacs\n", 20_000);
 		if (socket) {

@@ -49,6 +49,8 @@ export class RealNeovim {
 		ui: boolean;
 		scope?: string;
 		env?: Record<string, string>;
+		/** Where its server listens, when the test's own arguments say (`--listen`, `serverstart()`): by its pid. */
+		socketAt?: (pid: number) => string;
 	}): Promise<RealNeovim> {
 		mkdirSync(options.tmpDir, { recursive: true });
 		const before = new Set(readdirSync(options.tmpDir));
@@ -82,15 +84,19 @@ export class RealNeovim {
 			});
 			neovim = new RealNeovim(child.pid as number, options.tmpDir, () => child.kill("SIGKILL"), child);
 		}
-		await neovim.connect(before);
+		await neovim.connect(before, options.socketAt);
 		return neovim;
 	}
 
-	/** Waits for its server socket (in a dir that was not there before it started) and connects a driver to it. */
-	private async connect(before: ReadonlySet<string>): Promise<void> {
+	/**
+	 * Waits for its server socket (where `socketAt` says, else in a dir that was not there before it started) and
+	 * connects a driver to it.
+	 */
+	private async connect(before: ReadonlySet<string>, socketAt?: (pid: number) => string): Promise<void> {
 		this.socket = await waitFor(
 			`the server socket of nvim ${this.pid}`,
 			() => {
+				if (socketAt) return existsSync(socketAt(this.pid)) ? socketAt(this.pid) : undefined;
 				for (const name of readdirSync(this.tmpDir)) {
 					if (before.has(name)) continue;
 					const path = join(this.tmpDir, name, "0");

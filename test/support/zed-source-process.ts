@@ -22,19 +22,30 @@ export class ZedSourceProcess {
 	readonly lines: RunnerLine[] = [];
 	private readonly child: ChildProcess;
 
-	private constructor(node: string, dataHome: string, home: string, testScope: string) {
-		this.child = spawn(node, ["--import", "jiti/register", RUNNER, dataHome, home, testScope], {
+	private constructor(node: string, args: string[], backend?: "proc" | "ps") {
+		this.child = spawn(node, ["--import", "jiti/register", RUNNER, ...args], {
 			cwd: REPO,
 			stdio: ["pipe", "pipe", "inherit"],
+			env: backend ? { ...process.env, PI_IDE_PROCESS_FACTS: backend } : process.env,
 		});
 		createInterface({ input: this.child.stdout as NodeJS.ReadableStream }).on("line", (line) =>
 			this.lines.push(JSON.parse(line) as RunnerLine),
 		);
 	}
 
-	/** `testScope`: the fixture's `PI_IDE_TEST_PROC_SCOPE`, so that only its Zeds are seen. */
-	static async start(node: string, dataHome: string, home: string, testScope: string): Promise<ZedSourceProcess> {
-		const runner = new ZedSourceProcess(node, dataHome, home, testScope);
+	/**
+	 * `testScope`: the fixture's `PI_IDE_TEST_PROC_SCOPE`, so that only its Zeds are seen. `platform`: what the
+	 * source is told it runs on (Linux by default); `backend`: how it asks about processes (the run's by default).
+	 */
+	static async start(
+		node: string,
+		dataHome: string,
+		home: string,
+		testScope: string,
+		options: { platform?: string; backend?: "proc" | "ps" } = {},
+	): Promise<ZedSourceProcess> {
+		const args = [dataHome, home, testScope, ...(options.platform ? [options.platform] : [])];
+		const runner = new ZedSourceProcess(node, args, options.backend);
 		await waitFor("the Zed source to start", () => runner.lines.some((line) => line.kind === "started"), 20_000);
 		return runner;
 	}

@@ -1,6 +1,7 @@
 /**
  * Test fixture, run on a Node with node:sqlite (the pi 1.x toolchain's) through jiti: the real ZedSource on
- * the real `/proc` and a real database, without pi. Prints one JSON line per change of what it lists and per
+ * the real `/proc` (or `ps` and `lsof`: `PI_IDE_PROCESS_FACTS`) and a real database, without pi, told it runs on
+ * the platform given (Linux by default). Prints one JSON line per change of what it lists and per
  * event; reads one JSON command per stdin line (`{"cmd":"report"}`, `{"cmd":"flush","key":…}`, `{"cmd":"close"}`).
  */
 import { createInterface } from "node:readline";
@@ -10,7 +11,7 @@ import { systemClock } from "../../src/shared/clock.ts";
 import { LIVENESS_CHECK_MS } from "../../src/shared/core/timing.ts";
 import { testProcessFacts } from "./process-facts.ts";
 
-const [dataHome = "", home = "", testScope] = process.argv.slice(2);
+const [dataHome = "", home = "", testScope, platform = "linux"] = process.argv.slice(2);
 const print = (value: unknown) => process.stdout.write(`${JSON.stringify(value)}\n`);
 const uid = process.getuid?.() ?? 0;
 
@@ -19,7 +20,7 @@ const source: ZedSource = new ZedSource(
 		enabled: { on: true, source: "test" },
 		env: { XDG_DATA_HOME: dataHome },
 		home,
-		platform: "linux",
+		platform,
 		uid,
 		testScope,
 		facts: testProcessFacts(),
