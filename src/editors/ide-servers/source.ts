@@ -204,6 +204,11 @@ export class IdeServerSource implements EditorSource {
 		const key = this.options.connectedKey();
 		const lock = key === undefined ? undefined : this.usableLocks().find((candidate) => keyOf(candidate) === key);
 		this.connections.follow(key, lock, picked);
+		this.followAsking();
+	}
+
+	/** The servers kept only to be asked follow what the lock dirs hold now (read again, or a re-check). */
+	private followAsking(): void {
 		this.asking.follow(this.table.all().filter((each) => this.isClaimed(each)));
 	}
 
@@ -265,7 +270,7 @@ export class IdeServerSource implements EditorSource {
 		await this.table.read(dir);
 		this.connections.forgetEndedOf(this.table.all());
 		await this.rebuild();
-		this.follow(false);
+		this.followAsking();
 	}
 
 	private pathsCacheOf(key: string): EditorPathsCache {
