@@ -4,8 +4,10 @@
  *
  * | pi event / registration | module                                                                      |
  * | ----------------------- | --------------------------------------------------------------------------- |
- * | `session_start`         | connection/controller.ts starts the sources (editors/), the widget (ui/)     |
+ * | `session_start`         | connection/controller.ts starts the sources (editors/), the widget (ui/);    |
+ * |                         | suggestions/suggestion-service.ts answers editors' `getSuggestions`        |
  * | `session_shutdown`      | the same, closed and awaited                                                |
+ * | `--pi-ide-suggestion-model` | the flag, read at `session_start`: the suggestions' model              |
  * | `input`                 | text queued while the agent works: its references go with the next prompt    |
  * | `before_agent_start`    | prompt/message-builder.ts: the editor block and references, one message     |
  * | `tool_call`             | safety/unsaved-guard.ts blocks a write of a file with unsaved changes, then |
@@ -15,12 +17,14 @@
  * |                         | edited tells the model so (review/review-gate.ts)                           |
  * | `turn_end`              | the review forgets what the message's accepted calls left pending            |
  * | an IDE's "send to agent" | references/shortcut.ts `mentionText`, put in pi's input by ui/widget-surface.ts |
- * | `/ide`                  | ui/ide-command.ts: picker, `all`, `off`, `status`, `review on|off`          |
+ * | `/ide`                  | ui/ide-command.ts: picker, `all`, `off`, `status`, `review on|off`,         |
+ * |                         | `suggestions on|off`                                                        |
  * | ctrl+alt+k, `@` completion | references/shortcut.ts, references/completion.ts                         |
  * | message renderer        | ui/transcript-line.ts: the dim line under each prompt                       |
  *
  * Features depend in this order, each with its pure rules in its own `core/` (docs/development.md):
- * events → shared → settings → editors → safety → connection → review → references → prompt → ui → index.
+ * events → shared → settings → editors → safety → connection → review → suggestions → references → prompt → ui
+ * → index.
  */
 import { homedir } from "node:os";
 import type { ExtensionAPI, ExtensionContext, ToolCallEvent } from "@mariozechner/pi-coding-agent";
@@ -45,11 +49,16 @@ import {
 import { SessionReview } from "./review/session-review.ts";
 import { secretFileMatcher, secretFilePatterns } from "./safety/core/secret-files.ts";
 import { guardUnsavedWrite } from "./safety/unsaved-guard.ts";
-import type { IdeSettings } from "./settings/core/settings.ts";
+import { type IdeSettings, suggestionsPerMinute } from "./settings/core/settings.ts";
 import { readSettings, settingsFiles, settingsWarnings } from "./settings/settings-files.ts";
 import { systemClock } from "./shared/clock.ts";
 import { editorName } from "./shared/core/display-text.ts";
 import { connectionMemory } from "./shared/process-memory.ts";
+import { SUGGESTIONS_PER_MINUTE_DEFAULT } from "./suggestions/core/rate-limit.ts";
+import { modelAccessOf, modelRefOf } from "./suggestions/model-call.ts";
+import { suggestionRedaction } from "./suggestions/redacted-request.ts";
+import { setSuggestionsForProcess, suggestionStandingNow } from "./suggestions/standing.ts";
+import { SuggestionService } from "./suggestions/suggestion-service.ts";
 import { installVscodeClient } from "./ui/client-install.ts";
 import { IDE_SUBCOMMANDS, type IdeCommandConnection, runIdeCommand } from "./ui/ide-command.ts";
 import { registerTranscriptLine } from "./ui/transcript-line.ts";
@@ -63,12 +72,16 @@ const SEND_EVERY_PROMPT = process.env.PI_IDE_BENCH_SEND_EVERY_PROMPT === "1";
 
 export { EDITOR_EVENT_CHANNEL, type EditorEvent } from "./events.ts";
 
+/** `--pi-ide-suggestion-model <provider>/<id>`: the suggestions' model, over the editor's and the settings'. */
+const SUGGESTION_MODEL_FLAG = "pi-ide-suggestion-model";
+
 export default function piIdeContext(pi: ExtensionAPI): void {
 	let controller: IdeController | undefined;
 	let widget: WidgetSurface | undefined;
 	let messages: MessageBuilder | undefined;
 	let references: ReturnType<typeof referenceOptions> | undefined;
 	let review: SessionReview | undefined;
+	let suggestions: SuggestionService | undefined;
 	const knowledgeCache = new KnowledgeCache(CONTEXT_MESSAGE_TYPE);
 	const queuedTexts: string[] = [];
 
@@ -82,6 +95,22 @@ export default function piIdeContext(pi: ExtensionAPI): void {
 		const settings = readSettings(files);
 		// A broken settings file turned the user's choices back to defaults: said once (print mode has no UI).
 		if (ctx.hasUI) for (const warning of settingsWarnings(settings)) ctx.ui.notify(warning, "warning");
+		const sessionReferences = referenceOptions(ctx.cwd, settings);
+		// Built first, so the editors' side can be handed `suggestions.forEditors()`; `ctx` is this session's own.
+		const flag = pi.getFlag(SUGGESTION_MODEL_FLAG);
+		suggestions = new SuggestionService({
+			standing: () => suggestionStandingNow(settings.suggestions),
+			perMinute: () => suggestionsPerMinute(settings.suggestionsPerMinute, SUGGESTIONS_PER_MINUTE_DEFAULT),
+			flagModel: () => (typeof flag === "string" ? flag : undefined),
+			sessionModel: () => modelRefOf(ctx.model),
+			models: modelAccessOf(ctx.modelRegistry),
+			isSecretFile: (path) => sessionReferences.secretFile([path]),
+			redact: suggestionRedaction(settings.redactSecrets.on),
+			clock: systemClock,
+			notify: (message) => {
+				if (ctx.hasUI && !stopped(surface)) ctx.ui.notify(message, "info");
+			},
+		});
 		controller = new IdeController(
 			{
 				stateDirs,
@@ -114,7 +143,6 @@ export default function piIdeContext(pi: ExtensionAPI): void {
 			},
 		);
 		const started = controller;
-		const sessionReferences = referenceOptions(ctx.cwd, settings);
 		references = sessionReferences;
 		review = new SessionReview({
 			setting: settings.review,
@@ -138,14 +166,15 @@ export default function piIdeContext(pi: ExtensionAPI): void {
 	}
 
 	async function stop(): Promise<void> {
-		const [closing, reviewing] = [controller, review];
+		const [closing, reviewing, suggesting] = [controller, review, suggestions];
 		controller = undefined;
 		messages = undefined;
 		references = undefined;
 		review = undefined;
+		suggestions = undefined;
 		widget?.dispose();
 		widget = undefined;
-		await reviewing?.gate.close();
+		await Promise.all([reviewing?.gate.close(), suggesting?.close()]);
 		await closing?.stop();
 	}
 
@@ -215,16 +244,22 @@ export default function piIdeContext(pi: ExtensionAPI): void {
 
 	registerTranscriptLine(pi);
 
+	pi.registerFlag(SUGGESTION_MODEL_FLAG, {
+		type: "string",
+		description: "The model of inline suggestions for editors that ask (<provider>/<id>), over the editor's choice",
+	});
+
 	pi.registerCommand("ide", {
 		description:
-			"Connect pi to an editor: /ide, /ide all, /ide off, /ide status, /ide review on|off, /ide install vscode",
+			"Connect pi to an editor: /ide, /ide all, /ide off, /ide status, /ide review on|off, /ide suggestions on|off, /ide install vscode",
 		getArgumentCompletions: (prefix) => {
 			const matches = IDE_SUBCOMMANDS.filter((item) => item.value.startsWith(prefix.trim()));
 			return matches.length > 0 ? matches.map((item) => ({ ...item })) : null;
 		},
 		handler: async (args, ctx) => {
 			if (!controller) await start(ctx);
-			if (controller && review) await runIdeCommand(args, ctx, ideCommandConnection(controller, review));
+			if (controller && review && suggestions)
+				await runIdeCommand(args, ctx, ideCommandConnection(controller, review, suggestions));
 		},
 	});
 }
@@ -235,11 +270,16 @@ function guardIfOn(controller: IdeController, event: ToolCallEvent, ctx: Extensi
 	return guardUnsavedWrite(event, ctx, (target) => controller.unsavedAfterPendingRead(target));
 }
 
-/** The controller's and the review's methods `/ide` calls, each bound. */
-function ideCommandConnection(controller: IdeController, review: SessionReview): IdeCommandConnection {
+/** The controller's, the review's and the suggestions' methods `/ide` calls, each bound. */
+function ideCommandConnection(
+	controller: IdeController,
+	review: SessionReview,
+	suggestions: SuggestionService,
+): IdeCommandConnection {
 	return {
-		statusText: () => [controller.statusText(), ...review.statusLines()].join("\n"),
+		statusText: () => [controller.statusText(), ...review.statusLines(), ...suggestions.statusLines()].join("\n"),
 		setReview: (on) => review.set(on),
+		setSuggestions: setSuggestionsForProcess,
 		pickable: (all) => controller.pickable(all),
 		liveEditors: () => controller.liveEditors(),
 		connectedKey: () => controller.connectedEditor()?.key,

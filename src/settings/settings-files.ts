@@ -33,7 +33,7 @@ export function readSettings(files: SettingsFiles): IdeSettings {
 	const global = settingsFileValue("global", files.global, readText(files.global));
 	const project = settingsFileValue("project", files.project, readText(files.project));
 	const problems = [global.problem, project.problem].filter((problem) => problem !== undefined);
-	return resolveSettings(global.value, project.value, problems);
+	return resolveSettings(global.value, project.value, problems, files.project);
 }
 
 /** The warnings not yet given for these settings' problems, each given once per pi process. */

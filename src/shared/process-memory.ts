@@ -30,6 +30,7 @@ const EVENTS_KEY = Symbol.for("pi-ide-context.recent-events");
 const ONCE_KEY = Symbol.for("pi-ide-context.said-once");
 const REVIEW_KEY = Symbol.for("pi-ide-context.review");
 const EMACS_INSTALLS_KEY = Symbol.for("pi-ide-context.emacs-installs");
+const SUGGESTIONS_KEY = Symbol.for("pi-ide-context.suggestions");
 
 interface ProcessHolder {
 	[MEMORY_KEY]?: Map<string, ConnectionMemory>;
@@ -38,11 +39,37 @@ interface ProcessHolder {
 	[ONCE_KEY]?: Set<string>;
 	[REVIEW_KEY]?: ReviewMemory;
 	[EMACS_INSTALLS_KEY]?: number;
+	[SUGGESTIONS_KEY]?: SuggestionsMemory;
 }
 
 /** `/ide review on|off` holds for this pi process, over the settings files, until pi exits. */
 export interface ReviewMemory {
 	override?: boolean;
+}
+
+/** What this pi process did with editors' `getSuggestions`, for `/ide status`: each request counted once by its end. */
+export interface SuggestionCounts {
+	requests: number;
+	/** Answered with at least one suggestion. */
+	answered: number;
+	/** The model answered, nothing usable in it. */
+	empty: number;
+	cancelled: number;
+	/** Answered `[]` without a model call: off, a secret file, no file path, a scan that failed, none wanted. */
+	refused: number;
+	rateLimited: number;
+	/** Not a request, no model, the model call failed or timed out. */
+	errors: number;
+	inputTokens: number;
+	outputTokens: number;
+}
+
+/** `/ide suggestions on|off` and the counts hold for this pi process, over sessions and the settings files. */
+export interface SuggestionsMemory {
+	override?: boolean;
+	counts: SuggestionCounts;
+	/** The last failure, terminal-safe: what `/ide status` says went wrong. */
+	lastError?: string;
 }
 
 const holder = () => globalThis as ProcessHolder;
@@ -103,4 +130,22 @@ export function nextEmacsInstall(): number {
 	const store = holder();
 	store[EMACS_INSTALLS_KEY] = (store[EMACS_INSTALLS_KEY] ?? 0) + 1;
 	return store[EMACS_INSTALLS_KEY];
+}
+
+export function suggestionsMemory(): SuggestionsMemory {
+	const store = holder();
+	store[SUGGESTIONS_KEY] ??= {
+		counts: {
+			requests: 0,
+			answered: 0,
+			empty: 0,
+			cancelled: 0,
+			refused: 0,
+			rateLimited: 0,
+			errors: 0,
+			inputTokens: 0,
+			outputTokens: 0,
+		},
+	};
+	return store[SUGGESTIONS_KEY];
 }

@@ -21,6 +21,16 @@ export const IDE_SUBCOMMANDS = [
 		label: "review off",
 		description: "let the model's edits land without review (this pi process)",
 	},
+	{
+		value: "suggestions on",
+		label: "suggestions on",
+		description: "answer every editor's inline-suggestion requests with a model (this pi process)",
+	},
+	{
+		value: "suggestions off",
+		label: "suggestions off",
+		description: "answer no editor's inline-suggestion request; no model is called (this pi process)",
+	},
 ] as const;
 
 const MAX_VISIBLE_ROWS = 10;
@@ -42,9 +52,11 @@ export interface IdeCommandConnection {
 	installVscodeClient: () => Promise<string>;
 	/** `/ide review on|off`, for this pi process: what is now true, as one notice. */
 	setReview: (on: boolean) => string;
+	/** `/ide suggestions on|off`, for this pi process: what is now true, as one notice. */
+	setSuggestions: (on: boolean) => string;
 }
 
-/** `/ide [status|all|off]`. */
+/** `/ide [status|all|off|install vscode|review on|off|suggestions on|off]`. */
 export async function runIdeCommand(
 	args: string,
 	ctx: ExtensionCommandContext,
@@ -55,6 +67,8 @@ export async function runIdeCommand(
 	if (sub === "install vscode") return ctx.ui.notify(await connection.installVscodeClient(), "info");
 	if (sub === "review on" || sub === "review off")
 		return ctx.ui.notify(connection.setReview(sub === "review on"), "info");
+	if (sub === "suggestions on" || sub === "suggestions off")
+		return ctx.ui.notify(connection.setSuggestions(sub === "suggestions on"), "info");
 	if (sub === "off") {
 		connection.disconnect({ pauseAutoConnect: true });
 		return ctx.ui.notify(noticeText.paused, "info");

@@ -141,14 +141,24 @@ describe("the /ide command as pi registered it", () => {
 		const { session: pi } = await session();
 		const command = pi.extensionRunner.getCommand("ide");
 		expect(command?.description).toBe(
-			"Connect pi to an editor: /ide, /ide all, /ide off, /ide status, /ide review on|off, /ide install vscode",
+			"Connect pi to an editor: /ide, /ide all, /ide off, /ide status, /ide review on|off, /ide suggestions on|off, /ide install vscode",
 		);
 		const complete = async (prefix: string) =>
 			((await command?.getArgumentCompletions?.(prefix)) ?? null)?.map((item) => item.value) ?? null;
-		expect(await complete("")).toEqual(["status", "all", "off", "install vscode", "review on", "review off"]);
+		expect(await complete("")).toEqual([
+			"status",
+			"all",
+			"off",
+			"install vscode",
+			"review on",
+			"review off",
+			"suggestions on",
+			"suggestions off",
+		]);
 		expect(await complete("r")).toEqual(["review on", "review off"]);
 		expect(await complete("i")).toEqual(["install vscode"]);
-		expect(await complete("s")).toEqual(["status"]);
+		expect(await complete("s")).toEqual(["status", "suggestions on", "suggestions off"]);
+		expect(await complete("su")).toEqual(["suggestions on", "suggestions off"]);
 		expect(await complete("o")).toEqual(["off"]);
 		expect(await complete("x")).toBeNull();
 	});

@@ -79,4 +79,27 @@ describe("the settings files read from disk", () => {
 		writeFileSync(files.project, "{}");
 		expect(settingsWarnings(readSettings(files))).toEqual([]);
 	});
+
+	test("a project's suggestions on: warned once, named in /ide status, its other settings still apply", () => {
+		const files = layout();
+		writeFileSync(files.project, '{"pi-ide": {"suggestions": "openai/gpt-5", "suggestionsPerMinute": 4}}');
+		const settings = readSettings(files);
+		expect(settings.suggestions).toEqual({ mode: "asked-only", source: "default" });
+		expect(settings.suggestionsPerMinute).toEqual({ project: 4 });
+		expect(settingsWarnings(settings)).toEqual([
+			`pi-ide: "suggestions" in ${files.project} does not apply: a project's settings may turn suggestions off, never on or choose their model; only the global settings do`,
+		]);
+		expect(settingsWarnings(readSettings(files))).toEqual([]);
+		const status = formatStatus({
+			environment: { uid: 0 },
+			dirs: [],
+			projectDir: join(files.root, "project"),
+			autoconnect: settings.autoconnect,
+			suppressed: false,
+			nowSeconds: 0,
+			settings,
+			settingsFiles: files,
+		});
+		expect(status).toContain(`Settings file ${files.project}: "suggestions" not used: `);
+	});
 });

@@ -16,6 +16,11 @@ export interface FakeModelServer {
 	reply: Reply;
 	/** Hold each answer this long (a model still thinking), so a test can type while the agent runs. */
 	delayMs: number;
+	/**
+	 * The requests whose client hung up before the answer ended (an aborted model call): the request's index in
+	 * `requests` and when its connection closed (`performance.now()`).
+	 */
+	aborts: { index: number; atMs: number }[];
 	close(): Promise<void>;
 }
 
@@ -66,6 +71,10 @@ export async function startFakeModelServer(reply: Reply = () => "ok"): Promise<F
 		}
 		const parsed = JSON.parse(body) as ChatRequest;
 		requests.push(parsed);
+		const index = requests.length - 1;
+		response.on("close", () => {
+			if (!response.writableFinished) fake?.aborts.push({ index, atMs: performance.now() });
+		});
 		const chunk = (delta: object, finish: string | null) =>
 			`data: ${JSON.stringify({
 				id: "chatcmpl-fake",
@@ -76,6 +85,7 @@ export async function startFakeModelServer(reply: Reply = () => "ok"): Promise<F
 			})}\n\n`;
 		response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
 		if (fake?.delayMs) await new Promise((done) => setTimeout(done, fake?.delayMs));
+		if (response.destroyed) return;
 		const answer = (fake?.reply ?? reply)(parsed);
 		if (typeof answer === "string") {
 			response.write(chunk({ role: "assistant", content: answer }, null));
@@ -102,6 +112,7 @@ export async function startFakeModelServer(reply: Reply = () => "ok"): Promise<F
 		requests,
 		reply,
 		delayMs: 0,
+		aborts: [],
 		close: () =>
 			new Promise<void>((done) => {
 				server.closeAllConnections();

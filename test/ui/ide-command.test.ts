@@ -24,6 +24,10 @@ function connection(editors: Editor[], connectedKey?: string) {
 	const fake: IdeCommandConnection = {
 		statusText: () => "pi-ide status\n...",
 		setReview: (on) => (on ? "review on" : "review off"),
+		setSuggestions: (on) => {
+			calls.push(`suggestions ${on ? "on" : "off"}`);
+			return on ? "suggestions on" : "suggestions off";
+		},
 		pickable: (all) => (all ? editors : editors.filter((e) => e.match.tier === 0)),
 		liveEditors: () => editors,
 		connectedKey: () => connectedKey,
@@ -82,6 +86,17 @@ describe("/ide and its subcommands, on the connection's functions", () => {
 		await runIdeCommand("off", ctx, fake);
 		expect(calls).toEqual(["disconnect, auto-connect paused"]);
 		expect(notices).toEqual(["info: pi-ide: disconnected; auto-connect paused until you pick an editor with /ide"]);
+	});
+
+	test.each([
+		["suggestions on", "info: suggestions on"],
+		["suggestions off", "info: suggestions off"],
+	])("%s: for this pi process, what is now true as one notice", async (args, notice) => {
+		const { fake, calls } = connection([editor(12, 0)]);
+		const { ctx, notices } = context();
+		await runIdeCommand(` ${args} `, ctx, fake);
+		expect(calls).toEqual([args]);
+		expect(notices).toEqual([notice]);
 	});
 
 	test("an unknown argument: a warning that lists the right ones", async () => {

@@ -65,14 +65,16 @@ const where = ({ line, column }: SettingsProblem) => (line === undefined ? "" : 
 
 /** `/ide status`: the file, the reason, where, and what applies instead. */
 export function settingsProblemLine(problem: SettingsProblem): string {
+	if (problem.setting) return `Settings file ${show(problem.file)}: "${problem.setting}" not used: ${problem.reason}`;
 	return `Settings file ${show(problem.file)}: not used: ${problem.reason}${where(problem)}; none of its pi-ide settings apply`;
 }
 
 /**
- * The warning, once: pi already names its own parse error, so then only what pi-ide adds (that its settings
- * there are not used, and which of its defaults are in effect instead).
+ * The warning, once. A single setting refused says only that; for a whole file pi already names its own parse
+ * error, so then only what pi-ide adds (that its settings there are not used, and which defaults apply instead).
  */
 export function settingsProblemNotice(problem: SettingsProblem, settings: IdeSettings): string {
+	if (problem.setting) return `pi-ide: "${problem.setting}" in ${show(problem.file)} does not apply: ${problem.reason}`;
 	const why = problem.piSaysIt ? "pi names the error" : `${problem.reason}${where(problem)}`;
 	return `pi-ide: none of its settings in ${show(problem.file)} apply (${why}); ${defaultsInEffect(problem.scope, settings)}`;
 }

@@ -17,6 +17,8 @@ export interface SettingsProblem {
 	file: string;
 	/** Terminal-safe, one line, without the file's own text (JSON.parse quotes it, and a settings file may hold keys). */
 	reason: string;
+	/** Set when only this one setting of the file is not used (the rest of the file applies). */
+	setting?: string;
 	/** 1-based, in the file as written (comments included), when the parser says where. */
 	line?: number;
 	column?: number;
@@ -64,6 +66,14 @@ export interface IdeSettings {
 	 * a project may turn it on, only the user's own (global) `false` turns it off.
 	 */
 	review: { on: boolean; source: SettingSource };
+	/**
+	 * Inline suggestions (an editor's `getSuggestions` answered by a model): `asked-only` by default, `true` or a
+	 * model (`"<provider>/<id>"`) on everywhere, `false` off. A project may turn them off, never on or choose the
+	 * model: a cloned repository must not start a bill or pick an expensive model (its attempt is a problem).
+	 */
+	suggestions: SuggestionsSetting;
+	/** `suggestionsPerMinute` per file, each a whole number >= 1: a project's only ever lowers the limit. */
+	suggestionsPerMinute: { global?: number; project?: number };
 	/** The settings files that are there but could not be used (core/settings-file.ts): none of their settings apply. */
 	problems: readonly SettingsProblem[];
 }
@@ -119,11 +129,58 @@ function reviewSetting(global: unknown, project: unknown): IdeSettings["review"]
 	return flag(global) === true ? { on: true, source: "global" } : { on: false, source: "default" };
 }
 
+/**
+ * `asked-only`: pi answers an editor that asks on its own (pi-ide.nvim has its own switch); `on`: every editor,
+ * pi's own included; `off`: no request gets a suggestion and no model is called.
+ */
+export type SuggestionsMode = "asked-only" | "on" | "off";
+
+export interface SuggestionsSetting {
+	mode: SuggestionsMode;
+	/** The model the global file named (`"<provider>/<id>"`), never a project's. */
+	model?: string;
+	source: SettingSource;
+}
+
+/** `"<provider>/<id>"` in shape (the id may hold more slashes); whether pi has it is asked when it is used. */
+const modelShape = (value: unknown): value is string =>
+	typeof value === "string" && value.length <= 256 && /^[^/\s]+\/\S+$/.test(value);
+
+/** Why a project's `suggestions` value was not used, when it asked for more than a project may. */
+export const PROJECT_SUGGESTIONS_REFUSED =
+	"a project's settings may turn suggestions off, never on or choose their model; only the global settings do";
+
+function suggestionsSetting(global: unknown, project: unknown): SuggestionsSetting {
+	if (global === false) return { mode: "off", source: "global" };
+	if (project === false) return { mode: "off", source: "project" };
+	if (global === true) return { mode: "on", source: "global" };
+	if (modelShape(global)) return { mode: "on", model: global, source: "global" };
+	return { mode: "asked-only", source: "default" };
+}
+
+const perMinute = (value: unknown) =>
+	typeof value === "number" && Number.isSafeInteger(value) && value >= 1 ? value : undefined;
+
+/** The problem of a project file whose `suggestions` asks to turn them on or to choose the model. */
+function projectSuggestionsProblem(project: unknown, projectFile: string): SettingsProblem[] {
+	if (project !== true && !modelShape(project)) return [];
+	return [
+		{
+			scope: "project",
+			file: projectFile,
+			setting: "suggestions",
+			reason: PROJECT_SUGGESTIONS_REFUSED,
+			piSaysIt: false,
+		},
+	];
+}
+
 /** `autoconnect`: project wins over global, missing means on. */
 export function resolveSettings(
 	globalSettings: unknown,
 	projectSettings: unknown,
 	problems: readonly SettingsProblem[] = [],
+	projectFile = ".pi/settings.json",
 ): IdeSettings {
 	const global = section(globalSettings);
 	const project = section(projectSettings);
@@ -138,7 +195,12 @@ export function resolveSettings(
 		emacs: sourceSetting(global.emacs, project.emacs),
 		ideServers: ideServersSetting(global.ideServers, project.ideServers),
 		review: reviewSetting(global.review, project.review),
-		problems,
+		suggestions: suggestionsSetting(global.suggestions, project.suggestions),
+		suggestionsPerMinute: {
+			global: perMinute(global.suggestionsPerMinute),
+			project: perMinute(project.suggestionsPerMinute),
+		},
+		problems: [...problems, ...projectSuggestionsProblem(project.suggestions, projectFile)],
 	};
 }
 
@@ -161,4 +223,25 @@ export function reviewStanding(
 	if (override !== undefined) return { on: override, source: "process" };
 	if (setting.on && setting.source === "project" && printMode) return { on: false, source: "print-mode" };
 	return setting;
+}
+
+/** Why suggestions are answered or not right now, for the service and `/ide status`. */
+export interface SuggestionStanding {
+	mode: SuggestionsMode;
+	/** The global file's model, kept under `/ide suggestions on`. */
+	model?: string;
+	/** `process`: `/ide suggestions on|off` for this pi process. */
+	source: SettingSource | "process";
+}
+
+/** `/ide suggestions on|off` wins for this pi process (`on` keeps the global file's model); then the settings. */
+export function suggestionStanding(setting: SuggestionsSetting, override: boolean | undefined): SuggestionStanding {
+	if (override === false) return { mode: "off", source: "process" };
+	if (override === true) return { mode: "on", ...(setting.model && { model: setting.model }), source: "process" };
+	return setting;
+}
+
+/** Requests a minute per editor: the global file's number or `defaultPerMinute`, lowered by a project's. */
+export function suggestionsPerMinute(setting: IdeSettings["suggestionsPerMinute"], defaultPerMinute: number): number {
+	return Math.min(setting.global ?? defaultPerMinute, setting.project ?? Number.POSITIVE_INFINITY);
 }

@@ -123,3 +123,9 @@ export const EMACS_DIFF_OPEN_MS = 2000;
 /** A close Emacs did not answer is asked again this often, this many times at most (it is idempotent). */
 export const EMACS_DIFF_CLOSE_RETRY_MS = 1000;
 export const EMACS_DIFF_CLOSE_ATTEMPTS = 5;
+
+/**
+ * A model call for an inline suggestion is given up after this long (pi aborts its HTTP request; no retry): a
+ * suggestion that takes seconds is of no use, and pi-ide.nvim's own deadline is 30 s.
+ */
+export const SUGGESTION_TIMEOUT_MS = 15_000;

@@ -115,4 +115,16 @@ describe("what the user is told", () => {
 		);
 		expect(settingsProblemLine({ ...problem, file: "/x\u001b]0;owned\u0007/settings.json" })).not.toContain("\u001b");
 	});
+
+	test("one setting refused: said of that setting alone, the rest of the file applies", () => {
+		const settings = resolveSettings(undefined, { "pi-ide": { suggestions: true } }, [], "/p/.pi/settings.json");
+		const [problem] = settings.problems;
+		if (!problem) throw new Error("expected a problem");
+		expect(settingsProblemLine(problem)).toBe(
+			'Settings file /p/.pi/settings.json: "suggestions" not used: a project\'s settings may turn suggestions off, never on or choose their model; only the global settings do',
+		);
+		expect(settingsProblemNotice(problem, settings)).toBe(
+			'pi-ide: "suggestions" in /p/.pi/settings.json does not apply: a project\'s settings may turn suggestions off, never on or choose their model; only the global settings do',
+		);
+	});
 });

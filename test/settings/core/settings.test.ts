@@ -1,6 +1,12 @@
 import { describe, expect, test } from "vitest";
 import { DEFAULT_SECRET_FILE_PATTERNS, secretFilePatterns } from "../../../src/safety/core/secret-files.ts";
-import { resolveSettings, reviewStanding } from "../../../src/settings/core/settings.ts";
+import {
+	PROJECT_SUGGESTIONS_REFUSED,
+	resolveSettings,
+	reviewStanding,
+	suggestionStanding,
+	suggestionsPerMinute,
+} from "../../../src/settings/core/settings.ts";
 
 const ide = (section: object) => ({ "pi-ide": section });
 const off = ide({ autoconnect: false });
@@ -215,5 +221,90 @@ describe('ideServers: either file may turn them off or to "ask"; only the global
 
 	test("a broken section counts as unset", () => {
 		expect(resolveSettings({ "pi-ide": 5 }, { "pi-ide": [] }).ideServers).toEqual(fallback);
+	});
+});
+
+describe("suggestions: asked-only by default; only the global file turns them on or names the model", () => {
+	const set = (value: unknown) => (value === undefined ? undefined : ide({ suggestions: value }));
+	const askedOnly = { mode: "asked-only", source: "default" };
+	test.each<[string, unknown, unknown, object]>([
+		["nothing set", undefined, undefined, askedOnly],
+		["global true", true, undefined, { mode: "on", source: "global" }],
+		["global model", "openai/gpt-4o-mini", undefined, { mode: "on", model: "openai/gpt-4o-mini", source: "global" }],
+		["a model id with slashes", "openrouter/meta/llama", undefined, { mode: "on", model: "openrouter/meta/llama" }],
+		["global false", false, undefined, { mode: "off", source: "global" }],
+		["project false", undefined, false, { mode: "off", source: "project" }],
+		["project false over global true", true, false, { mode: "off", source: "project" }],
+		["project false over a global model", "a/b", false, { mode: "off", source: "project" }],
+		["project true is not a project's to say", undefined, true, askedOnly],
+		["project model is not a project's to say", undefined, "openai/gpt-5", askedOnly],
+		["project true under global false", false, true, { mode: "off", source: "global" }],
+		["project model under a global model", "a/b", "c/d", { mode: "on", model: "a/b", source: "global" }],
+		["not a model: no slash", "gpt-4o", undefined, askedOnly],
+		["not a model: empty provider", "/gpt", undefined, askedOnly],
+		["not a model: empty id", "openai/", undefined, askedOnly],
+		["not a model: a space", "openai/gpt 4", undefined, askedOnly],
+		["garbage", 1, { on: true }, askedOnly],
+	])("%s", (_name, global, project, expected) => {
+		expect(resolveSettings(set(global), set(project)).suggestions).toMatchObject(expected);
+	});
+
+	test.each<[unknown]>([[true], ["openai/gpt-5"]])("a project's %j is a problem of that one setting", (value) => {
+		const settings = resolveSettings(undefined, ide({ suggestions: value, zed: false }), [], "/p/.pi/settings.json");
+		expect(settings.problems).toEqual([
+			{
+				scope: "project",
+				file: "/p/.pi/settings.json",
+				setting: "suggestions",
+				reason: PROJECT_SUGGESTIONS_REFUSED,
+				piSaysIt: false,
+			},
+		]);
+		// The rest of the file applies.
+		expect(settings.zed).toEqual({ on: false, source: "project" });
+	});
+
+	test.each<[unknown]>([[false], [undefined], ["nonsense"]])("a project's %j is no problem", (value) => {
+		expect(resolveSettings(ide({ suggestions: true }), ide({ suggestions: value })).problems).toEqual([]);
+	});
+
+	test("a global true or model is no problem", () => {
+		expect(resolveSettings(ide({ suggestions: "a/b" }), undefined).problems).toEqual([]);
+	});
+
+	test.each([
+		["the setting as it is", { mode: "on", model: "a/b", source: "global" }, undefined, { mode: "on", model: "a/b" }],
+		["off for this pi process", { mode: "on", source: "global" }, false, { mode: "off", source: "process" }],
+		["on over the default", { mode: "asked-only", source: "default" }, true, { mode: "on", source: "process" }],
+		["on keeps the global model", { mode: "on", model: "a/b", source: "global" }, true, { model: "a/b" }],
+		["on over a project's off", { mode: "off", source: "project" }, true, { mode: "on", source: "process" }],
+	] as const)("standing: %s", (_name, setting, override, expected) => {
+		expect(suggestionStanding(setting, override)).toMatchObject(expected);
+	});
+
+	test("standing: /ide suggestions off names no model", () => {
+		expect(suggestionStanding({ mode: "on", model: "a/b", source: "global" }, false)).toEqual({
+			mode: "off",
+			source: "process",
+		});
+	});
+});
+
+describe("suggestionsPerMinute: the global number or the default; a project's only lowers it", () => {
+	const set = (value: unknown) => (value === undefined ? undefined : ide({ suggestionsPerMinute: value }));
+	test.each<[unknown, unknown, number]>([
+		[undefined, undefined, 30],
+		[10, undefined, 10],
+		[100, undefined, 100],
+		[undefined, 5, 5],
+		[undefined, 100, 30],
+		[10, 5, 5],
+		[10, 50, 10],
+		[0, undefined, 30],
+		[-3, 2.5, 30],
+		["20", Number.NaN, 30],
+		[Number.POSITIVE_INFINITY, 1e20, 30],
+	])("global %j, project %j: %i", (global, project, expected) => {
+		expect(suggestionsPerMinute(resolveSettings(set(global), set(project)).suggestionsPerMinute, 30)).toBe(expected);
 	});
 });
