@@ -140,6 +140,7 @@ export default function piIdeContext(pi: ExtensionAPI): void {
 					const inputBefore = ctx.ui.getEditorText();
 					surface.insert(mentionText(mention, { cwd: ctx.cwd, projectDir: controller.project, inputBefore }));
 				},
+				requests: suggestions.forEditors(),
 			},
 		);
 		const started = controller;

@@ -106,6 +106,8 @@ export interface PiSpawnOptions {
 	sessionDir?: string;
 	/** More extensions loaded after it (benchmark helpers). */
 	extraExtensions?: string[];
+	/** More of pi's flags (an extension's own, `--pi-ide-suggestion-model fake/x`). */
+	flags?: readonly string[];
 	/** A command pi runs under (`test/support/no-proc.ts`'s namespace without `/proc`): pi's node and arguments follow it. */
 	wrapper?: readonly string[];
 }
@@ -130,6 +132,7 @@ export function spawnPi(
 		...(options.extraExtensions ?? []).flatMap((path) => ["-e", path]),
 		...line.extraArgs,
 		...options.args,
+		...(options.flags ?? []),
 	];
 	const env: NodeJS.ProcessEnv = {
 		...process.env,
