@@ -5,13 +5,13 @@
  * unknown owner is no owner. A listener of pi's own user is proven on both backends.
  */
 import { spawn, spawnSync } from "node:child_process";
-import { chownSync, mkdirSync, readdirSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { chmodSync, chownSync, mkdirSync, readdirSync, statSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { useE2eWorkspace } from "../support/e2e-workspace.ts";
 import { writeIdeLockfile } from "../support/fake-ide-lockfile.ts";
 import { claudeLockDir, idePiEnv, startIdeServer } from "../support/ide-server-e2e.ts";
-import { type PiLine, piLines } from "../support/pi-cli.ts";
+import { PACKAGE_ROOT, type PiLine, piLines } from "../support/pi-cli.ts";
 import { RpcPi } from "../support/rpc-pi.ts";
 import { PI_START_TIMEOUT_MS, waitFor } from "../support/wait-for.ts";
 
@@ -28,6 +28,25 @@ if (skipReason !== undefined) {
 	process.stderr.write(`the IDE-server test as another user skipped: ${skipReason}\n`);
 }
 const AS_NOBODY = ["setpriv", `--reuid=${NOBODY}`, `--regid=${NOBODY}`, "--clear-groups", "--"];
+
+/**
+ * nobody must reach the package pi loads: a clone in a fresh temp dir (0700, as `mktemp -d` makes) is closed to
+ * other users. Each dir above it gets the search bit for others (never read) until the test ends.
+ */
+function traversableByOthers(path: string): () => void {
+	const changed: { dir: string; mode: number }[] = [];
+	for (let dir = path; ; dir = dirname(dir)) {
+		const mode = statSync(dir).mode & 0o7777;
+		if ((mode & 0o001) === 0) {
+			chmodSync(dir, mode | 0o001);
+			changed.push({ dir, mode });
+		}
+		if (dirname(dir) === dir) break;
+	}
+	return () => {
+		for (const { dir, mode } of changed) chmodSync(dir, mode);
+	};
+}
 
 /** Every file under `path` handed to nobody, as a user's own home and project would be. */
 function giveToNobody(path: string): void {
@@ -67,6 +86,7 @@ describe.skipIf(skipReason !== undefined).each(["proc", "ps"])("pi as nobody, pr
 		});
 		mkdirSync(join(ws.root, "tmp"), { recursive: true });
 		giveToNobody(ws.root);
+		ws.defer(traversableByOthers(PACKAGE_ROOT));
 
 		const rpc = ws.stopLater(
 			RpcPi.start(pi073, {

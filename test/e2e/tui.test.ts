@@ -138,7 +138,8 @@ describe.skipIf(!tmux)("interactive TUI in tmux (skipped without tmux)", () => {
 				const b = ws.editor();
 				a.write(state("a.ts", { timestamp: now() - 60 }));
 				b.write(state("b.ts"));
-				const tui = start(100, 30);
+				// Tall enough for the whole of /ide status (its Connected line is read off the screen below).
+				const tui = start(100, 60);
 				await tui.waitForScreen("pi ready", (screen) => screen.includes("/128k"), PI_START_TIMEOUT_MS);
 				await tui.submit("/ide");
 				await tui.waitForScreen("picker", (screen) => screen.includes("Connect pi to an editor"));

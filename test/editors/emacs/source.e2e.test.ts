@@ -98,7 +98,12 @@ describe.skipIf(!available)("the Emacs source with real Emacsen (no pi)", () => 
 	test("found at start: listed with its state, its key the pid, pushes live from the project's Emacs", async () => {
 		const started = await emacs();
 		const emacsen = await source();
-		const [editor] = await waitFor("the Emacs listed", () => emacsen.editors().length === 1 && emacsen.editors());
+		// The file's first Emacs: its first read and install can take seconds on a loaded machine (no latency claim).
+		const [editor] = await waitFor(
+			"the Emacs listed",
+			() => emacsen.editors().length === 1 && emacsen.editors(),
+			15_000,
+		);
 		expect(editor).toMatchObject({ key: `pid:${started.pid}`, origin: "emacs", alive: true });
 		expect(editor?.state.active_buffer?.file).toBe(file);
 		await waitFor("pushes on", () => emacsen.report().emacsen[0]?.pushing);
