@@ -57,7 +57,7 @@ import { connectionMemory } from "./shared/process-memory.ts";
 import { SUGGESTIONS_PER_MINUTE_DEFAULT } from "./suggestions/core/rate-limit.ts";
 import { modelAccessOf, modelRefOf } from "./suggestions/model-call.ts";
 import { suggestionRedaction } from "./suggestions/redacted-request.ts";
-import { setSuggestionsForProcess, suggestionStandingNow } from "./suggestions/standing.ts";
+import { suggestionStandingNow } from "./suggestions/standing.ts";
 import { SuggestionService } from "./suggestions/suggestion-service.ts";
 import { installVscodeClient } from "./ui/client-install.ts";
 import { IDE_SUBCOMMANDS, type IdeCommandConnection, runIdeCommand } from "./ui/ide-command.ts";
@@ -280,7 +280,7 @@ function ideCommandConnection(
 	return {
 		statusText: () => [controller.statusText(), ...review.statusLines(), ...suggestions.statusLines()].join("\n"),
 		setReview: (on) => review.set(on),
-		setSuggestions: setSuggestionsForProcess,
+		setSuggestions: (on) => suggestions.setForProcess(on),
 		pickable: (all) => controller.pickable(all),
 		liveEditors: () => controller.liveEditors(),
 		connectedKey: () => controller.connectedEditor()?.key,

@@ -1,8 +1,9 @@
 import { homedir } from "node:os";
 import { join } from "node:path";
 import type { ProcessFacts } from "../editors/processes/process-facts.ts";
-import type { IdeSettings } from "../settings/core/settings.ts";
+import { type IdeSettings, suggestionDebounceMs } from "../settings/core/settings.ts";
 import type { SettingsFiles } from "../settings/settings-files.ts";
+import { SUGGESTION_DEBOUNCE_MS } from "../shared/core/timing.ts";
 import type { SourcesConfig } from "./editor-sources.ts";
 
 /**
@@ -31,6 +32,11 @@ export function editorSourcesOf(
 			env: { NVIM: env.NVIM, NVIM_LISTEN_ADDRESS: env.NVIM_LISTEN_ADDRESS, ...dirs },
 			testScope,
 			facts,
+			// Drawn only while suggestions are on (`ownEditors()`), the source asks each time.
+			suggestions: {
+				debounceMs: suggestionDebounceMs(settings.suggestionDebounceMs, SUGGESTION_DEBOUNCE_MS),
+				keys: settings.suggestionKeys,
+			},
 		},
 		emacs: {
 			enabled: enabled(settings.emacs),

@@ -36,6 +36,13 @@ export type EditorRequestAnswer = { result: unknown } | { error: { code: number;
 export interface EditorRequests {
 	/** Whether a source keeps a connection only to be asked (a pi-ide.nvim server of a Neovim read natively). */
 	wanted(): boolean;
+	/**
+	 * Whether pi's own editors may ask (Neovim's ghost text over pi's own connection): only when suggestions are
+	 * on (`true` or a model in the global settings, `/ide suggestions on`); never in the default "asked-only".
+	 */
+	ownEditors(): boolean;
+	/** Calls `listener` whenever `ownEditors()` may have changed (`/ide suggestions on|off`); returns its removal. */
+	onStandingChange(listener: () => void): () => void;
 	answer(editorKey: string, request: EditorRequest): Promise<EditorRequestAnswer>;
 	/** The editor's `request_cancelled {id}`. */
 	cancelled(editorKey: string, id: number | string): void;

@@ -16,7 +16,7 @@ import { suggestionStatusLines } from "./core/status-texts.ts";
 import { availableModels, callSuggestionModel, type ModelAccess } from "./model-call.ts";
 import { type Redact, redactedRequest } from "./redacted-request.ts";
 import { RequestsByEditor } from "./requests-by-editor.ts";
-import { firstAnswerNotice, standingWhy } from "./standing.ts";
+import { firstAnswerNotice, setSuggestionsForProcess, standingWhy } from "./standing.ts";
 
 type EditorAnswer = EditorRequestAnswer;
 
@@ -64,6 +64,7 @@ const cancelledAnswer = (): EditorAnswer => ({ error: { code: REQUEST_CANCELLED,
 export class SuggestionService {
 	private readonly editors = new RequestsByEditor();
 	private readonly running = new Set<Promise<EditorAnswer>>();
+	private readonly standingListeners = new Set<() => void>();
 	private closed = false;
 
 	constructor(private readonly inputs: SuggestionServiceInputs) {}
@@ -96,14 +97,30 @@ export class SuggestionService {
 	/**
 	 * What the editors' side is given (`SourceHooks.requests`): the requests, cancels and gone editors of every
 	 * source. `wanted`: a connection kept only to be asked (pi-ide.nvim's server) is worth keeping unless off.
+	 * `ownEditors`: pi's own editors (Neovim's ghost text) ask only when suggestions are on, never asked-only.
 	 */
 	forEditors(): EditorRequests {
+		const listeners = this.standingListeners;
 		return {
 			wanted: () => this.inputs.standing().mode !== "off",
+			ownEditors: () => this.inputs.standing().mode === "on",
+			onStandingChange: (listener) => {
+				// Each subscription its own entry: the same function given twice is two subscriptions.
+				const entry = () => listener();
+				listeners.add(entry);
+				return () => listeners.delete(entry);
+			},
 			answer: this.answer,
 			cancelled: this.cancelled,
 			gone: this.editorGone,
 		};
+	}
+
+	/** `/ide suggestions on|off` for this pi process: what is now true, as one notice; the editors are told. */
+	setForProcess(on: boolean): string {
+		const notice = setSuggestionsForProcess(on);
+		for (const listener of [...this.standingListeners]) guarded("suggestions: the standing's listener", listener)();
+		return notice;
 	}
 
 	/** The session ends: every model call aborted, every answer given. */

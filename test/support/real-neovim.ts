@@ -40,6 +40,8 @@ export class RealNeovim {
 		private readonly tmpDir: string,
 		private readonly stop: () => void,
 		private readonly child?: ChildProcess,
+		/** With a UI: the tmux server its pane runs in. */
+		private readonly tmuxServer?: string,
 	) {}
 
 	static async start(options: {
@@ -68,13 +70,14 @@ export class RealNeovim {
 			const command = `cd ${quote(options.cwd)} && exec env -u NVIM ${exports.join(" ")} nvim ${args.map(quote).join(" ")}`;
 			execFileSync("tmux", ["-L", server, "new-session", "-d", "-x", "100", "-y", "30", command]);
 			const pid = Number(execFileSync("tmux", ["-L", server, "list-panes", "-F", "#{pane_pid}"], { encoding: "utf8" }));
-			neovim = new RealNeovim(pid, options.tmpDir, () => {
+			const stop = () => {
 				try {
 					execFileSync("tmux", ["-L", server, "kill-server"], { stdio: "ignore" });
 				} catch {
 					// Already gone.
 				}
-			});
+			};
+			neovim = new RealNeovim(pid, options.tmpDir, stop, undefined, server);
 		} else {
 			const { NVIM: _, ...parentEnv } = process.env;
 			const child = spawn("nvim", ["--headless", ...args], {
@@ -137,6 +140,18 @@ export class RealNeovim {
 				return now.mode === mode;
 			});
 		}
+	}
+
+	/** What its UI shows now, one line a row, as tmux's pane holds it (a Neovim with a UI only). */
+	screen(): string {
+		if (!this.tmuxServer) throw new Error("a headless Neovim shows nothing");
+		return execFileSync("tmux", ["-L", this.tmuxServer, "capture-pane", "-p"], { encoding: "utf8" });
+	}
+
+	/** Keys through the terminal, as a user presses them (tmux's names: `M-l`, `Escape`, `C-]`). */
+	terminalKeys(...keys: string[]): void {
+		if (!this.tmuxServer) throw new Error("a headless Neovim has no terminal");
+		execFileSync("tmux", ["-L", this.tmuxServer, "send-keys", ...keys]);
 	}
 
 	command(command: string): Promise<unknown> {

@@ -3,7 +3,9 @@ import { runInBackground } from "../../shared/background.ts";
 import type { Clock } from "../../shared/core/clock.ts";
 import { NEOVIM_PUSH_THROTTLE_MS, NEOVIM_REQUEST_TIMEOUT_MS } from "../../shared/core/timing.ts";
 import type { EditorReading } from "../core/editor.ts";
+import { pidKey } from "../core/editor-key.ts";
 import type { NeovimDiffChannel } from "../diff-channels.ts";
+import type { EditorRequests } from "../editor-source.ts";
 import { ReadingState } from "../kit/core/reading-state.ts";
 import { countDiagnostics } from "../kit/core/status-texts.ts";
 import { CHANNEL_LUA, PUSH_LUA, RELOAD_LUA, STATE_LUA, STOP_PUSHES_LUA, UNSAVED_LUA } from "./core/lua.ts";
@@ -13,6 +15,7 @@ import type { FoundNeovim } from "./discovery.ts";
 import { NeovimReadings } from "./readings.ts";
 import { lua, NeovimRequests } from "./requests.ts";
 import { RpcConnection } from "./rpc.ts";
+import { type NeovimSuggestionOptions, NeovimSuggestions } from "./suggestions.ts";
 
 /** What `/ide status` says of one Neovim, as far as its session knows. */
 export type SessionReport = Omit<NeovimEntry, "enclosing" | "editor">;
@@ -37,13 +40,30 @@ export class NeovimSession {
 
 	private readonly requests: NeovimRequests;
 	private readonly readings: NeovimReadings;
+	/** Its ghost text, when pi has an answerer and the settings for it. */
+	private readonly suggestions?: NeovimSuggestions;
 
 	constructor(
 		readonly found: FoundNeovim,
-		private readonly hooks: { clock: Clock; changed: () => void; closed: (session: NeovimSession) => void },
+		private readonly hooks: {
+			clock: Clock;
+			changed: () => void;
+			closed: (session: NeovimSession) => void;
+			requests?: EditorRequests;
+			suggestions?: NeovimSuggestionOptions;
+		},
 	) {
 		this.requests = new NeovimRequests(() => this.rpc, hooks.clock);
 		this.readings = new NeovimReadings(hooks.clock);
+		if (hooks.requests && hooks.suggestions)
+			this.suggestions = new NeovimSuggestions({
+				key: pidKey(found.pid),
+				requests: hooks.requests,
+				options: hooks.suggestions,
+				clock: hooks.clock,
+				channel: () => this.channel,
+				run: (what, request) => this.requests.whenFree(what, request),
+			});
 	}
 
 	get groupName(): string {
@@ -68,6 +88,7 @@ export class NeovimSession {
 		void runInBackground("neovim closed", () =>
 			rpc.whenClosed().then((reason) => {
 				this.now.problem = reason;
+				this.suggestions?.closed();
 				this.hooks.closed(this);
 			}),
 		);
@@ -103,6 +124,8 @@ export class NeovimSession {
 	async setPushing(on: boolean): Promise<void> {
 		if (on === this.wantPushes || this.channel === undefined) return;
 		this.wantPushes = on;
+		// The ghost text rides on the pushes: it goes first (the pushes' end would end it anyway).
+		if (!on) await this.suggestions?.set(false);
 		const answer = on
 			? await this.requests.whenFree("push", lua(PUSH_LUA, this.channel, this.groupName, NEOVIM_PUSH_THROTTLE_MS))
 			: await this.requests.whenFree("stop pushes", lua(STOP_PUSHES_LUA, this.groupName));
@@ -114,6 +137,15 @@ export class NeovimSession {
 
 	get isPushing(): boolean {
 		return this.pushing;
+	}
+
+	/**
+	 * The ghost text on while pushes are live and `ownEditors()` (suggestions on), off otherwise; idempotent.
+	 * Another pi's claim is asked about again every few seconds.
+	 */
+	async decideSuggestions(): Promise<void> {
+		const on = this.pushing && this.wantPushes && this.isOpen && (this.hooks.requests?.ownEditors() ?? false);
+		await this.suggestions?.set(on);
 	}
 
 	get isBlocked(): boolean {
@@ -161,14 +193,16 @@ export class NeovimSession {
 		};
 	}
 
-	/** Deletes pi's group in Neovim (when it answers in time) and closes the socket. */
+	/** Deletes pi's groups in Neovim (when it answers in time) and closes the socket. */
 	async close(): Promise<void> {
+		if (this.isOpen) await this.suggestions?.set(false);
 		if (this.wantPushes && this.isOpen) await this.setPushing(false);
 		this.rpc?.close();
 	}
 
 	report(): SessionReport {
 		const buffer = this.now.snapshot?.buffer;
+		const suggestions = this.suggestions?.report();
 		return {
 			pid: this.found.pid,
 			socket: this.found.socket,
@@ -182,10 +216,16 @@ export class NeovimSession {
 			}),
 			...(this.requests.lastRequest && { lastRequest: this.requests.lastRequest }),
 			...this.now.reportFields(),
+			...(suggestions && { suggestions }),
 		};
 	}
 
 	private onNotification(method: string, params: unknown): void {
+		if (this.suggestions?.notification(method, params)) {
+			// An ask or a cancel means Neovim runs Lua: it is not waiting for the user.
+			this.requests.heardFrom();
+			return;
+		}
 		if (method === "pi_ide_diff") {
 			this.requests.heardFrom();
 			for (const listener of [...this.diffListeners]) void runInBackground("neovim diff event", () => listener(params));

@@ -15,6 +15,7 @@ import { enclosingNeovimAddress } from "./core/unix-sockets.ts";
 import { type FoundNeovim, type NeovimFacts, scanForNeovims } from "./discovery.ts";
 import { neovimUserName, runtimeDirWatchers } from "./runtime-dirs.ts";
 import { NeovimSession } from "./session.ts";
+import type { NeovimSuggestionOptions } from "./suggestions.ts";
 
 export interface NeovimSourceOptions {
 	/** `"pi-ide": { "neovim": false }` turns the source off, with where that was said. */
@@ -33,6 +34,8 @@ export interface NeovimSourceOptions {
 	facts: NeovimFacts;
 	/** The name in Neovim's `nvim.<user>` temp dir; this user's password entry's when unset. */
 	userName?: string;
+	/** Neovim's ghost text (drawn while suggestions are on and pushes are live); none: never drawn. */
+	suggestions?: NeovimSuggestionOptions;
 }
 
 /** A Neovim pi could not talk to: the socket it tried, and why. */
@@ -53,6 +56,7 @@ export class NeovimSource extends ServerSource<NeovimSession, NeovimDiffChannel,
 	private readonly scans: ScanSchedule;
 	private phase: NeovimReport["phase"] = "starting";
 	private enclosing?: { address: string; real?: string };
+	private readonly stopListening: () => void;
 
 	constructor(
 		private readonly options: NeovimSourceOptions,
@@ -73,6 +77,11 @@ export class NeovimSource extends ServerSource<NeovimSession, NeovimDiffChannel,
 		const userName = options.userName ?? neovimUserName(options.uid);
 		this.runtimeDirs = neovimRuntimeDirs(options.env, options.platform, userName);
 		this.watchers = runtimeDirWatchers(this.runtimeDirs, () => this.scans.soon());
+		// `/ide suggestions on|off`: the ghost text started or stopped at once in every Neovim that pushes.
+		this.stopListening =
+			hooks.requests?.onStandingChange(
+				() => void runInBackground("neovim suggestions", () => this.decideSuggestions()),
+			) ?? (() => {});
 	}
 
 	async start(): Promise<void> {
@@ -90,6 +99,7 @@ export class NeovimSource extends ServerSource<NeovimSession, NeovimDiffChannel,
 
 	async close(): Promise<void> {
 		this.closing = true;
+		this.stopListening();
 		this.watchers.close();
 		await this.scans.close();
 		await this.table.close();
@@ -148,6 +158,16 @@ export class NeovimSource extends ServerSource<NeovimSession, NeovimDiffChannel,
 		);
 	}
 
+	/** Who pushes decided again, then whose ghost text is drawn (it rides on the pushes). */
+	protected override async decidePushes(): Promise<void> {
+		await super.decidePushes();
+		await this.decideSuggestions();
+	}
+
+	private async decideSuggestions(): Promise<void> {
+		await Promise.all(this.table.openSessions().map((session) => session.decideSuggestions()));
+	}
+
 	/** A scan that finds a Neovim not listening yet (0.7 binds late) looks again after the next delays. */
 	private readonly lookSoon = () => this.scans.soon(1);
 
@@ -172,6 +192,8 @@ export class NeovimSource extends ServerSource<NeovimSession, NeovimDiffChannel,
 			clock: this.hooks.clock,
 			changed: () => this.onSessionChanged(session),
 			closed: (closed) => this.table.closedBy(closed),
+			...(this.hooks.requests && { requests: this.hooks.requests }),
+			...(this.options.suggestions && { suggestions: this.options.suggestions }),
 		});
 		this.table.add(session);
 		// Closed already (a socket that spoke nonsense): a failure with its reason, never an editor found.

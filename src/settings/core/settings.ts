@@ -74,6 +74,13 @@ export interface IdeSettings {
 	suggestions: SuggestionsSetting;
 	/** `suggestionsPerMinute` per file, each a whole number >= 1: a project's only ever lowers the limit. */
 	suggestionsPerMinute: { global?: number; project?: number };
+	/**
+	 * `suggestionDebounceMs` per file (Neovim's ghost text: the pause after typing before pi is asked), each a whole
+	 * number 0..10 000: a project's only ever lengthens the pause (fewer requests).
+	 */
+	suggestionDebounceMs: { global?: number; project?: number };
+	/** `suggestionKeys`, the global file's only (a cloned repository does not choose your keys). */
+	suggestionKeys: SuggestionKeys;
 	/** The settings files that are there but could not be used (core/settings-file.ts): none of their settings apply. */
 	problems: readonly SettingsProblem[];
 }
@@ -158,6 +165,41 @@ function suggestionsSetting(global: unknown, project: unknown): SuggestionsSetti
 	return { mode: "asked-only", source: "default" };
 }
 
+/** What a key of Neovim's ghost text does; `false`: no key for it. */
+export type SuggestionKeyAction = "accept" | "next" | "previous" | "dismiss" | "ask";
+
+export type SuggestionKeys = Record<SuggestionKeyAction, string | false>;
+
+/**
+ * copilot.lua's keys (never `<Tab>`: it fights completion menus and indenting). A Mac's terminal sends Meta for
+ * Option only when told to (docs/editors.md).
+ */
+export const SUGGESTION_KEYS_DEFAULT: Readonly<SuggestionKeys> = {
+	accept: "<M-l>",
+	next: "<M-]>",
+	previous: "<M-[>",
+	dismiss: "<C-]>",
+	ask: "<M-\\>",
+};
+
+/** A key as Neovim's `{lhs}` writes it (`<M-l>`, `<C-]>`, `gl`): printable ASCII, no space, at most 32. */
+const keyShape = (value: unknown): value is string => typeof value === "string" && /^[\x21-\x7e]{1,32}$/.test(value);
+
+/** The global file's keys over the defaults, each checked on its own: `false` or `""` is no key, nonsense the default. */
+function suggestionKeysSetting(global: unknown): SuggestionKeys {
+	const keys = { ...SUGGESTION_KEYS_DEFAULT };
+	if (typeof global !== "object" || global === null || Array.isArray(global)) return keys;
+	for (const action of Object.keys(keys) as SuggestionKeyAction[]) {
+		const value = (global as Record<string, unknown>)[action];
+		if (value === false || value === "") keys[action] = false;
+		else if (keyShape(value)) keys[action] = value;
+	}
+	return keys;
+}
+
+const debounceMs = (value: unknown) =>
+	typeof value === "number" && Number.isSafeInteger(value) && value >= 0 && value <= 10_000 ? value : undefined;
+
 const perMinute = (value: unknown) =>
 	typeof value === "number" && Number.isSafeInteger(value) && value >= 1 ? value : undefined;
 
@@ -200,6 +242,11 @@ export function resolveSettings(
 			global: perMinute(global.suggestionsPerMinute),
 			project: perMinute(project.suggestionsPerMinute),
 		},
+		suggestionDebounceMs: {
+			global: debounceMs(global.suggestionDebounceMs),
+			project: debounceMs(project.suggestionDebounceMs),
+		},
+		suggestionKeys: suggestionKeysSetting(global.suggestionKeys),
 		problems: [...problems, ...projectSuggestionsProblem(project.suggestions, projectFile)],
 	};
 }
@@ -244,4 +291,9 @@ export function suggestionStanding(setting: SuggestionsSetting, override: boolea
 /** Requests a minute per editor: the global file's number or `defaultPerMinute`, lowered by a project's. */
 export function suggestionsPerMinute(setting: IdeSettings["suggestionsPerMinute"], defaultPerMinute: number): number {
 	return Math.min(setting.global ?? defaultPerMinute, setting.project ?? Number.POSITIVE_INFINITY);
+}
+
+/** The pause after typing before Neovim asks: the global file's or `defaultMs`, lengthened by a project's. */
+export function suggestionDebounceMs(setting: IdeSettings["suggestionDebounceMs"], defaultMs: number): number {
+	return Math.max(setting.global ?? defaultMs, setting.project ?? 0);
 }

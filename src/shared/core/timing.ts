@@ -129,3 +129,10 @@ export const EMACS_DIFF_CLOSE_ATTEMPTS = 5;
  * suggestion that takes seconds is of no use, and pi-ide.nvim's own deadline is 30 s.
  */
 export const SUGGESTION_TIMEOUT_MS = 15_000;
+/**
+ * Neovim asks for a suggestion once typing in Insert mode paused this long (`suggestionDebounceMs`): pi-ide.nvim's
+ * and Theia's pause; users feel friction from about 400 ms of pause plus the model's time.
+ */
+export const SUGGESTION_DEBOUNCE_MS = 300;
+/** A Neovim whose suggestions another pi owned is asked again at most this often whether they are free now. */
+export const NEOVIM_SUGGEST_CLAIM_RETRY_MS = 2000;

@@ -13,6 +13,8 @@ function recordingRequests(answer: (request: EditorRequest) => EditorRequestAnsw
 	};
 	const requests: EditorRequests = {
 		wanted: () => wanted,
+		ownEditors: () => false,
+		onStandingChange: () => () => {},
 		answer: async (key, request) => {
 			seen.asked.push({ key, request });
 			return answer(request);

@@ -193,7 +193,8 @@ export const UNSAVED_LUA = `${STATE_FUNCTIONS}\nreturn unsaved()`;
  * Args: channel, group name, throttle ms. Creates the group `pi_ide_<channel>` whose autocmds push the state
  * to pi's channel, at most once per throttle window (leading and trailing edge, one timer at a time), the first
  * push at once. A failed
- * push (pi is gone) deletes the group; so does pi on shutdown and on `/ide off`. Every callback is wrapped so
+ * push (pi is gone) deletes the group and fires `User pi_ide_gone_<channel>` (pi's suggestions, when on, go with
+ * it); pi deletes the group on shutdown and on `/ide off`. Every callback is wrapped so
  * that nothing of pi can raise an error in front of the user.
  */
 export const PUSH_LUA = `${STATE_FUNCTIONS}
@@ -212,7 +213,11 @@ local function push()
   local payload = ok and snapshot or { error = tostring(snapshot) }
   payload.left_visual = left_visual
   left_visual = false
-  if not pcall(vim.rpcnotify, channel, "pi_ide_state", payload) then pcall(api.nvim_del_augroup_by_id, group) end
+  if not pcall(vim.rpcnotify, channel, "pi_ide_state", payload) then
+    pcall(api.nvim_del_augroup_by_id, group)
+    -- pi's suggestions, when it has them here, go too (core/suggest-lua.ts listens).
+    pcall(api.nvim_exec_autocmds, "User", { pattern = "pi_ide_gone_" .. channel, modeline = false })
+  end
 end
 
 local function cool_down()

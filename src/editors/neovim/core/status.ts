@@ -1,3 +1,4 @@
+import type { SuggestionKeyAction } from "../../../settings/core/settings.ts";
 import { show } from "../../../shared/core/display-text.ts";
 import type { SourcePhase } from "../../kit/core/source-phase.ts";
 import {
@@ -14,6 +15,24 @@ export interface NeovimEntry extends ServerEntry {
 	/** Waits for the user (a prompt) or answers nothing (a busy loop): asked nothing more until it pushes. */
 	blocking: boolean;
 	autoread?: boolean;
+	/** Its ghost text, while pi wants it there (suggestions on, pushes live); absent otherwise. */
+	suggestions?: NeovimSuggestionsReport;
+}
+
+/** pi's ghost text in one Neovim, for `/ide status`. */
+export interface NeovimSuggestionsReport {
+	/** `elsewhere`: another pi owns them (the claim in Neovim); `failed`: not started, asked again. */
+	state: "on" | "elsewhere" | "unsupported" | "failed" | "starting";
+	/** The channel of the pi that owns them, when another. */
+	owner?: number;
+	reason?: string;
+	keys: Partial<Record<SuggestionKeyAction, string>>;
+	/** Keys the user has a mapping of: pi leaves them alone. */
+	unoffered: readonly SuggestionKeyAction[];
+	/** Asks of this Neovim, and what became of their answers there. */
+	counts: { asked: number; shown: number; stale: number; empty: number; cancelled: number };
+	/** A notification of the Lua's that pi refused, and why. */
+	problem?: string;
 }
 
 /** What the Neovim source knows, for `/ide status`. */
@@ -51,7 +70,43 @@ function entryLines(entry: NeovimEntry, nowSeconds: number, projectDir: string):
 		`    ${entry.ui === undefined ? "UI unknown" : entry.ui ? "UI attached" : "no UI"}; ${offered(entry, projectDir)}`,
 		`    pushes: ${entry.pushing ? "live" : "off (read on /ide)"}${entry.blocking ? "; blocking: waits for the user" : ""}; autoread: ${autoread}`,
 		...requestAndCutsLines(entry, nowSeconds, "    "),
+		...(entry.suggestions ? suggestionLines(entry.suggestions) : []),
 	];
+}
+
+const KEY_ORDER: readonly SuggestionKeyAction[] = ["accept", "next", "previous", "dismiss", "ask"];
+
+/** `suggestions: ghost text on (…); keys: …; 3 asked: 2 shown, 1 stale`, and the keys pi leaves alone. */
+export function suggestionLines(report: NeovimSuggestionsReport): string[] {
+	if (report.state === "elsewhere")
+		return [
+			`    suggestions: another pi owns them in this Neovim (its channel ${report.owner ?? "?"}): that pi asks its model and draws, not this one`,
+		];
+	if (report.state === "unsupported" || report.state === "failed")
+		return [`    suggestions: not drawn: ${show(report.reason ?? "unknown")}`];
+	if (report.state === "starting") return ["    suggestions: starting"];
+	const keys = KEY_ORDER.flatMap((action) => {
+		const lhs = report.keys[action];
+		return lhs === undefined || report.unoffered.includes(action) ? [] : [`${show(lhs, 32)} ${action}`];
+	});
+	const { asked, shown, stale, empty, cancelled } = report.counts;
+	const outcomes = [
+		[shown, "shown"],
+		[stale, "stale (not drawn)"],
+		[empty, "none"],
+		[cancelled, "cancelled"],
+	] as const;
+	const said = outcomes.filter(([count]) => count > 0).map(([count, words]) => `${count} ${words}`);
+	const lines = [
+		`    suggestions: ghost text on (this pi owns them here); keys: ${keys.length > 0 ? keys.join(", ") : "none"}; ${asked} asked${said.length > 0 ? `: ${said.join(", ")}` : ""}`,
+	];
+	const left = KEY_ORDER.filter((action) => report.unoffered.includes(action) && report.keys[action] !== undefined);
+	if (left.length > 0)
+		lines.push(
+			`    not offered (a mapping of yours): ${left.map((action) => `${show(report.keys[action] ?? "", 32)} (${action})`).join(", ")}`,
+		);
+	if (report.problem) lines.push(`    suggestions: last refused: ${show(report.problem)}`);
+	return lines;
 }
 
 /** The Neovim section of `/ide status`. */

@@ -9,6 +9,12 @@ import {
 	STOP_PUSHES_LUA,
 	UNSAVED_LUA,
 } from "../../../../src/editors/neovim/core/lua.ts";
+import { SUGGEST_FUNCTIONS } from "../../../../src/editors/neovim/core/suggest-context-lua.ts";
+import {
+	SUGGEST_SHOW_LUA,
+	SUGGEST_START_LUA,
+	SUGGEST_STOP_LUA,
+} from "../../../../src/editors/neovim/core/suggest-lua.ts";
 
 /** docs/security.md promises the Lua pi sends into Neovim, verbatim: this keeps the promise. */
 describe("docs/security.md quotes every chunk of Lua pi sends into Neovim", () => {
@@ -21,11 +27,16 @@ describe("docs/security.md quotes every chunk of Lua pi sends into Neovim", () =
 		["the pushes", tail(PUSH_LUA, "local channel, group_name")],
 		["stopping the pushes", STOP_PUSHES_LUA.trim()],
 		["showing the model's write", RELOAD_LUA.trim()],
+		["the ghost text's functions", SUGGEST_FUNCTIONS.trim()],
+		["starting the ghost text", tail(SUGGEST_START_LUA, "local channel, options = ...")],
+		["showing an answer", SUGGEST_SHOW_LUA.trim()],
+		["stopping the ghost text", SUGGEST_STOP_LUA.trim()],
 	])("%s", (_name, chunk) => {
 		expect(docs).toContain(`\`\`\`lua\n${chunk}\n\`\`\``);
 	});
 	test("no API deprecated in Neovim 0.10: vim.bo[buf] for options, vim.uv or vim.loop for libuv", () => {
-		for (const chunk of [CHANNEL_LUA, STATE_LUA, UNSAVED_LUA, PUSH_LUA, STOP_PUSHES_LUA, RELOAD_LUA]) {
+		const chunks = [CHANNEL_LUA, STATE_LUA, UNSAVED_LUA, PUSH_LUA, STOP_PUSHES_LUA, RELOAD_LUA];
+		for (const chunk of [...chunks, SUGGEST_START_LUA, SUGGEST_SHOW_LUA, SUGGEST_STOP_LUA]) {
 			expect(chunk).not.toMatch(/nvim_(buf|win)_[gs]et_option/);
 			expect(chunk.replaceAll("vim.uv or vim.loop", "")).not.toContain("vim.loop");
 		}
@@ -33,5 +44,6 @@ describe("docs/security.md quotes every chunk of Lua pi sends into Neovim", () =
 	test("the shared functions open every chunk", () => {
 		const functions = STATE_LUA.slice(0, STATE_LUA.lastIndexOf("return state(nil)"));
 		for (const chunk of [UNSAVED_LUA, PUSH_LUA]) expect(chunk.startsWith(functions)).toBe(true);
+		expect(SUGGEST_START_LUA.startsWith(SUGGEST_FUNCTIONS)).toBe(true);
 	});
 });
