@@ -1,3 +1,5 @@
+import { createRequire } from "node:module";
+import { pathToFileURL } from "node:url";
 import {
 	kindOfRule,
 	openPrivateKeySpans,
@@ -21,10 +23,30 @@ type Finding = { ruleId: string; range: readonly [number, number]; type: string;
 type Engine = { lint: (text: string) => Promise<Finding[]> };
 let engine: Promise<Engine> | undefined;
 
+/**
+ * secretlint's profiler made a no-op. `@secretlint/core` marks the start and end of every lint and every rule
+ * with `performance.mark` through the profiler's singleton, whose observer keeps every mark for the life of the
+ * process and, at each end mark, looks through all of them (secretlint/secretlint#1633, #1653): each scan cost
+ * more than the last, ~40 ms per suggestion's six scans after 30 suggestions, and the marks were never freed.
+ * The marks only feed secretlint's CLI `--profile`; the findings do not depend on them. The profiler patched is
+ * the module core itself imports: resolved from core's own location, so a second copy elsewhere cannot be hit
+ * in its place.
+ */
+async function quietProfiler(): Promise<void> {
+	const core = createRequire(import.meta.url).resolve("@secretlint/core");
+	const path = createRequire(core).resolve("@secretlint/profiler");
+	const { secretLintProfiler } = (await import(pathToFileURL(path).href)) as {
+		secretLintProfiler: { mark: (marker: unknown) => void };
+	};
+	secretLintProfiler.mark = () => {};
+}
+
 async function loadEngine(): Promise<Engine> {
 	const [{ lintSource }, { rules }] = await Promise.all([
 		import("@secretlint/core"),
 		import("@secretlint/secretlint-rule-preset-recommend"),
+		// Not quieted (a layout where core's profiler cannot be found): scans still run, only slower.
+		quietProfiler().catch(() => undefined),
 	]);
 	const config = {
 		rules: [

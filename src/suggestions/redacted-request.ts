@@ -4,9 +4,35 @@ import type { SuggestionRequest } from "./core/request.ts";
 /** The text with its credentials redacted, or undefined when it could not be scanned (it then stays here). */
 export type Redact = (text: string) => Promise<string | undefined>;
 
-/** Selections' redaction (secretlint), or none when the user's global settings turned `redactSecrets` off. */
-export function suggestionRedaction(redactSecrets: boolean): Redact {
-	return redactSecrets ? async (text) => (await redactedText(text))?.text : async (text) => text;
+/** How many texts' redactions a session keeps: a request's six fields and a few more. */
+export const REMEMBERED_REDACTIONS = 8;
+
+/**
+ * Selections' redaction (secretlint), or none when the user's global settings turned `redactSecrets` off. The
+ * last `REMEMBERED_REDACTIONS` texts scanned are kept with their redaction, the same text is not scanned again:
+ * while the user types in one file, its path, language and outline (up to 12 000 characters) come unchanged in
+ * every request. A scan that failed is not kept (the next request scans again).
+ */
+export function suggestionRedaction(redactSecrets: boolean, scan: typeof redactedText = redactedText): Redact {
+	if (!redactSecrets) return async (text) => text;
+	const remembered = new Map<string, string>();
+	return async (text) => {
+		const known = remembered.get(text);
+		if (known !== undefined) {
+			// Used again: the newest, last to go.
+			remembered.delete(text);
+			remembered.set(text, known);
+			return known;
+		}
+		const redacted = (await scan(text))?.text;
+		if (redacted === undefined) return undefined;
+		remembered.set(text, redacted);
+		for (const oldest of remembered.keys()) {
+			if (remembered.size <= REMEMBERED_REDACTIONS) break;
+			remembered.delete(oldest);
+		}
+		return redacted;
+	};
 }
 
 /** Every text field of a request that goes into the prompt. `model` does not: it only names the model. */

@@ -27,6 +27,7 @@ import {
 	memoryGrowth,
 } from "./rpc-scenarios.ts";
 import { max, median, percentile, slope } from "./stats.ts";
+import { suggestionRows } from "./suggestion-rows.ts";
 import { vscodeRows } from "./vscode-rows.ts";
 import {
 	LARGE_SESSION,
@@ -48,7 +49,7 @@ const only = new Set(
 		.find((arg) => arg.startsWith("--only="))
 		?.slice("--only=".length)
 		.split(",")
-		.map(Number) ?? [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15],
+		.map(Number) ?? [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16],
 );
 const size = {
 	writes: quick ? 40 : 200,
@@ -75,6 +76,8 @@ const size = {
 	factsScans: quick ? 10 : 40,
 	factsIdleSeconds: quick ? 10 : 60,
 	factsIdleWindows: quick ? 1 : 2,
+	suggestions: quick ? 20 : 100,
+	suggestionCancels: quick ? 10 : 40,
 };
 
 const ours: Implementation = { name: "pi-ide-context", extension: PACKAGE_ROOT };
@@ -142,11 +145,11 @@ function installMeasured(): void {
 
 async function main(): Promise<void> {
 	log(`${cpus().length} cores, Node ${process.versions.node}${quick ? ", quick mode" : ""}`);
-	if ([6, 9, 11, 13].some((group) => only.has(group))) installMeasured();
+	if ([6, 9, 11, 13, 16].some((group) => only.has(group))) installMeasured();
 	const started = performance.now();
 
 	if (only.has(1)) {
-		log("1/15 follow latency");
+		log("1/16 follow latency");
 		const followOurs = await followLatency(ours, size.writes);
 		const followBase = await followLatency(baseline, size.writes);
 		for (const kind of ["single", "burst"] as const) {
@@ -170,7 +173,7 @@ async function main(): Promise<void> {
 		}
 	}
 	if (only.has(2)) {
-		log("2/15 freshness flip (both at once)");
+		log("2/16 freshness flip (both at once)");
 		const [flipOurs, flipBase] = await Promise.all([
 			freshnessFlipLag(ours, size.flips),
 			freshnessFlipLag(baseline, size.flips),
@@ -187,7 +190,7 @@ async function main(): Promise<void> {
 		});
 	}
 	if (only.has(3)) {
-		log("3/15 kill -9 to widget cleared (both at once)");
+		log("3/16 kill -9 to widget cleared (both at once)");
 		const [deathOurs, deathBase] = await Promise.all([
 			deathLatency(ours, size.deaths),
 			deathLatency(baseline, size.deaths),
@@ -204,7 +207,7 @@ async function main(): Promise<void> {
 		});
 	}
 	if (only.has(4)) {
-		log("4/15 prompt cost");
+		log("4/16 prompt cost");
 		const promptP50s: number[] = [];
 		for (const files of [1, 100, 5000]) {
 			const o = await promptCost(ours, files, size.prompts);
@@ -291,7 +294,7 @@ async function main(): Promise<void> {
 		});
 	}
 	if (only.has(5)) {
-		log("5/15 startup");
+		log("5/16 startup");
 		const startups: { files: number; ours: number; baseline: number }[] = [];
 		for (const files of [1, 100, 1000, 10_000]) {
 			const o: number[] = [];
@@ -323,7 +326,7 @@ async function main(): Promise<void> {
 		}
 	}
 	if (only.has(6)) {
-		log(`6/15 idle CPU, ${size.idleWindows} windows of ${size.idleSeconds} s (nine pi processes at once)`);
+		log(`6/16 idle CPU, ${size.idleWindows} windows of ${size.idleSeconds} s (nine pi processes at once)`);
 		// One window is noisy at 10 ms ticks and may hold pi's own one-off start-up work: medians of windows.
 		const zedSkip = zedSkipReason();
 		const [zedIdle, ...samples] = await Promise.all([
@@ -386,7 +389,7 @@ async function main(): Promise<void> {
 		});
 	}
 	if (only.has(7)) {
-		log("7/15 memory (both at once)");
+		log("7/16 memory (both at once)");
 		const rounds = size.memoryRounds;
 		const [memOurs, memBase] = await Promise.all([
 			memoryGrowth(ours, size.memoryWrites, size.appearances, rounds),
@@ -425,7 +428,7 @@ async function main(): Promise<void> {
 		});
 	}
 	if (only.has(8)) {
-		log("8/15 conversation: editor context the model holds after 20 prompts");
+		log("8/16 conversation: editor context the model holds after 20 prompts");
 		const once = await conversationBytes(ours, false);
 		const every = await conversationBytes(ours, true);
 		rows.push({
@@ -441,7 +444,7 @@ async function main(): Promise<void> {
 		});
 	}
 	if (only.has(9)) {
-		log("9/15 Zed's database (pi 1.x on the toolchain's Node)");
+		log("9/16 Zed's database (pi 1.x on the toolchain's Node)");
 		const skip = zedSkipReason();
 		if (skip) {
 			for (const short of [
@@ -504,7 +507,7 @@ async function main(): Promise<void> {
 		}
 	}
 	if (only.has(10)) {
-		log("10/15 Neovim over its own server (real Neovims in tmux)");
+		log("10/16 Neovim over its own server (real Neovims in tmux)");
 		rows.push(
 			...(await neovimRows(ours, {
 				neovimKeys: size.neovimKeys,
@@ -516,12 +519,12 @@ async function main(): Promise<void> {
 		);
 	}
 	if (only.has(11)) {
-		log("11/15 VS Code: the package's client in a real VS Code (code-server, chromium)");
+		log("11/16 VS Code: the package's client in a real VS Code (code-server, chromium)");
 		rows.push(...(await vscodeRows({ selections: size.vscodeSelections, idleSeconds: size.vscodeIdleSeconds })));
 	}
 	if (only.has(12)) {
 		log(
-			"12/15 IDE servers: MCP over a loopback WebSocket (JetBrains-like and VS Code-like fakes in the bench process)",
+			"12/16 IDE servers: MCP over a loopback WebSocket (JetBrains-like and VS Code-like fakes in the bench process)",
 		);
 		rows.push(
 			...(await ideServerRows(ours, {
@@ -533,11 +536,11 @@ async function main(): Promise<void> {
 		);
 	}
 	if (only.has(13)) {
-		log("13/15 review of the model's edits: a real Neovim (tmux) and a real VS Code (code-server, chromium)");
+		log("13/16 review of the model's edits: a real Neovim (tmux) and a real VS Code (code-server, chromium)");
 		rows.push(...(await reviewRows({ reviewPairs: size.reviewPairs, vscodeReviews: size.vscodeReviews })));
 	}
 	if (only.has(14)) {
-		log("14/15 Emacs over its own server (real Emacsen in tmux)");
+		log("14/16 Emacs over its own server (real Emacsen in tmux)");
 		rows.push(
 			...(await emacsRows({
 				emacsKeys: size.emacsKeys,
@@ -548,7 +551,7 @@ async function main(): Promise<void> {
 		);
 	}
 	if (only.has(15)) {
-		log("15/15 process facts: the ps + lsof backend against /proc (10 headless Neovims, ~300 processes)");
+		log("15/16 process facts: the ps + lsof backend against /proc (10 headless Neovims, ~300 processes)");
 		rows.push(
 			...(await processFactsRows({
 				scans: size.factsScans,
@@ -556,6 +559,12 @@ async function main(): Promise<void> {
 				idleWindows: size.factsIdleWindows,
 			})),
 		);
+	}
+	if (only.has(16)) {
+		log(
+			"16/16 inline suggestions: pi's share of a suggestion (a pi-ide.nvim-like IDE server, a fake model of fixed latency)",
+		);
+		rows.push(...(await suggestionRows({ requests: size.suggestions, cancels: size.suggestionCancels })));
 	}
 	const seconds = (performance.now() - started) / 1000;
 	const machine = {

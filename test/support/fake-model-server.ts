@@ -21,6 +21,11 @@ export interface FakeModelServer {
 	 * `requests` and when its connection closed (`performance.now()`).
 	 */
 	aborts: { index: number; atMs: number }[];
+	/**
+	 * Each request's times by its index in `requests` (`performance.now()`): when its HTTP request reached the
+	 * server (its handler called) and just before the answer's last bytes were handed to the socket (undefined until then).
+	 */
+	timings: { arrivedAtMs: number; endedAtMs?: number }[];
 	close(): Promise<void>;
 }
 
@@ -64,6 +69,7 @@ export async function startFakeModelServer(reply: Reply = () => "ok"): Promise<F
 	const requests: ChatRequest[] = [];
 	let fake: FakeModelServer | undefined;
 	const server: Server = createServer(async (request, response) => {
+		const arrivedAtMs = performance.now();
 		const body = await readBody(request);
 		if (request.method !== "POST" || !request.url?.endsWith("/chat/completions")) {
 			response.writeHead(404).end();
@@ -72,6 +78,8 @@ export async function startFakeModelServer(reply: Reply = () => "ok"): Promise<F
 		const parsed = JSON.parse(body) as ChatRequest;
 		requests.push(parsed);
 		const index = requests.length - 1;
+		const timing: { arrivedAtMs: number; endedAtMs?: number } = { arrivedAtMs };
+		if (fake) fake.timings[index] = timing;
 		response.on("close", () => {
 			if (!response.writableFinished) fake?.aborts.push({ index, atMs: performance.now() });
 		});
@@ -103,6 +111,7 @@ export async function startFakeModelServer(reply: Reply = () => "ok"): Promise<F
 		response.write(
 			`data: ${JSON.stringify({ id: "chatcmpl-fake", object: "chat.completion.chunk", created: 0, model: parsed.model, choices: [], usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 } })}\n\n`,
 		);
+		timing.endedAtMs = performance.now();
 		response.end("data: [DONE]\n\n");
 	});
 	await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
@@ -113,6 +122,7 @@ export async function startFakeModelServer(reply: Reply = () => "ok"): Promise<F
 		reply,
 		delayMs: 0,
 		aborts: [],
+		timings: [],
 		close: () =>
 			new Promise<void>((done) => {
 				server.closeAllConnections();
