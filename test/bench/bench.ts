@@ -11,6 +11,7 @@ import { PACKAGE_ROOT } from "../support/pi-cli.ts";
 import { installPi1Toolchain } from "../support/pi1-toolchain.ts";
 import { installVscodeHost } from "../support/vscode-host.ts";
 import { emacsRows } from "./emacs-rows.ts";
+import { ghostTextRows } from "./ghost-text-rows.ts";
 import { ideServerRows } from "./ide-server-rows.ts";
 import { heapAfterGc, promptCost, promptPaths, referencePaths, startupTime } from "./in-process-scenarios.ts";
 import { neovimRows } from "./neovim-rows.ts";
@@ -49,7 +50,7 @@ const only = new Set(
 		.find((arg) => arg.startsWith("--only="))
 		?.slice("--only=".length)
 		.split(",")
-		.map(Number) ?? [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16],
+		.map(Number) ?? [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17],
 );
 const size = {
 	writes: quick ? 40 : 200,
@@ -78,6 +79,8 @@ const size = {
 	factsIdleWindows: quick ? 1 : 2,
 	suggestions: quick ? 20 : 100,
 	suggestionCancels: quick ? 10 : 40,
+	ghostSamples: quick ? 10 : 50,
+	ghostKeys: quick ? 40 : 200,
 };
 
 const ours: Implementation = { name: "pi-ide-context", extension: PACKAGE_ROOT };
@@ -149,7 +152,7 @@ async function main(): Promise<void> {
 	const started = performance.now();
 
 	if (only.has(1)) {
-		log("1/16 follow latency");
+		log("1/17 follow latency");
 		const followOurs = await followLatency(ours, size.writes);
 		const followBase = await followLatency(baseline, size.writes);
 		for (const kind of ["single", "burst"] as const) {
@@ -173,7 +176,7 @@ async function main(): Promise<void> {
 		}
 	}
 	if (only.has(2)) {
-		log("2/16 freshness flip (both at once)");
+		log("2/17 freshness flip (both at once)");
 		const [flipOurs, flipBase] = await Promise.all([
 			freshnessFlipLag(ours, size.flips),
 			freshnessFlipLag(baseline, size.flips),
@@ -190,7 +193,7 @@ async function main(): Promise<void> {
 		});
 	}
 	if (only.has(3)) {
-		log("3/16 kill -9 to widget cleared (both at once)");
+		log("3/17 kill -9 to widget cleared (both at once)");
 		const [deathOurs, deathBase] = await Promise.all([
 			deathLatency(ours, size.deaths),
 			deathLatency(baseline, size.deaths),
@@ -207,7 +210,7 @@ async function main(): Promise<void> {
 		});
 	}
 	if (only.has(4)) {
-		log("4/16 prompt cost");
+		log("4/17 prompt cost");
 		const promptP50s: number[] = [];
 		for (const files of [1, 100, 5000]) {
 			const o = await promptCost(ours, files, size.prompts);
@@ -294,7 +297,7 @@ async function main(): Promise<void> {
 		});
 	}
 	if (only.has(5)) {
-		log("5/16 startup");
+		log("5/17 startup");
 		const startups: { files: number; ours: number; baseline: number }[] = [];
 		for (const files of [1, 100, 1000, 10_000]) {
 			const o: number[] = [];
@@ -326,7 +329,7 @@ async function main(): Promise<void> {
 		}
 	}
 	if (only.has(6)) {
-		log(`6/16 idle CPU, ${size.idleWindows} windows of ${size.idleSeconds} s (nine pi processes at once)`);
+		log(`6/17 idle CPU, ${size.idleWindows} windows of ${size.idleSeconds} s (nine pi processes at once)`);
 		// One window is noisy at 10 ms ticks and may hold pi's own one-off start-up work: medians of windows.
 		const zedSkip = zedSkipReason();
 		const [zedIdle, ...samples] = await Promise.all([
@@ -389,7 +392,7 @@ async function main(): Promise<void> {
 		});
 	}
 	if (only.has(7)) {
-		log("7/16 memory (both at once)");
+		log("7/17 memory (both at once)");
 		const rounds = size.memoryRounds;
 		const [memOurs, memBase] = await Promise.all([
 			memoryGrowth(ours, size.memoryWrites, size.appearances, rounds),
@@ -428,7 +431,7 @@ async function main(): Promise<void> {
 		});
 	}
 	if (only.has(8)) {
-		log("8/16 conversation: editor context the model holds after 20 prompts");
+		log("8/17 conversation: editor context the model holds after 20 prompts");
 		const once = await conversationBytes(ours, false);
 		const every = await conversationBytes(ours, true);
 		rows.push({
@@ -444,7 +447,7 @@ async function main(): Promise<void> {
 		});
 	}
 	if (only.has(9)) {
-		log("9/16 Zed's database (pi 1.x on the toolchain's Node)");
+		log("9/17 Zed's database (pi 1.x on the toolchain's Node)");
 		const skip = zedSkipReason();
 		if (skip) {
 			for (const short of [
@@ -507,7 +510,7 @@ async function main(): Promise<void> {
 		}
 	}
 	if (only.has(10)) {
-		log("10/16 Neovim over its own server (real Neovims in tmux)");
+		log("10/17 Neovim over its own server (real Neovims in tmux)");
 		rows.push(
 			...(await neovimRows(ours, {
 				neovimKeys: size.neovimKeys,
@@ -519,12 +522,12 @@ async function main(): Promise<void> {
 		);
 	}
 	if (only.has(11)) {
-		log("11/16 VS Code: the package's client in a real VS Code (code-server, chromium)");
+		log("11/17 VS Code: the package's client in a real VS Code (code-server, chromium)");
 		rows.push(...(await vscodeRows({ selections: size.vscodeSelections, idleSeconds: size.vscodeIdleSeconds })));
 	}
 	if (only.has(12)) {
 		log(
-			"12/16 IDE servers: MCP over a loopback WebSocket (JetBrains-like and VS Code-like fakes in the bench process)",
+			"12/17 IDE servers: MCP over a loopback WebSocket (JetBrains-like and VS Code-like fakes in the bench process)",
 		);
 		rows.push(
 			...(await ideServerRows(ours, {
@@ -536,11 +539,11 @@ async function main(): Promise<void> {
 		);
 	}
 	if (only.has(13)) {
-		log("13/16 review of the model's edits: a real Neovim (tmux) and a real VS Code (code-server, chromium)");
+		log("13/17 review of the model's edits: a real Neovim (tmux) and a real VS Code (code-server, chromium)");
 		rows.push(...(await reviewRows({ reviewPairs: size.reviewPairs, vscodeReviews: size.vscodeReviews })));
 	}
 	if (only.has(14)) {
-		log("14/16 Emacs over its own server (real Emacsen in tmux)");
+		log("14/17 Emacs over its own server (real Emacsen in tmux)");
 		rows.push(
 			...(await emacsRows({
 				emacsKeys: size.emacsKeys,
@@ -551,7 +554,7 @@ async function main(): Promise<void> {
 		);
 	}
 	if (only.has(15)) {
-		log("15/16 process facts: the ps + lsof backend against /proc (10 headless Neovims, ~300 processes)");
+		log("15/17 process facts: the ps + lsof backend against /proc (10 headless Neovims, ~300 processes)");
 		rows.push(
 			...(await processFactsRows({
 				scans: size.factsScans,
@@ -562,9 +565,13 @@ async function main(): Promise<void> {
 	}
 	if (only.has(16)) {
 		log(
-			"16/16 inline suggestions: pi's share of a suggestion (a pi-ide.nvim-like IDE server, a fake model of fixed latency)",
+			"16/17 inline suggestions: pi's share of a suggestion (a pi-ide.nvim-like IDE server, a fake model of fixed latency)",
 		);
 		rows.push(...(await suggestionRows({ requests: size.suggestions, cancels: size.suggestionCancels })));
+	}
+	if (only.has(17)) {
+		log("17/17 Neovim's ghost text: a real Neovim 0.7.2 (tmux) and the real pi 0.73, a fake model of fixed latency");
+		rows.push(...(await ghostTextRows({ ghostSamples: size.ghostSamples, ghostKeys: size.ghostKeys })));
 	}
 	const seconds = (performance.now() - started) / 1000;
 	const machine = {
