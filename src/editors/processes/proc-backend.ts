@@ -1,4 +1,4 @@
-import type { ProcessFactsBackend } from "./core/backend-choice.ts";
+import { type ProcessFactsBackend, sameStart } from "./core/backend-choice.ts";
 import { pathsBoundTwice } from "./core/bound-twice.ts";
 import { processStart } from "./core/pid-reuse.ts";
 import { checkPortListeners } from "./core/port-trust.ts";
@@ -148,7 +148,7 @@ export class ProcBackend implements ProcessFacts {
 		if (stat === undefined) return startSeconds === undefined;
 		if (hasExited(stat)) return false;
 		const start = startOfStat(stat);
-		return startSeconds === undefined || (start !== undefined && Math.abs(start - startSeconds) <= 1);
+		return startSeconds === undefined || (start !== undefined && sameStart(start, startSeconds));
 	}
 
 	/** Small synchronous reads of procfs: asked once per state-file write. */

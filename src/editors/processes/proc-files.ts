@@ -8,7 +8,7 @@ import {
 	socketInode,
 	type TcpListener,
 } from "./core/proc-net.ts";
-import { descendants, type ProcStat, parseProcStat } from "./core/proc-stat.ts";
+import { ancestors, descendants, type ProcStat, parseProcStat } from "./core/proc-stat.ts";
 import { TEST_SCOPE_VARIABLE } from "./process-facts.ts";
 
 /**
@@ -150,13 +150,7 @@ export async function connectionServerUidNow(serverPort: number, clientPort: num
 
 /** Its parent, its parent's parent, ... up to the first process: pi's own ancestors, say. */
 export function ancestorsOf(pid: number): number[] {
-	const ancestors: number[] = [];
-	let current = procStatOf(pid)?.parentPid;
-	while (current !== undefined && current > 0 && !ancestors.includes(current)) {
-		ancestors.push(current);
-		current = procStatOf(current)?.parentPid;
-	}
-	return ancestors;
+	return ancestors(pid, (child) => procStatOf(child)?.parentPid);
 }
 
 /** Every process below `pid` (an IDE's helpers, say); one `stat` per process in `/proc`, so asked only when needed. */

@@ -13,7 +13,7 @@ import {
 	tcpEnd,
 } from "./core/lsof-fields.ts";
 import { checkPortListeners, type PortListener } from "./core/port-trust.ts";
-import { descendants } from "./core/proc-stat.ts";
+import { ancestors, descendants } from "./core/proc-stat.ts";
 import {
 	environmentWords,
 	type ListedProcess,
@@ -130,7 +130,7 @@ export class PsBackend implements ProcessFacts {
 		const trust = checkPortListeners(port, listeners, uid);
 		if (!trust.ok) return trust.reason;
 		const holder = holders.find((process) => process.uid === uid);
-		const startSeconds = holder && (this.records.startOf(holder.pid) ?? (await this.startOf(holder.pid)));
+		const startSeconds = holder && (await this.startOf(holder.pid));
 		return holder && startSeconds !== undefined
 			? { pid: holder.pid, startSeconds }
 			: `no process of yours holds port ${port}'s socket`;
@@ -161,14 +161,7 @@ export class PsBackend implements ProcessFacts {
 		const listing = await this.listing();
 		if (typeof listing === "string") return [];
 		const parentOf = new Map(listing.map((process) => [process.pid, process.parentPid]));
-		const found: number[] = [];
-		for (
-			let next = parentOf.get(pid);
-			next !== undefined && next > 0 && !found.includes(next);
-			next = parentOf.get(next)
-		)
-			found.push(next);
-		return found;
+		return ancestors(pid, (child) => parentOf.get(child));
 	}
 
 	async startOf(pid: number) {

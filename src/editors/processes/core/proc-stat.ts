@@ -35,6 +35,14 @@ export function hasExited(stat: ProcStat): boolean {
 	return stat.state === "Z" || stat.state === "X" || stat.state === "x";
 }
 
+/** Its parent, the parent's parent, ... up to the first process (a loop in the table ends the walk). */
+export function ancestors(pid: number, parentOf: (pid: number) => number | undefined): number[] {
+	const found: number[] = [];
+	for (let next = parentOf(pid); next !== undefined && next > 0 && !found.includes(next); next = parentOf(next))
+		found.push(next);
+	return found;
+}
+
 /** Every process below `root` in a table of pid → parent pid (children, theirs, ...), nearest first. */
 export function descendants(root: number, parentOf: ReadonlyMap<number, number>): number[] {
 	const children = new Map<number, number[]>();
