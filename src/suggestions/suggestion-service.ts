@@ -9,7 +9,7 @@ import { firstTimeInProcess, type SuggestionCounts, suggestionsMemory } from "..
 import type { RequestId } from "./core/early-cancels.ts";
 import { INTERNAL_ERROR, INVALID_PARAMS, METHOD_NOT_FOUND, REQUEST_CANCELLED } from "./core/errors.ts";
 import { chooseSuggestionModel, type ModelChoice, type ModelSource, parseModelRef } from "./core/model-choice.ts";
-import { displayText, parseSuggestions } from "./core/parse.ts";
+import { parseSuggestions } from "./core/parse.ts";
 import { SUGGESTION_MAX_TOKENS, suggestionPrompt } from "./core/prompt.ts";
 import { parseSuggestionRequest, type SuggestionRequest } from "./core/request.ts";
 import { suggestionStatusLines } from "./core/status-texts.ts";
@@ -198,7 +198,7 @@ export class SuggestionService {
 			cursorAfter: redacted.cursorAfter,
 			count: redacted.suggestionCount,
 			...(redacted.cursorInComment !== undefined && { cursorInComment: redacted.cursorInComment }),
-		}).map(displayText);
+		});
 		return this.ended(suggestions.length > 0 ? "answered" : "empty", { result: { suggestions } });
 	}
 
