@@ -9,6 +9,7 @@ import { NeovimSource, type NeovimSourceOptions } from "../editors/neovim/source
 import { factsStatusLines } from "../editors/processes/core/facts-status.ts";
 import type { ProcessFacts } from "../editors/processes/process-facts.ts";
 import type { DirPlan } from "../editors/state-dir/core/dir-plan.ts";
+import type { ClientSuggestionOptions } from "../editors/state-dir/dir-clients.ts";
 import { StateDir } from "../editors/state-dir/state-dir.ts";
 import { ZedSource, type ZedSourceOptions } from "../editors/zed/source.ts";
 
@@ -24,6 +25,8 @@ export interface SourcesConfig {
 	neovim?: Omit<NeovimSourceOptions, "projectDir" | "connectedKey">;
 	emacs?: Omit<EmacsSourceOptions, "projectDir" | "connectedKey">;
 	ideServers?: Omit<IdeServerSourceOptions, "connectedKey" | "claimedElsewhere" | "mentioned" | "projectDir">;
+	/** What the VS Code clients in the state dirs are offered for inline completions (while suggestions are on). */
+	vscodeSuggestions?: ClientSuggestionOptions["offer"];
 }
 
 /** What the sources ask of the connection: the project, the connected key, where a "send to agent" goes. */
@@ -56,8 +59,11 @@ export class EditorSources {
 	constructor(config: SourcesConfig, hooks: SourceHooks, connection: ConnectionReads) {
 		this.facts = config.facts;
 		this.factsIgnored = config.factsIgnored;
-		this.dirs = config.stateDirs.map((plan) => new StateDir(plan, config.uid, hooks, config.facts));
 		const { projectDir, connectedKey } = connection;
+		const offer = config.vscodeSuggestions;
+		this.dirs = config.stateDirs.map(
+			(plan) => new StateDir(plan, config.uid, hooks, config.facts, offer && { projectDir, offer }),
+		);
 		const others: EditorSource[] = [
 			...this.dirs,
 			...(config.zed ? [new ZedSource(config.zed, hooks)] : []),

@@ -1,9 +1,11 @@
 import { homedir } from "node:os";
 import { join } from "node:path";
 import type { ProcessFacts } from "../editors/processes/process-facts.ts";
+import { CLIENT_TIMEOUT_MARGIN_MS } from "../editors/state-dir/core/suggestion-offer.ts";
+import { secretFilePatterns } from "../safety/core/secret-files.ts";
 import { type IdeSettings, suggestionDebounceMs } from "../settings/core/settings.ts";
 import type { SettingsFiles } from "../settings/settings-files.ts";
-import { SUGGESTION_DEBOUNCE_MS } from "../shared/core/timing.ts";
+import { SUGGESTION_DEBOUNCE_MS, SUGGESTION_TIMEOUT_MS } from "../shared/core/timing.ts";
 import type { SourcesConfig } from "./editor-sources.ts";
 
 /**
@@ -16,14 +18,21 @@ export function editorSourcesOf(
 	uid: number,
 	env: NodeJS.ProcessEnv,
 	{ facts, ignored }: { facts: ProcessFacts; ignored?: string },
-): Pick<SourcesConfig, "zed" | "neovim" | "emacs" | "ideServers" | "facts" | "factsIgnored"> {
+): Pick<SourcesConfig, "zed" | "neovim" | "emacs" | "ideServers" | "facts" | "factsIgnored" | "vscodeSuggestions"> {
 	const saidIn = (source: IdeSettings["zed"]["source"]) => (source === "project" ? files.project : files.global);
 	const enabled = ({ on, source }: IdeSettings["zed"]) => ({ on, source: saidIn(source) });
 	const testScope = env.PI_IDE_TEST_PROC_SCOPE;
 	const dirs = { XDG_RUNTIME_DIR: env.XDG_RUNTIME_DIR, TMPDIR: env.TMPDIR };
+	const debounceMs = suggestionDebounceMs(settings.suggestionDebounceMs, SUGGESTION_DEBOUNCE_MS);
 	return {
 		facts,
 		...(ignored !== undefined && { factsIgnored: ignored }),
+		// Offered only while suggestions are on (`ownEditors()`); the client applies the same secret-file globs.
+		vscodeSuggestions: {
+			debounceMs,
+			timeoutMs: SUGGESTION_TIMEOUT_MS + CLIENT_TIMEOUT_MARGIN_MS,
+			secretFiles: secretFilePatterns(settings.secretFiles),
+		},
 		zed: { enabled: enabled(settings.zed), env, home: homedir(), platform: process.platform, uid, testScope, facts },
 		neovim: {
 			enabled: enabled(settings.neovim),
@@ -34,7 +43,7 @@ export function editorSourcesOf(
 			facts,
 			// Drawn only while suggestions are on (`ownEditors()`), the source asks each time.
 			suggestions: {
-				debounceMs: suggestionDebounceMs(settings.suggestionDebounceMs, SUGGESTION_DEBOUNCE_MS),
+				debounceMs,
 				keys: settings.suggestionKeys,
 			},
 		},

@@ -1,10 +1,13 @@
 import { chmodSync, lstatSync, rmSync } from "node:fs";
 import { createServer, type Server, type Socket } from "node:net";
 import { frameText, LineFrames } from "../../../src/editors/state-dir/core/channel-frames.ts";
+import { OFFER_SUGGESTIONS_METHOD } from "../../../src/editors/state-dir/core/suggestion-offer.ts";
+import { AskedOfPeer } from "./asked-of-peer.ts";
 import {
 	errorMessage,
 	initializeResult,
 	notificationMessage,
+	type PeerAnswer,
 	RPC_ERROR,
 	readIncoming,
 	resultMessage,
@@ -17,6 +20,11 @@ import {
 export interface ChannelPeer {
 	readonly id: number;
 	notify(method: string, params: unknown): void;
+	/**
+	 * Asks pi (inline completions, on a connection pi offered itself on): the request's id, for a cancel, and pi's
+	 * answer, or why none came (an error, `timeoutMs` passed, the connection ended). Never rejects.
+	 */
+	request(method: string, params: unknown, timeoutMs: number): { id: number; answer: Promise<PeerAnswer> };
 }
 
 export type CallOutcome = { result: unknown } | { code: number; message: string };
@@ -26,6 +34,8 @@ export interface ChannelHandlers {
 	callTool(peer: ChannelPeer, call: Exclude<ToolCall, { tool: "invalid" }>): Promise<CallOutcome>;
 	/** The peer's connection ended (pi exited or was killed): whatever it showed goes. */
 	peerGone(peer: ChannelPeer): void;
+	/** pi offers itself for inline completions (`pi/offerSuggestions`); none: "method not found". */
+	offered?(peer: ChannelPeer, params: unknown): CallOutcome;
 }
 
 /** More pis than this at once are one per terminal beyond reason: a further connection is closed at once. */
@@ -81,12 +91,18 @@ function serve(socket: Socket, id: number, version: string, handlers: ChannelHan
 	const send = (message: unknown) => {
 		if (!socket.destroyed && socket.writable) socket.write(frameText(message));
 	};
-	const peer: ChannelPeer = { id, notify: (method, params) => send(notificationMessage(method, params)) };
+	const asked = new AskedOfPeer(send);
+	const peer: ChannelPeer = {
+		id,
+		notify: (method, params) => send(notificationMessage(method, params)),
+		request: (method, params, timeoutMs) => asked.request(method, params, timeoutMs),
+	};
 	let gone = false;
 	const end = () => {
 		if (gone) return;
 		gone = true;
 		forget();
+		asked.endAll("pi's connection ended");
 		try {
 			handlers.peerGone(peer);
 		} catch {
@@ -99,7 +115,7 @@ function serve(socket: Socket, id: number, version: string, handlers: ChannelHan
 		const out = frames.push(chunk);
 		for (let bad = 0; bad < out.undecodable; bad++)
 			send(errorMessage(null, RPC_ERROR.parse, "a line that is no UTF-8"));
-		for (const frame of out.frames) answer(frame, send, peer, version, handlers);
+		for (const frame of out.frames) answer(frame, { send, peer, version, handlers, asked });
 		if (out.overflow) {
 			send(errorMessage(null, RPC_ERROR.invalidRequest, "a message over the 16 MiB limit: closing"));
 			socket.end();
@@ -108,30 +124,49 @@ function serve(socket: Socket, id: number, version: string, handlers: ChannelHan
 	});
 }
 
+interface Answering {
+	send: (message: unknown) => void;
+	peer: ChannelPeer;
+	version: string;
+	handlers: ChannelHandlers;
+	asked: AskedOfPeer;
+}
+
 /** pi's line answered: at once, or (a tool call) once its handler settles; nothing for a notification. */
-function answer(
-	frame: string,
-	send: (message: unknown) => void,
-	peer: ChannelPeer,
-	version: string,
-	handlers: ChannelHandlers,
-): void {
+function answer(frame: string, { send, peer, version, handlers, asked }: Answering): void {
 	const message = readIncoming(frame);
 	if (message.kind === "ignored") return;
+	if (message.kind === "answer") {
+		asked.settle(message.id, message.answer);
+		return;
+	}
 	if (message.kind === "invalid") {
 		send(errorMessage(message.id, message.code, message.message));
 		return;
 	}
 	const { id, method, params } = message;
 	const outcome =
-		method === "tools/call" ? toolOutcome(peer, params, handlers) : Promise.resolve(answerNow(method, params, version));
+		method === "tools/call"
+			? toolOutcome(peer, params, handlers)
+			: Promise.resolve(answerNow(method, params, version, () => offeredOutcome(peer, params, handlers)));
 	void outcome.then((done) =>
 		send("result" in done ? resultMessage(id, done.result) : errorMessage(id, done.code, done.message)),
 	);
 }
 
-function answerNow(method: string, params: unknown, version: string): CallOutcome {
+function offeredOutcome(peer: ChannelPeer, params: unknown, handlers: ChannelHandlers): CallOutcome {
+	if (!handlers.offered) return { code: RPC_ERROR.methodNotFound, message: `no method ${OFFER_SUGGESTIONS_METHOD}` };
+	try {
+		return handlers.offered(peer, params);
+	} catch (error) {
+		return { code: RPC_ERROR.internal, message: String(error) };
+	}
+}
+
+function answerNow(method: string, params: unknown, version: string, offered: () => CallOutcome): CallOutcome {
 	switch (method) {
+		case OFFER_SUGGESTIONS_METHOD:
+			return offered();
 		case "initialize":
 			return { result: initializeResult(params, version) };
 		case "ping":

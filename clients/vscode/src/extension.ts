@@ -9,9 +9,12 @@ import { EMPTY_SCHEME, PROPOSAL_SCHEME } from "./core/proposals.ts";
 import { BOTH_CLIENTS_TEXT, PUBLIC_CLIENT_ID } from "./core/public-client.ts";
 import { rangeKey, SelectionClock } from "./core/selection-clock.ts";
 import { stateDirOf } from "./core/state-dir.ts";
+import { InlineSuggestions } from "./inline-suggestions.ts";
 import { ReviewViews } from "./review-views.ts";
 import { openStateDir, removeStateFile, writeStateFile } from "./state-file.ts";
 
+const SUGGEST_COMMAND = "piIdeContext.suggest";
+const INLINE_TRIGGER_COMMAND = "editor.action.inlineSuggest.trigger";
 /** A change reaches the state file within this long; a burst of events is one write. */
 const WRITE_DEBOUNCE_MS = 100;
 declare const CLIENT_VERSION: string;
@@ -21,7 +24,8 @@ let stop: (() => void) | undefined;
 /**
  * Writes this window's state for pi (protocol v0.2): on events only, debounced; nothing runs while nothing
  * happens. The file is the extension host's `<pid>.json`, removed on deactivate; beside it `<pid>.sock`, where pi
- * asks this window to show its proposed changes as diffs (review-views.ts).
+ * asks this window to show its proposed changes as diffs (review-views.ts) and, while its suggestions are on,
+ * offers itself for inline completions (inline-suggestions.ts).
  */
 export function activate(context: vscode.ExtensionContext): void {
 	const dir = stateDirOf(process.env);
@@ -69,13 +73,22 @@ export function activate(context: vscode.ExtensionContext): void {
 	);
 	write();
 	const views = new ReviewViews();
-	context.subscriptions.push(...views.register());
+	const suggestions = new InlineSuggestions();
+	context.subscriptions.push(
+		...views.register(),
+		// VS Code's own trigger: the pi that offered itself for this document answers it at once, up to 3 to cycle.
+		vscode.commands.registerCommand(SUGGEST_COMMAND, () => vscode.commands.executeCommand(INLINE_TRIGGER_COMMAND)),
+	);
 	let closeChannel: (() => void) | undefined;
 	let stopped = false;
 	void listenChannel(join(dir, channelSocketName(process.pid)), CLIENT_VERSION, {
 		callTool: (peer, call) =>
 			call.tool === "openDiff" ? views.openDiff(peer, call.args) : views.closeTab(call.tabName),
-		peerGone: (peer) => views.peerGone(peer),
+		peerGone: (peer) => {
+			views.peerGone(peer);
+			suggestions.peerGone(peer);
+		},
+		offered: (peer, params) => suggestions.offered(peer, params),
 	}).then((started) => {
 		// Without the channel the state file still works; pi's /ide status says the review cannot reach here.
 		if (!started.ok) console.warn(`pi-ide-context: no review channel: ${started.reason}`);
@@ -87,6 +100,7 @@ export function activate(context: vscode.ExtensionContext): void {
 		debounce.cancel();
 		removeStateFile(dir, process.pid);
 		views.closeAll();
+		suggestions.closeAll();
 		closeChannel?.();
 	};
 }

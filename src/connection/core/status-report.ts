@@ -38,6 +38,8 @@ export interface DirReport {
 		reusedPid?: number;
 		startAsked?: number;
 		channelMissing?: string;
+		/** This package's VS Code client's inline completions (offered, why not). */
+		suggestions?: string;
 	}[];
 }
 
@@ -109,7 +111,7 @@ function settingsLines(input: StatusInput): string[] {
 }
 
 function describeEntry(
-	{ entry, editor: facts, reusedPid, startAsked, channelMissing }: DirReport["files"][number],
+	{ entry, editor: facts, reusedPid, startAsked, channelMissing, suggestions }: DirReport["files"][number],
 	nowSeconds: number,
 ): { rank: number; text: string } {
 	const name = show(entry.fileName, 40);
@@ -142,7 +144,9 @@ function describeEntry(
 	const client = facts.state.client
 		? `, client ${show(facts.state.client, 60)}${older ? " (older than this package's: update with /ide install vscode)" : ""}`
 		: "";
-	const channel = channelMissing === undefined ? "" : `; ${show(channelMissing, 300)}`;
+	const channel = [channelMissing, suggestions]
+		.map((note) => (note === undefined ? "" : `; ${show(note, 300)}`))
+		.join("");
 	return {
 		rank: 0,
 		text: `${name}: live ${editorLabel(facts)}, ${tier} (${show(facts.match.evidence)}), cwd ${show(facts.state.cwd, 80)}, ${file}, ${selection}${client}${channel}${dropped}`,

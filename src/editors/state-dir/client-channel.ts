@@ -4,15 +4,18 @@ import { join } from "node:path";
 import { guarded, runInBackground } from "../../shared/background.ts";
 import { systemClock } from "../../shared/clock.ts";
 import type { Clock } from "../../shared/core/clock.ts";
+import { isFields } from "../../shared/core/fields.ts";
 import { IDE_REQUEST_TIMEOUT_MS } from "../../shared/core/timing.ts";
-import { handleServerMessage, notificationText, requestText } from "../core/json-rpc.ts";
+import { type AskedAnswer, handleServerMessage, notificationText, requestText } from "../core/json-rpc.ts";
 import { initializeParams, serverInfoOf, toolNamesOf } from "../core/mcp.ts";
 import { checkDirTrust, checkSocketTrust } from "../core/path-trust.ts";
+import type { BoundRequests } from "../editor-source.ts";
 import { lstatFacts, lstatFactsNow } from "../fs-facts.ts";
 import { PendingRequests } from "../pending-requests.ts";
 import type { ClosableToolCaller, ToolAnswer } from "../tool-caller.ts";
 import { CHANNEL_MAX_FRAME_BYTES, LineFrames } from "./core/channel-frames.ts";
 import { CHANNEL_SERVER_NAME, channelClientOf, channelSocketName, missingChannelText } from "./core/client-channel.ts";
+import { REQUEST_CANCELLED_NOTIFICATION } from "./core/suggestion-offer.ts";
 
 /** Where one VS Code client's channel is: its state dir, its extension host's pid, the user pi trusts. */
 export interface ClientChannelTarget {
@@ -28,6 +31,8 @@ export interface ClientChannel extends ClosableToolCaller {
 	readonly server: { name: string; version: string };
 	/** Lines that were no JSON-RPC message (or no UTF-8): counted and ignored, the last reason kept. */
 	readonly nonsense: { count: number; last: string };
+	/** A request of pi's own beyond tools (`pi/offerSuggestions`); `timeoutMs` undefined: while connected. */
+	ask(method: string, params: unknown, timeoutMs: number | undefined): Promise<ToolAnswer>;
 }
 
 export type ClientChannelOpen = { ok: true; caller: ClientChannel } | { ok: false; reason: string };
@@ -36,6 +41,11 @@ export interface ClientChannelOptions {
 	/** For the connection, `initialize` and `tools/list` each. */
 	timeoutMs?: number;
 	clock?: Clock;
+	/**
+	 * Where the client's own requests on this connection go (inline completions on a standing connection): its
+	 * `getSuggestions`, its `request_cancelled`, and the connection's end. None: "method not found".
+	 */
+	requests?: BoundRequests;
 }
 
 /** The reason of a close pi made itself. */
@@ -60,7 +70,7 @@ export async function connectClientChannel(
 		if (!trusted.ok) return trusted;
 		const socket = await connectedSocket(trusted.path, timeoutMs, clock);
 		if (typeof socket === "string") return { ok: false, reason: socket };
-		const channel = new SocketChannel(socket, clock);
+		const channel = new SocketChannel(socket, clock, options.requests);
 		const opened = await channel.handshake(timeoutMs);
 		if (!opened.ok) channel.close();
 		return opened.ok ? { ok: true, caller: channel } : opened;
@@ -135,6 +145,7 @@ class SocketChannel implements ClientChannel {
 	constructor(
 		private readonly socket: Socket,
 		clock: Clock,
+		private readonly requests?: BoundRequests,
 	) {
 		this.pending = new PendingRequests(clock);
 		this.closed = new Promise((resolve) => {
@@ -185,6 +196,10 @@ class SocketChannel implements ClientChannel {
 		this.finish(PI_CLOSED_CHANNEL);
 	}
 
+	ask(method: string, params: unknown, timeoutMs: number | undefined): Promise<ToolAnswer> {
+		return this.request(method, params, timeoutMs);
+	}
+
 	/** `timeoutMs` undefined: as long as the connection lasts. */
 	private request(method: string, params: unknown, timeoutMs: number | undefined): Promise<ToolAnswer> {
 		if (this.closedWith !== undefined)
@@ -215,12 +230,25 @@ class SocketChannel implements ClientChannel {
 		handleServerMessage(frame, "the client", {
 			answered: (id, answer) => this.pending.settle(id, answer),
 			reply: (text) => this.send(text),
+			...(this.requests && { asked: (id, method, params) => this.asked(id, method, params) }),
 			notified: (method, params) => {
+				if (method === REQUEST_CANCELLED_NOTIFICATION && this.requests) this.cancelled(params);
 				for (const listener of [...this.listeners])
 					void runInBackground("vscode channel notification", () => listener(method, params));
 			},
 			nonsense: (reason) => this.sawNonsense(reason),
 		});
+	}
+
+	private asked(id: string | number, method: string, params: unknown): Promise<AskedAnswer> {
+		if (!this.requests) return Promise.resolve({ error: { code: -32601, message: "pi serves no requests here" } });
+		return this.requests.answer({ id, method, params });
+	}
+
+	private cancelled(params: unknown): void {
+		const id = isFields(params) ? params.id : undefined;
+		if (typeof id === "number" || typeof id === "string") this.requests?.cancelled(id);
+		else this.sawNonsense("a request_cancelled without an id");
 	}
 
 	private sawNonsense(reason: string): void {
@@ -232,6 +260,8 @@ class SocketChannel implements ClientChannel {
 		this.closedWith = reason;
 		this.socket.destroy();
 		this.pending.settleAll({ ok: false, reason: `the connection closed: ${reason}` });
+		// What the client asked and still waits for is abandoned: its model call aborted.
+		this.requests?.gone();
 		this.markClosed(reason);
 	}
 }

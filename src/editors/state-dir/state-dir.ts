@@ -10,28 +10,21 @@ import type { EditorChannel } from "../diff-channels.ts";
 import type { EditorAsked, EditorSource, SourceHooks } from "../editor-source.ts";
 import { lstatFacts, lstatFactsNow } from "../fs-facts.ts";
 import type { ProcessFacts } from "../processes/process-facts.ts";
-import {
-	type ClientChannelTarget,
-	channelSocketPath,
-	connectClientChannel,
-	missingChannelNow,
-} from "./client-channel.ts";
-import { channelClientOf } from "./core/client-channel.ts";
+import type { ClientChannelTarget } from "./client-channel.ts";
 import { type DirEnv, type DirPlan, type DirRole, type DirVerdict, REAL_ROOTS, stateDirPlan } from "./core/dir-plan.ts";
 import { classifyFileName, stateFileName } from "./core/parse.ts";
+import { type ClientNotes, type ClientSuggestionOptions, DirClients } from "./dir-clients.ts";
 import { PidLiveness } from "./pid-liveness.ts";
 import { StateWatcher } from "./watcher.ts";
 
-/** A file of the dir as `/ide status` shows it: the entry, the editor it makes, and a reused pid. */
-export interface DirFile {
+/** A file of the dir as `/ide status` shows it: the entry, the editor it makes, a reused pid, its client's notes. */
+export interface DirFile extends ClientNotes {
 	entry: StateFileEntry;
 	editor?: ListedEditor;
 	/** The pid now belongs to a process started after the file was last written. */
 	reusedPid?: number;
 	/** When its pid's process started is being asked (`ps`): not offered until then. */
 	startAsked?: number;
-	/** A live editor of this package's VS Code client that has no review channel pi could use, and what to do. */
-	channelMissing?: string;
 }
 
 /** Where editors may write, for this environment: `/tmp` and `/run/user` may stand in a test's temp dir. */
@@ -52,19 +45,29 @@ export class StateDir implements EditorSource {
 	private watchedIno?: bigint;
 	private watcherError?: string;
 	private readonly pids: PidLiveness;
-	private readonly listeningPaths: (pid: number) => Promise<readonly string[]>;
+	private readonly clients: DirClients;
 	private checking = false;
 	private closed = false;
 
+	/** `suggestions`: what VS Code windows of pi's project are offered for inline completions (none: never offered). */
 	constructor(
 		private readonly plan: DirPlan,
 		private readonly uid: number,
 		private readonly hooks: SourceHooks,
 		facts: Pick<ProcessFacts, "knownStart" | "learnStarts" | "listeningUnixPaths">,
+		suggestions?: ClientSuggestionOptions,
 	) {
 		// A start asked of `ps` in the background arrived: the listing reads it at once.
 		this.pids = new PidLiveness(facts, () => this.hooks.changed());
-		this.listeningPaths = async (pid) => (await facts.listeningUnixPaths([pid])).byPid.get(pid) ?? [];
+		this.clients = new DirClients({
+			dir: plan.path,
+			uid,
+			facts,
+			editors: () => this.editors(),
+			...(hooks.requests && { requests: hooks.requests }),
+			...(suggestions && { suggestions }),
+			hooks,
+		});
 	}
 
 	get dir(): string {
@@ -90,15 +93,11 @@ export class StateDir implements EditorSource {
 		return this.watcher?.lost === true;
 	}
 
-	/** For `/ide status`: every file, with one lstat per live VS Code client for its channel. */
+	/** For `/ide status`: every file, with one lstat per live VS Code client for its channel, and its links. */
 	files(): DirFile[] {
-		return this.listing().map((file) => {
-			const editor = file.editor;
-			if (!editor?.alive) return file;
-			const target = { dir: this.dir, pid: editor.pid, uid: this.uid, listeningPaths: this.listeningPaths };
-			const channelMissing = missingChannelNow(target, editor.state.client);
-			return channelMissing === undefined ? file : { ...file, channelMissing };
-		});
+		return this.listing().map((file) =>
+			file.editor?.alive ? { ...file, ...this.clients.notesOf(file.editor) } : file,
+		);
 	}
 
 	/**
@@ -106,18 +105,11 @@ export class StateDir implements EditorSource {
 	 * socket, pid and dir, for `connectClientChannel`. Undefined for other editors, dead ones and older clients.
 	 */
 	clientChannelOf(key: string): (ClientChannelTarget & { socket: string }) | undefined {
-		const facts = this.facts(key);
-		if (!facts?.alive || !facts.reading || channelClientOf(facts.reading.state.client).kind !== "channel")
-			return undefined;
-		const target = { dir: this.dir, pid: facts.reading.pid, uid: this.uid, listeningPaths: this.listeningPaths };
-		return { ...target, socket: channelSocketPath(target) };
+		return this.clients.channelOf(this.facts(key));
 	}
 
-	/** This package's VS Code client from 0.4.0 on: its socket beside the state file, connected for each review. */
 	diffChannel(editor: EditorAsked): EditorChannel | undefined {
-		if (editor.origin !== "state-file") return undefined;
-		const target = this.clientChannelOf(editor.key);
-		return target && { kind: "vscode-client", app: editor.state.app, connect: () => connectClientChannel(target) };
+		return this.clients.diffChannel(editor, this.facts(editor.key));
 	}
 
 	private listing(): DirFile[] {
@@ -148,7 +140,7 @@ export class StateDir implements EditorSource {
 
 	async close(): Promise<void> {
 		this.closed = true;
-		await this.closeWatcher();
+		await Promise.all([this.clients.close(), this.closeWatcher()]);
 	}
 
 	editors(): ListedEditor[] {
@@ -198,6 +190,7 @@ export class StateDir implements EditorSource {
 	/** The dir's own standing (created, removed, chmod-ed, replaced) and pids no file names any more. */
 	async recheck(): Promise<void> {
 		this.forgetVanishedPids();
+		this.clients.update();
 		if (this.checking || this.closed) return;
 		this.checking = true;
 		try {
@@ -256,7 +249,10 @@ export class StateDir implements EditorSource {
 				uid: this.uid,
 				isAlive: (pid) => this.pids.checkAlive(pid),
 				clock: this.hooks.clock,
-				onChange: this.hooks.changed,
+				onChange: () => {
+					this.hooks.changed();
+					this.clients.update();
+				},
 				onSettled: (fileName) => {
 					const name = classifyFileName(fileName);
 					if (name.kind === "state") this.hooks.settled(pidKey(name.pid));
@@ -270,6 +266,7 @@ export class StateDir implements EditorSource {
 			await this.pids.learnStarts(
 				[...watcher.entries.values()].flatMap((entry) => (entry.reading ? [entry.reading.pid] : [])),
 			);
+			this.clients.update();
 		} catch (error) {
 			this.dirVerdict = { kind: "untrusted", reason: `cannot watch ${dir}: ${String(error)}` };
 			await this.closeWatcher();

@@ -136,3 +136,9 @@ export const SUGGESTION_TIMEOUT_MS = 15_000;
 export const SUGGESTION_DEBOUNCE_MS = 300;
 /** A Neovim whose suggestions another pi owned is asked again at most this often whether they are free now. */
 export const NEOVIM_SUGGEST_CLAIM_RETRY_MS = 2000;
+/**
+ * A VS Code client's standing connection for inline completions that failed or closed is opened again no sooner
+ * than this (on the next change of its state file, or the next re-check): a window reloading its extension host
+ * gets a new pid anyway, and a broken socket is not hammered.
+ */
+export const SUGGEST_LINK_RETRY_MS = 5000;

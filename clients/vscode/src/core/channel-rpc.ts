@@ -21,9 +21,13 @@ type Fields = Record<string, unknown>;
 const isFields = (value: unknown): value is Fields =>
 	typeof value === "object" && value !== null && !Array.isArray(value);
 
-/** One line from pi: a request to answer, a message to ignore (a notification, an answer), or an error to send. */
+/**
+ * One line from pi: a request to answer, an answer to a request of the client's own (inline completions), a
+ * message to ignore (a notification, an answer with no id of the client's), or an error to send.
+ */
 export type IncomingMessage =
 	| { kind: "request"; id: Id; method: string; params: unknown }
+	| { kind: "answer"; id: number; answer: PeerAnswer }
 	| { kind: "ignored" }
 	| { kind: "invalid"; id: Id | null; code: number; message: string };
 
@@ -39,6 +43,17 @@ export function readIncoming(line: string): IncomingMessage {
 	if (raw.jsonrpc !== "2.0")
 		return { kind: "invalid", id, code: RPC_ERROR.invalidRequest, message: 'jsonrpc is not "2.0"' };
 	if (typeof raw.method !== "string") {
+		if (typeof raw.id === "number" && "result" in raw)
+			return { kind: "answer", id: raw.id, answer: { ok: true, result: raw.result } };
+		if (typeof raw.id === "number" && isFields(raw.error)) {
+			const message = typeof raw.error.message === "string" ? raw.error.message.slice(0, 300) : "an error";
+			const code = typeof raw.error.code === "number" ? raw.error.code : RPC_ERROR.internal;
+			return {
+				kind: "answer",
+				id: raw.id,
+				answer: { ok: false, code, reason: `pi answered with an error: ${message}` },
+			};
+		}
 		// An answer to nothing this client asked: nothing to say back.
 		if ("result" in raw || "error" in raw) return { kind: "ignored" };
 		return { kind: "invalid", id, code: RPC_ERROR.invalidRequest, message: "no method" };
@@ -49,6 +64,10 @@ export function readIncoming(line: string): IncomingMessage {
 	return { kind: "request", id, method: raw.method, params: raw.params };
 }
 
+/** pi's answer to a request of the client's: its result, or why there is none (pi's error, a timeout, pi gone). */
+export type PeerAnswer = { ok: true; result: unknown } | { ok: false; code?: number; reason: string };
+
+export const requestMessage = (id: number, method: string, params: unknown) => ({ jsonrpc: "2.0", id, method, params });
 export const resultMessage = (id: Id, result: unknown) => ({ jsonrpc: "2.0", id, result });
 export const errorMessage = (id: Id | null, code: number, message: string) => ({
 	jsonrpc: "2.0",

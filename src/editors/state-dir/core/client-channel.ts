@@ -1,4 +1,4 @@
-import { VSCODE_CLIENT_NAME } from "../../core/clients.ts";
+import { VSCODE_CLIENT_NAME, versionAtLeast, vscodeClientVersion } from "../../core/clients.ts";
 
 /**
  * The shipped VS Code client's way back: a unix socket `<pid>.sock` beside its `<pid>.json`, in the same 0700
@@ -16,23 +16,21 @@ export const CHANNEL_SERVER_NAME = VSCODE_CLIENT_NAME;
 export type ChannelClient = { kind: "channel" } | { kind: "without-channel"; version: string } | { kind: "other" };
 
 export function channelClientOf(client: string | undefined): ChannelClient {
-	const prefix = `${VSCODE_CLIENT_NAME}/`;
-	if (!client?.startsWith(prefix)) return { kind: "other" };
-	const version = client.slice(prefix.length);
-	const installed = versionParts(version);
-	const since = versionParts(CHANNEL_SINCE_VERSION) ?? [];
-	if (!installed) return { kind: "without-channel", version };
-	for (let index = 0; index < 3; index++) {
-		const a = installed[index] ?? 0;
-		const b = since[index] ?? 0;
-		if (a !== b) return a > b ? { kind: "channel" } : { kind: "without-channel", version };
-	}
-	return { kind: "channel" };
+	const version = vscodeClientVersion(client);
+	if (version === undefined) return { kind: "other" };
+	return versionAtLeast(version, CHANNEL_SINCE_VERSION) ? { kind: "channel" } : { kind: "without-channel", version };
 }
 
-function versionParts(version: string): number[] | undefined {
-	const match = /^(\d+)\.(\d+)\.(\d+)/.exec(version);
-	return match ? [Number(match[1]), Number(match[2]), Number(match[3])] : undefined;
+/** The client version that first asks pi for inline completions over the channel. */
+export const SUGGESTIONS_SINCE_VERSION = "0.5.0";
+
+/** What a state file's `client` says of inline completions: this package's client that asks, an older one, or none. */
+export type SuggestingClient = { kind: "asks" } | { kind: "older"; version: string } | { kind: "other" };
+
+export function suggestingClientOf(client: string | undefined): SuggestingClient {
+	const version = vscodeClientVersion(client);
+	if (version === undefined) return { kind: "other" };
+	return versionAtLeast(version, SUGGESTIONS_SINCE_VERSION) ? { kind: "asks" } : { kind: "older", version };
 }
 
 /** Why the editor's state file names no channel to connect to, for `/ide status`; undefined when it has one. */

@@ -18,7 +18,26 @@ describe("the client reads pi's lines", () => {
 			{ kind: "request", id: "a", method: "x", params: [1] },
 		],
 		["a notification", '{"jsonrpc":"2.0","method":"notifications/initialized"}', { kind: "ignored" }],
-		["an answer to nothing asked", '{"jsonrpc":"2.0","id":4,"result":{}}', { kind: "ignored" }],
+		[
+			"an answer (to a request of the client's, by its number)",
+			'{"jsonrpc":"2.0","id":4,"result":{"suggestions":[]}}',
+			{ kind: "answer", id: 4, answer: { ok: true, result: { suggestions: [] } } },
+		],
+		[
+			"an error answer",
+			'{"jsonrpc":"2.0","id":5,"error":{"code":-32800,"message":"request cancelled"}}',
+			{
+				kind: "answer",
+				id: 5,
+				answer: { ok: false, code: -32800, reason: "pi answered with an error: request cancelled" },
+			},
+		],
+		[
+			"an answer with an id the client never uses (a string)",
+			'{"jsonrpc":"2.0","id":"4","result":{}}',
+			{ kind: "ignored" },
+		],
+		["an error that is no object", '{"jsonrpc":"2.0","id":6,"error":"no"}', { kind: "ignored" }],
 		["not JSON", "{nope", { kind: "invalid", id: null, code: -32700, message: "not JSON" }],
 		["an array (a batch)", "[]", { kind: "invalid", id: null, code: -32600, message: "not an object" }],
 		[
