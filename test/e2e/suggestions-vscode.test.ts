@@ -23,7 +23,9 @@ const skipReason = vscodeSuiteSkipReason("the VS Code suggestions tests", pi1.no
 
 const BODY = "export function answer() {\n\treturn \n}\n";
 const SUGGESTED = "42; // from pi";
-const FILES = ["commit", "cancel", "off", "gone"].map((name) => `src/${name}.ts`);
+/** What the model answers: three candidates; pi passes on as many as the client asked for. */
+const CANDIDATES = [SUGGESTED, "43; // second", "44; // third"];
+const FILES = ["commit", "cycle", "cancel", "off", "gone"].map((name) => `src/${name}.ts`);
 
 /** The ghost text VS Code shows now (the inline part and any lines below it). */
 const ghostText = (vscode: VscodeSession) =>
@@ -43,7 +45,8 @@ describe.skipIf(skipReason !== undefined)(
 			for (const file of FILES) writeFileSync(join(ws.project, file), BODY);
 			writeFileSync(join(ws.project, ".env"), "TOKEN=\n");
 			writeAgentDir(ws.agentDir, ws.server.baseUrl, { "pi-ide": { suggestions: true } });
-			ws.server.reply = (request) => (isSuggestionRequest(request) ? `<SUGGESTION>${SUGGESTED}</SUGGESTION>` : "ok");
+			ws.server.reply = (request) =>
+				isSuggestionRequest(request) ? CANDIDATES.map((text) => `<SUGGESTION>${text}</SUGGESTION>`).join("\n") : "ok";
 			vscode = await VscodeSession.start(ws, pi1, host as Required<Omit<typeof host, "skipReason">>);
 			rpc = vscode.rpc;
 			await vscode.open("commit.ts");
@@ -95,6 +98,27 @@ describe.skipIf(skipReason !== undefined)(
 					`export function answer() {\n\treturn ${SUGGESTED}\n}\n`,
 				10_000,
 			);
+		}, 120_000);
+
+		/** The `<count>` pi asked the model for in its latest suggestion request. */
+		const countAsked = () => /<count>(\d+)<\/count>/.exec(JSON.stringify(suggestionRequests(ws).at(-1)?.messages))?.[1];
+
+		test("asked by hand: three to cycle with Alt+] and Alt+[; typing asks for one", async () => {
+			await vscode.open("cycle.ts");
+			await atReturn();
+			await palette(vscode.page, "Trigger Inline Suggestion");
+			await waitFor("the first candidate", async () => (await ghostText(vscode)) === CANDIDATES[0], 20_000);
+			expect(countAsked()).toBe("3");
+			await vscode.page.keyboard.press("Alt+]");
+			await waitFor("the second candidate", async () => (await ghostText(vscode)) === CANDIDATES[1], 10_000);
+			await vscode.page.keyboard.press("Alt+[");
+			await waitFor("the first again", async () => (await ghostText(vscode)) === CANDIDATES[0], 10_000);
+			await vscode.page.keyboard.press("Escape");
+			const asked = suggestionRequests(ws).length;
+			await vscode.page.keyboard.type("4");
+			await waitFor("the automatic request", () => suggestionRequests(ws).length > asked, 15_000);
+			expect(countAsked()).toBe("1");
+			await vscode.page.keyboard.press("Escape");
 		}, 120_000);
 
 		test("typing on cancels: the model's request is aborted", async () => {
