@@ -1,0 +1,258 @@
+/**
+ * The standing links over which VS Code windows ask pi for inline completions (src/editors/state-dir/
+ * suggestion-links.ts), against the client's real channel server on a real unix socket in a real 0700 dir: one
+ * link per client of pi's project while suggestions are on, pi offered on it; the client's requests, cancels and
+ * end reaching the suggestions' feature under the editor's key; off, a refused offer and its retry on the
+ * injected clock, a window that goes, the source's close. Then the state dir wiring it: `/ide status` notes.
+ */
+import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, test } from "vitest";
+import { type ChannelPeer, listenChannel } from "../../../clients/vscode/src/channel-server.ts";
+import { pidKey } from "../../../src/editors/core/editor-key.ts";
+import type { EditorRequest, EditorRequests } from "../../../src/editors/editor-source.ts";
+import { connectClientChannel } from "../../../src/editors/state-dir/client-channel.ts";
+import { StateDir } from "../../../src/editors/state-dir/state-dir.ts";
+import { type LinkCandidate, SuggestionLinks } from "../../../src/editors/state-dir/suggestion-links.ts";
+import { systemClock } from "../../../src/shared/clock.ts";
+import { SUGGEST_LINK_RETRY_MS } from "../../../src/shared/core/timing.ts";
+import { ManualClock } from "../../support/clocks.ts";
+import { projectState } from "../../support/fixtures.ts";
+import { listeningPathsOf, testProcessFacts } from "../../support/process-facts.ts";
+import { tempDir } from "../../support/temp-dir.ts";
+import { waitFor } from "../../support/wait-for.ts";
+
+const uid = process.getuid?.() ?? 0;
+const key = pidKey(process.pid);
+const cleanups: (() => unknown)[] = [];
+afterEach(async () => {
+	for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+/** The suggestions' side as pi's feature gives it to sources: switchable, every call recorded. */
+function feature(on: boolean) {
+	let own = on;
+	const listeners = new Set<() => void>();
+	const seen = {
+		answered: [] as [string, EditorRequest][],
+		cancelled: [] as [string, number | string][],
+		gone: [] as string[],
+	};
+	const requests: EditorRequests = {
+		wanted: () => own,
+		ownEditors: () => own,
+		onStandingChange: (listener) => {
+			listeners.add(listener);
+			return () => listeners.delete(listener);
+		},
+		answer: async (editorKey, request) => {
+			seen.answered.push([editorKey, request]);
+			return { result: { suggestions: ["42;"] } };
+		},
+		cancelled: (editorKey, id) => seen.cancelled.push([editorKey, id]),
+		gone: (editorKey) => seen.gone.push(editorKey),
+	};
+	const set = (next: boolean) => {
+		own = next;
+		for (const listener of [...listeners]) listener();
+	};
+	return { requests, seen, set, listeners };
+}
+
+/** A 0700 dir with the client's channel server of this process listening in it, as VS Code's would. */
+async function clientListening(offer: (params: unknown) => { result: unknown } | { code: number; message: string }) {
+	const root = tempDir("suggestion-links");
+	cleanups.push(root.cleanup);
+	chmodSync(root.path, 0o700);
+	const offers: { peer: ChannelPeer; params: unknown }[] = [];
+	const gone: ChannelPeer[] = [];
+	const started = await listenChannel(join(root.path, `${process.pid}.sock`), "0.5.0", {
+		callTool: async () => ({ result: {} }),
+		peerGone: (peer) => gone.push(peer),
+		offered: (peer, params) => {
+			offers.push({ peer, params });
+			return offer(params);
+		},
+	});
+	if (!started.ok) throw new Error(started.reason);
+	cleanups.push(started.close);
+	return { dir: root.path, offers, gone, close: started.close };
+}
+
+const accept = () => ({ result: { accepted: true } });
+const OFFER = { debounceMs: 300, timeoutMs: 17_000, secretFiles: [".env", "*.pem"] };
+
+function linksFor(dir: string, on: boolean, clock = new ManualClock(), inProject = true) {
+	const the = feature(on);
+	const candidate: LinkCandidate = {
+		key,
+		target: { dir, pid: process.pid, uid, listeningPaths: listeningPathsOf() },
+		inProject,
+	};
+	const state = { candidates: [candidate], connects: 0, changes: 0 };
+	const links = new SuggestionLinks({
+		requests: the.requests,
+		candidates: () => state.candidates,
+		offer: () => ({ ...OFFER, project: "/home/dev/proj", pid: process.pid }),
+		clock,
+		changed: () => state.changes++,
+		connect: (target, options) => {
+			state.connects++;
+			return connectClientChannel(target, options);
+		},
+	});
+	cleanups.push(() => links.close());
+	return { links, the, state, clock, candidate };
+}
+
+describe("the standing links of VS Code windows", () => {
+	test("on: the project's client linked, pi offered on it with its project, pid and settings", async () => {
+		const client = await clientListening(accept);
+		const { links } = linksFor(client.dir, true);
+		links.update();
+		await waitFor("the link offered", () => links.statusOf(key)?.includes("offered"));
+		expect(client.offers.map((offer) => offer.params)).toEqual([
+			{ ...OFFER, project: "/home/dev/proj", pid: process.pid },
+		]);
+		// Many updates (every cursor move of the window) make no second link.
+		for (let round = 0; round < 20; round++) links.update();
+		expect(client.offers).toHaveLength(1);
+	});
+
+	test("the client asks: the feature answers under the editor's key; a cancel by id; the end is the editor gone", async () => {
+		const client = await clientListening(accept);
+		const { links, the } = linksFor(client.dir, true);
+		links.update();
+		const peer = (await waitFor("the offer", () => client.offers[0])).peer;
+		const asked = { filePath: "/home/dev/proj/a.ts", cursorBefore: "x = ", cursorAfter: "", suggestionCount: 1 };
+		const { id, answer } = peer.request("getSuggestions", asked, 5000);
+		expect(await answer).toEqual({ ok: true, result: { suggestions: ["42;"] } });
+		expect(the.seen.answered).toEqual([[key, { id, method: "getSuggestions", params: asked }]]);
+		peer.notify("request_cancelled", { id: 7 });
+		await waitFor("the cancel", () => the.seen.cancelled.length > 0);
+		expect(the.seen.cancelled).toEqual([[key, 7]]);
+		await links.close();
+		expect(the.seen.gone).toContain(key);
+		await waitFor("the client saw pi go", () => client.gone.length === 1);
+	});
+
+	test("another project's window gets no link; one linked stays linked whatever file it shows next", async () => {
+		const client = await clientListening(accept);
+		const { links, state, candidate } = linksFor(client.dir, true, new ManualClock(), false);
+		links.update();
+		expect(state.connects).toBe(0);
+		expect(links.statusOf(key)).toBeUndefined();
+		state.candidates = [{ ...candidate, inProject: true }];
+		links.update();
+		await waitFor("the link offered", () => links.statusOf(key)?.includes("offered"));
+		state.candidates = [{ ...candidate, inProject: false }];
+		links.update();
+		expect(links.statusOf(key)).toContain("offered");
+		expect(state.connects).toBe(1);
+	});
+
+	test("off: no connection at all; on: offered; off again: the link closed and the client sees pi go", async () => {
+		const client = await clientListening(accept);
+		const { links, the, state } = linksFor(client.dir, false);
+		links.update();
+		expect(state.connects).toBe(0);
+		the.set(true);
+		await waitFor("the link offered", () => links.statusOf(key)?.includes("offered"));
+		the.set(false);
+		expect(links.statusOf(key)).toBeUndefined();
+		await waitFor("the client saw pi go", () => client.gone.length === 1);
+		expect(the.seen.gone).toEqual([key]);
+	});
+
+	test("a refused offer: said why, not tried again before the retry time, then tried", async () => {
+		let refuse = true;
+		const client = await clientListening(() =>
+			refuse ? { code: -32602, message: "the offer's project is no absolute path" } : accept(),
+		);
+		const clock = new ManualClock();
+		const { links, state } = linksFor(client.dir, true, clock);
+		links.update();
+		await waitFor("the refusal", () => links.statusOf(key)?.includes("not offered"));
+		expect(links.statusOf(key)).toBe(
+			"inline completions: not offered: the client did not take the offer: the client answered with an error: the offer's project is no absolute path",
+		);
+		await waitFor("the client saw pi go", () => client.gone.length === 1);
+		refuse = false;
+		clock.advance(SUGGEST_LINK_RETRY_MS - 1);
+		links.update();
+		expect(state.connects).toBe(1);
+		clock.advance(1);
+		links.update();
+		await waitFor("offered on the retry", () => links.statusOf(key)?.includes("offered"));
+		expect(state.connects).toBe(2);
+	});
+
+	test("the window goes: said, the editor gone for the feature; once it is no candidate, forgotten", async () => {
+		const client = await clientListening(accept);
+		const { links, the, state } = linksFor(client.dir, true);
+		links.update();
+		await waitFor("the link offered", () => links.statusOf(key)?.includes("offered"));
+		client.close();
+		await waitFor("the end noticed", () => links.statusOf(key)?.includes("not offered"));
+		expect(the.seen.gone).toEqual([key]);
+		state.candidates = [];
+		links.update();
+		expect(links.statusOf(key)).toBeUndefined();
+	});
+
+	test("closed: nothing made after, and the standing's listener removed", async () => {
+		const client = await clientListening(accept);
+		const { links, the, state } = linksFor(client.dir, true);
+		await links.close();
+		links.update();
+		the.set(true);
+		expect(state.connects).toBe(0);
+		expect(the.listeners.size).toBe(0);
+	});
+});
+
+describe("the state dir offers its VS Code clients", () => {
+	async function dirWith(client: string, elsewhere = false) {
+		const the = feature(true);
+		const listening = await clientListening(accept);
+		const project = join(listening.dir, "proj");
+		mkdirSync(project);
+		const state = projectState(project, {
+			pid: process.pid,
+			client,
+			app: "vscode",
+			argv: [],
+			...(elsewhere && { cwd: "/somewhere/else", buffer: { file: "/somewhere/else/a.ts" } }),
+		});
+		writeFileSync(join(listening.dir, `${process.pid}.json`), JSON.stringify(state), { mode: 0o600 });
+		const hooks = { clock: systemClock, changed: () => {}, event: () => {}, notify: () => {}, settled: () => {} };
+		const source = new StateDir(
+			{ path: listening.dir, role: "override" },
+			uid,
+			{ ...hooks, requests: the.requests },
+			testProcessFacts(),
+			{ projectDir: () => project, offer: OFFER },
+		);
+		cleanups.push(() => source.close());
+		await source.start();
+		return { source, listening, project };
+	}
+
+	test("a 0.5.0 client of the project: offered, and /ide status says so", async () => {
+		const { source, listening, project } = await dirWith("pi-ide-context-vscode/0.5.0");
+		await waitFor("offered", () => source.files()[0]?.suggestions?.includes("offered"));
+		expect(listening.offers[0]?.params).toMatchObject({ project, pid: process.pid, ...OFFER });
+	});
+
+	test("an older client: not linked, and /ide status says which version asks", async () => {
+		const { source, listening } = await dirWith("pi-ide-context-vscode/0.4.0");
+		expect(source.files()[0]?.suggestions).toBe("inline completions: client 0.4.0 does not ask pi (0.5.0 on does)");
+		expect(listening.offers).toEqual([]);
+	});
+
+	test("another project's window: not linked", async () => {
+		const { source, listening } = await dirWith("pi-ide-context-vscode/0.5.0", true);
+		expect(source.files()[0]?.suggestions).toBeUndefined();
+		expect(listening.offers).toEqual([]);
+	});
+});
