@@ -1,13 +1,14 @@
 /**
  * The client's socket server (clients/vscode/src/channel-server.ts) on real unix sockets, without VS Code: where it
  * listens and with which mode, a stale socket replaced, removed on close; every bad line answered with a JSON-RPC
- * error and the server answering on; a handler that throws; an oversize line; a peer that goes.
+ * error and the server answering on; a handler that throws; an oversize line; a peer that goes; pi's
+ * `pi/offerSuggestions` answered by the `offered` handler, and the client's own requests to pi answered by pi.
  */
 import { lstatSync, mkdirSync, writeFileSync } from "node:fs";
 import { connect, type Socket } from "node:net";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
-import { type ChannelHandlers, listenChannel } from "../../../clients/vscode/src/channel-server.ts";
+import { type ChannelHandlers, type ChannelPeer, listenChannel } from "../../../clients/vscode/src/channel-server.ts";
 import { textResult } from "../../../clients/vscode/src/core/channel-rpc.ts";
 import { tempDir } from "../../support/temp-dir.ts";
 import { waitFor } from "../../support/wait-for.ts";
@@ -166,5 +167,134 @@ describe("the client's socket", () => {
 		a.socket.destroy();
 		await waitFor("a gone", () => gone.length === 1);
 		expect(gone).toHaveLength(1);
+	});
+});
+
+describe("inline completions on the client's socket", () => {
+	const offer = { project: "/p", pid: 77, debounceMs: 300, timeoutMs: 32_000, secretFiles: [] };
+
+	/** A server whose `offered` hands each offering peer to the test, and a pi that offered itself on it. */
+	async function offeredOn(path: string, gone: ChannelPeer[] = []) {
+		const offered: ChannelPeer[] = [];
+		await listening(path, {
+			...quiet,
+			offered: (asker) => {
+				offered.push(asker);
+				return { result: { accepted: true } };
+			},
+			peerGone: (which) => gone.push(which),
+		});
+		const pi = await peer(path);
+		pi.send(request(1, "pi/offerSuggestions", offer));
+		await waitFor("the offer answered", () => pi.lines.length === 1);
+		const asker = offered[0];
+		if (!asker) throw new Error("no peer offered");
+		return { pi, asker };
+	}
+
+	test("pi/offerSuggestions is answered with the offered handler's outcome: a result or an error", async () => {
+		const path = socketPath();
+		const seen: { peer: number; params: unknown }[] = [];
+		await listening(path, {
+			...quiet,
+			offered: (asker, params) => {
+				seen.push({ peer: asker.id, params });
+				return (params as { pid?: unknown }).pid === 77
+					? { result: { accepted: true } }
+					: { code: -32602, message: "the offer's pid is no pid" };
+			},
+		});
+		const pi = await peer(path);
+		pi.send(request(1, "pi/offerSuggestions", offer));
+		pi.send(JSON.stringify({ jsonrpc: "2.0", id: "two", method: "pi/offerSuggestions", params: { ...offer, pid: 0 } }));
+		await waitFor("two answers", () => pi.lines.length === 2);
+		expect(pi.lines).toEqual([
+			{ jsonrpc: "2.0", id: 1, result: { accepted: true } },
+			{ jsonrpc: "2.0", id: "two", error: { code: -32602, message: "the offer's pid is no pid" } },
+		]);
+		expect(seen.map((call) => call.params)).toEqual([offer, { ...offer, pid: 0 }]);
+		expect(new Set(seen.map((call) => call.peer)).size).toBe(1);
+	});
+
+	test("no offered handler: method not found", async () => {
+		const path = socketPath();
+		await listening(path);
+		const pi = await peer(path);
+		pi.send(request(1, "pi/offerSuggestions", offer));
+		await waitFor("an answer", () => pi.lines.length === 1);
+		expect(pi.lines[0]).toEqual({
+			jsonrpc: "2.0",
+			id: 1,
+			error: { code: -32601, message: "no method pi/offerSuggestions" },
+		});
+	});
+
+	test("an offered handler that throws: an internal error, and the server answers on", async () => {
+		const path = socketPath();
+		await listening(path, {
+			...quiet,
+			offered: () => {
+				throw new Error("boom");
+			},
+		});
+		const pi = await peer(path);
+		pi.send(request(1, "pi/offerSuggestions", offer));
+		pi.send(request(2, "ping"));
+		await waitFor("two answers", () => pi.lines.length === 2);
+		expect(pi.lines.find((line) => line.id === 1)).toEqual({
+			jsonrpc: "2.0",
+			id: 1,
+			error: { code: -32603, message: "Error: boom" },
+		});
+		expect(pi.lines.find((line) => line.id === 2)).toEqual({ jsonrpc: "2.0", id: 2, result: {} });
+	});
+
+	test("peer.request reaches pi as a request; pi's result and pi's error settle the answers by id", async () => {
+		const path = socketPath();
+		const { pi, asker } = await offeredOn(path);
+		const params = {
+			filePath: "/p/a.ts",
+			language: "typescript",
+			cursorBefore: "x",
+			cursorAfter: "",
+			suggestionCount: 3,
+		};
+		const first = asker.request("getSuggestions", params, 5000);
+		const second = asker.request("getSuggestions", { ...params, suggestionCount: 1 }, 5000);
+		expect(second.id).toBe(first.id + 1);
+		await waitFor("two requests", () => pi.lines.length === 3);
+		expect(pi.lines.slice(1)).toEqual([
+			{ jsonrpc: "2.0", id: first.id, method: "getSuggestions", params },
+			{ jsonrpc: "2.0", id: second.id, method: "getSuggestions", params: { ...params, suggestionCount: 1 } },
+		]);
+		// Answered out of order, and one to an id never asked, which gets nothing back.
+		pi.send(JSON.stringify({ jsonrpc: "2.0", id: second.id, error: { code: -32800, message: "request cancelled" } }));
+		pi.send(JSON.stringify({ jsonrpc: "2.0", id: 999, result: { suggestions: ["stray"] } }));
+		pi.send(JSON.stringify({ jsonrpc: "2.0", id: first.id, result: { suggestions: ["a", "b"] } }));
+		expect(await first.answer).toEqual({ ok: true, result: { suggestions: ["a", "b"] } });
+		expect(await second.answer).toEqual({
+			ok: false,
+			code: -32800,
+			reason: "pi answered with an error: request cancelled",
+		});
+		pi.send(request(2, "ping"));
+		await waitFor("the ping answered", () => pi.lines.length === 4);
+		expect(pi.lines[3]).toEqual({ jsonrpc: "2.0", id: 2, result: {} });
+	});
+
+	test("the socket closing ends a pending answer and tells peerGone; a later request ends at once", async () => {
+		const path = socketPath();
+		const gone: ChannelPeer[] = [];
+		const { pi, asker } = await offeredOn(path, gone);
+		const pending = asker.request("getSuggestions", {}, 60_000);
+		await waitFor("the request", () => pi.lines.length === 2);
+		pi.socket.destroy();
+		expect(await pending.answer).toEqual({ ok: false, reason: "pi's connection ended" });
+		await waitFor("the peer gone", () => gone.length === 1);
+		expect(gone).toEqual([asker]);
+		expect(await asker.request("getSuggestions", {}, 60_000).answer).toEqual({
+			ok: false,
+			reason: "pi's connection ended",
+		});
 	});
 });
