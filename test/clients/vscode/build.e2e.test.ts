@@ -35,19 +35,23 @@ describe("the VS Code client's build", () => {
 		expect(manifest).not.toHaveProperty("dependencies");
 	}, 60_000);
 
-	test("the review's two commands: in the palette while a proposal is up, and in the proposal's diff title bar", () => {
+	test("the review's two commands in the palette while a proposal is up and in the diff's title bar; Suggest Here while a pi offers itself", () => {
 		const { contributes } = JSON.parse(readFileSync(join(client, "package.json"), "utf8"));
 		const titles = contributes.commands.map(
 			(command: { category: string; title: string }) => `${command.category}: ${command.title}`,
 		);
-		expect(titles).toEqual(["pi: Accept Proposed Change", "pi: Reject Proposed Change"]);
+		expect(titles).toEqual(["pi: Accept Proposed Change", "pi: Reject Proposed Change", "pi: Suggest Here"]);
 		// In a diff editor `resourceScheme` is the modified side's: the proposal's own scheme.
 		for (const item of contributes.menus["editor/title"])
 			expect(item).toMatchObject({
 				group: expect.stringMatching(/^navigation/),
 				when: "resourceScheme == pi-proposal",
 			});
-		for (const item of contributes.menus.commandPalette) expect(item.when).toBe("piIdeContext.reviewPending");
+		expect(contributes.menus.commandPalette).toEqual([
+			{ command: "piIdeContext.acceptProposal", when: "piIdeContext.reviewPending" },
+			{ command: "piIdeContext.rejectProposal", when: "piIdeContext.reviewPending" },
+			{ command: "piIdeContext.suggest", when: "piIdeContext.suggestionsOffered" },
+		]);
 	});
 
 	/** The package as a fresh clone has it (no .vsix built), beside the real node_modules, so packing it builds there. */
