@@ -9,6 +9,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { connect } from "node:net";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
+import { VSCODE_CLIENT_VERSION } from "../../src/editors/core/clients.ts";
 import { type ClientChannel, connectClientChannel } from "../../src/editors/state-dir/client-channel.ts";
 import type { ToolAnswer } from "../../src/editors/tool-caller.ts";
 import { listeningPathsOf } from "../support/process-facts.ts";
@@ -113,7 +114,7 @@ describe.skipIf(skipReason !== undefined)("VS Code: the client's review channel 
 		);
 
 	test("connected through pi's own connector: the client's name, version and tools", () => {
-		expect(channel.server).toEqual({ name: "pi-ide-context-vscode", version: "0.4.0" });
+		expect(channel.server).toEqual({ name: "pi-ide-context-vscode", version: VSCODE_CLIENT_VERSION });
 		expect(channel.offers("openDiff") && channel.offers("close_tab")).toBe(true);
 	});
 

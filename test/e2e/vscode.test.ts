@@ -6,6 +6,7 @@
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { VSCODE_CLIENT_VERSION } from "../../src/editors/core/clients.ts";
 import { E2eWorkspace } from "../support/e2e-workspace.ts";
 import { writerModel } from "../support/fake-model-server.ts";
 import { type PiLine, piLines } from "../support/pi-cli.ts";
@@ -48,13 +49,17 @@ describe.skipIf(skipReason !== undefined)(
 			expect(vscode.installReport).toMatch(
 				/^VS Code client \(pi-ide-context\.vscode-client\):\n {2}code \(.*\/bin\/code\): installed\n/,
 			);
-			expect(readdirSync(vscode.extensionsDir)).toContain("pi-ide-context.vscode-client-0.4.0");
+			expect(readdirSync(vscode.extensionsDir)).toContain(`pi-ide-context.vscode-client-${VSCODE_CLIENT_VERSION}`);
 		});
 
 		test("open, select, a multibyte line: the widget follows and the model gets lines and byte columns", async () => {
 			await vscode.open("main.ts");
 			await rpc.waitForWidget("in main.ts", 30_000);
-			expect(written()).toMatchObject({ app: "vscode", argv: [ws.project], client: "pi-ide-context-vscode/0.4.0" });
+			expect(written()).toMatchObject({
+				app: "vscode",
+				argv: [ws.project],
+				client: `pi-ide-context-vscode/${VSCODE_CLIENT_VERSION}`,
+			});
 			await vscode.goToLine(2);
 			await vscode.page.keyboard.press("Shift+ArrowDown");
 			await vscode.page.keyboard.press("Shift+ArrowDown");

@@ -31,7 +31,11 @@ export class AskedOfPeer {
 				},
 			});
 		});
-		this.send(requestMessage(id, method, params));
+		try {
+			this.send(requestMessage(id, method, params));
+		} catch (error) {
+			this.settle(id, { ok: false, reason: `not sent: ${String(error).slice(0, 200)}` });
+		}
 		return { id, answer };
 	}
 

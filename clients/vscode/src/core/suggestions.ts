@@ -1,5 +1,5 @@
 import type { SuggestionOffer } from "../../../../src/editors/state-dir/core/suggestion-offer.ts";
-import { isSameOrInside } from "../../../../src/shared/core/paths.ts";
+import { isSameOrInside, normalizePath } from "../../../../src/shared/core/paths.ts";
 
 /**
  * Inline completions as the client asks pi for them (pure): pi's offer read with the client's own checks, which
@@ -47,7 +47,9 @@ export function readOffer(params: unknown): OfferRead {
 		!secretFiles.every((glob) => typeof glob === "string" && glob.length <= MAX_GLOB_CHARS)
 	)
 		return { ok: false, reason: `secretFiles is not a list of at most ${MAX_GLOBS} globs` };
-	return { ok: true, offer: { project, pid, debounceMs, timeoutMs, secretFiles: secretFiles as string[] } };
+	// Depth is compared by length: `/a/b/` or `/a/./b` must not beat `/a/b`.
+	const offer = { project: normalizePath(project), pid, debounceMs, timeoutMs, secretFiles: secretFiles as string[] };
+	return { ok: true, offer };
 }
 
 /** An offer as the client holds it: `order` grows with each offer made. */
@@ -93,7 +95,7 @@ const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
 
 /** pi's `{ suggestions: [...] }`: the non-empty strings, at most `count`, duplicates once; anything else none. */
 export function suggestionTexts(result: unknown, count: number): string[] {
-	if (!isFields(result) || !Array.isArray(result.suggestions)) return [];
+	if (count < 1 || !isFields(result) || !Array.isArray(result.suggestions)) return [];
 	const texts: string[] = [];
 	for (const entry of result.suggestions) {
 		if (typeof entry !== "string" || entry.length > MAX_SUGGESTION_CHARS) continue;

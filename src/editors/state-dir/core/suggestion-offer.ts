@@ -3,7 +3,7 @@
  * connection to each client of its project's editors and offers itself once on it (`pi/offerSuggestions`: its
  * project, the pause after typing, how long an answer may take, the secret-file globs). The client then asks pi
  * `getSuggestions` (the seed's shape) on that connection and sends `request_cancelled {id}`; pi withdraws by
- * closing it. The client reads the offer with its own checks (clients/vscode/src/core/suggest-offer.ts).
+ * closing it. The client reads the offer with its own checks (clients/vscode/src/core/suggestions.ts).
  */
 
 export const OFFER_SUGGESTIONS_METHOD = "pi/offerSuggestions";

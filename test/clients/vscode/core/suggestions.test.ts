@@ -28,6 +28,15 @@ describe("pi's offer, read", () => {
 		expect(readOffer(params)).toEqual({ ok: true, offer: params });
 	});
 
+	test.each([
+		["/a/b/", "/a/b"],
+		["/a/./b", "/a/b"],
+		["/a//b", "/a/b"],
+		["/a/c/../b", "/a/b"],
+	])("the project %s is held as %s (depth compares lengths)", (given, held) => {
+		expect(readOffer({ ...offer, project: given })).toEqual({ ok: true, offer: { ...offer, project: held } });
+	});
+
 	test("only the offer's own fields are kept", () => {
 		expect(readOffer({ ...offer, extra: "dropped" })).toEqual({ ok: true, offer });
 	});
@@ -165,6 +174,8 @@ describe("pi's answer, read as texts to show", () => {
 	test.each([
 		["the suggestions", { suggestions: ["a", "b"] }, 3, ["a", "b"]],
 		["at most count", { suggestions: ["a", "b", "c", "d"] }, 3, ["a", "b", "c"]],
+		["a count of 0: none", { suggestions: ["a"] }, 0, []],
+		["a negative count: none", { suggestions: ["a"] }, -1, []],
 		["one for an automatic trigger", { suggestions: ["a", "b"] }, 1, ["a"]],
 		["none", { suggestions: [] }, 3, []],
 		["empty strings dropped", { suggestions: ["", "a"] }, 3, ["a"]],
