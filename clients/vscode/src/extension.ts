@@ -71,7 +71,6 @@ export function activate(context: vscode.ExtensionContext): void {
 		vscode.workspace.onDidChangeWorkspaceFolders(changed),
 		vscode.languages.onDidChangeDiagnostics(changed),
 	);
-	write();
 	const views = new ReviewViews();
 	const suggestions = new InlineSuggestions();
 	context.subscriptions.push(
@@ -94,6 +93,8 @@ export function activate(context: vscode.ExtensionContext): void {
 		if (!started.ok) console.warn(`pi-ide-context: no review channel: ${started.reason}`);
 		else if (stopped) started.close();
 		else closeChannel = started.close;
+		// The first write once the socket listens: a pi reading the file then finds its channel at once.
+		if (!stopped) write();
 	});
 	stop = () => {
 		stopped = true;

@@ -84,7 +84,7 @@ export class InlineSuggestions {
 		if (document.uri.scheme !== "file") return undefined;
 		const path = document.uri.fsPath;
 		// pi's project is a real path; a workspace opened through a link names the document by the link.
-		const held = offerFor(this.offers.values(), path) ?? offerFor(this.offers.values(), realOf(path) ?? path);
+		const held = offerFor(this.offers.values(), [path, realOf(path) ?? path]);
 		if (!held || held.isSecret(path)) return undefined;
 		const invoked = context.triggerKind === vscode.InlineCompletionTriggerKind.Invoke;
 		// Typing on cancels the token: only the pause after the last key asks pi.

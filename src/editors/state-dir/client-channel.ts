@@ -46,6 +46,8 @@ export interface ClientChannelOptions {
 	 * `getSuggestions`, its `request_cancelled`, and the connection's end. None: "method not found".
 	 */
 	requests?: BoundRequests;
+	/** Gives the connection up, wherever it is (a source closing): it resolves `{ ok: false }` at once. */
+	signal?: AbortSignal;
 }
 
 /** The reason of a close pi made itself. */
@@ -65,14 +67,25 @@ export async function connectClientChannel(
 ): Promise<ClientChannelOpen> {
 	const timeoutMs = options.timeoutMs ?? IDE_REQUEST_TIMEOUT_MS;
 	const clock = options.clock ?? systemClock;
+	const { signal } = options;
+	const givenUp = { ok: false, reason: "given up: pi no longer wants the connection" } as const;
 	try {
 		const trusted = await trustedSocket(target);
-		if (!trusted.ok) return trusted;
+		if (!trusted.ok || signal?.aborted) return trusted.ok ? givenUp : trusted;
 		const socket = await connectedSocket(trusted.path, timeoutMs, clock);
 		if (typeof socket === "string") return { ok: false, reason: socket };
+		if (signal?.aborted) {
+			socket.destroy();
+			return givenUp;
+		}
 		const channel = new SocketChannel(socket, clock, options.requests);
+		// Closing the channel settles what the handshake waits for: it ends at once.
+		const giveUp = () => channel.close();
+		signal?.addEventListener("abort", giveUp, { once: true });
 		const opened = await channel.handshake(timeoutMs);
-		if (!opened.ok) channel.close();
+		signal?.removeEventListener("abort", giveUp);
+		if (!opened.ok || signal?.aborted) channel.close();
+		if (signal?.aborted) return givenUp;
 		return opened.ok ? { ok: true, caller: channel } : opened;
 	} catch (error) {
 		return { ok: false, reason: `cannot connect to the client's channel: ${String(error).slice(0, 200)}` };

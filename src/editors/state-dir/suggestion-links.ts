@@ -1,7 +1,7 @@
 import { runInBackground } from "../../shared/background.ts";
 import type { Clock } from "../../shared/core/clock.ts";
-import { IDE_REQUEST_TIMEOUT_MS, SUGGEST_LINK_RETRY_MS } from "../../shared/core/timing.ts";
-import { boundRequests, type EditorRequests } from "../editor-source.ts";
+import { IDE_REQUEST_TIMEOUT_MS, SUGGEST_LINK_RETRY_MAX_MS, SUGGEST_LINK_RETRY_MS } from "../../shared/core/timing.ts";
+import { type BoundRequests, boundRequests, type EditorRequests } from "../editor-source.ts";
 import {
 	type ClientChannel,
 	type ClientChannelOpen,
@@ -9,7 +9,7 @@ import {
 	type ClientChannelTarget,
 	connectClientChannel,
 } from "./client-channel.ts";
-import { OFFER_SUGGESTIONS_METHOD, type SuggestionOffer } from "./core/suggestion-offer.ts";
+import { OFFER_SUGGESTIONS_METHOD, readOffer, type SuggestionOffer } from "./core/suggestion-offer.ts";
 
 /** A VS Code client that could be offered inline completions: its key, its channel, and whether it works in pi's project. */
 export interface LinkCandidate {
@@ -32,15 +32,16 @@ export interface SuggestionLinksDeps {
 }
 
 type Link =
-	| { state: "connecting" }
+	| { state: "connecting"; stop: AbortController; failures: number }
 	| { state: "offered"; channel: ClientChannel }
-	| { state: "failed"; reason: string; atMs: number };
+	| { state: "failed"; reason: string; retryAtMs: number; failures: number };
 
 /**
  * The standing connections that let VS Code windows ask pi for inline completions: while suggestions are on
  * (`ownEditors()`), one to each live client working in pi's project (kept once made, whatever file the window
  * shows next), pi offered on it; closed when suggestions go off, the window goes, or the source closes. Each
- * connection's requests go to the suggestions' feature under the editor's key.
+ * connection's requests go to the suggestions' feature under the editor's key. A link that fails is tried again
+ * later, each time later (SUGGEST_LINK_RETRY_MS doubling).
  */
 export class SuggestionLinks {
 	private readonly links = new Map<string, Link>();
@@ -63,7 +64,8 @@ export class SuggestionLinks {
 		const nowMs = this.deps.clock.nowMs();
 		for (const [key, candidate] of wanted) {
 			const link = this.links.get(key);
-			if (!link || (link.state === "failed" && nowMs - link.atMs >= SUGGEST_LINK_RETRY_MS)) this.open(candidate);
+			if (!link) this.open(candidate, 0);
+			else if (link.state === "failed" && nowMs >= link.retryAtMs) this.open(candidate, link.failures);
 		}
 	}
 
@@ -76,7 +78,7 @@ export class SuggestionLinks {
 		return `inline completions: not offered: ${link.reason}`;
 	}
 
-	/** Every link closed, every connection under way ended. */
+	/** Every link closed, every connection under way given up and ended. */
 	async close(): Promise<void> {
 		this.closed = true;
 		this.stopListening();
@@ -87,43 +89,77 @@ export class SuggestionLinks {
 	private drop(key: string, link: Link): void {
 		this.links.delete(key);
 		if (link.state === "offered") link.channel.close();
+		if (link.state === "connecting") link.stop.abort();
 		this.deps.changed();
 	}
 
-	private open(candidate: LinkCandidate): void {
-		const link: Link = { state: "connecting" };
+	private open(candidate: LinkCandidate, failures: number): void {
+		const link: Link = { state: "connecting", stop: new AbortController(), failures };
 		this.links.set(candidate.key, link);
-		const opening = runInBackground("vscode suggestions link", () => this.connect(candidate, link));
+		const opening = runInBackground("vscode suggestions link", async () => {
+			try {
+				await this.connect(candidate, link);
+			} catch (error) {
+				if (this.links.get(candidate.key) === link) this.fail(candidate.key, link, `failed: ${String(error)}`);
+			}
+		});
 		this.openings.add(opening);
 		void opening.finally(() => this.openings.delete(opening));
 	}
 
-	private async connect({ key, target }: LinkCandidate, link: Link): Promise<void> {
+	private async connect({ key, target }: LinkCandidate, link: Link & { state: "connecting" }): Promise<void> {
 		const current = () => !this.closed && this.links.get(key) === link;
+		const offer = readOffer(this.deps.offer());
+		if (!offer.ok) return this.fail(key, link, `pi's offer is not one the client takes: ${offer.reason}`);
 		const connect = this.deps.connect ?? connectClientChannel;
-		const opened = await connect(target, { requests: boundRequests(this.deps.requests, key) });
-		if (!opened.ok) {
-			if (current()) this.fail(key, opened.reason);
-			return;
-		}
+		let offered = false;
+		const opened = await connect(target, {
+			requests: offeredOnly(boundRequests(this.deps.requests, key), () => offered),
+			signal: link.stop.signal,
+		});
+		if (!opened.ok) return current() ? this.fail(key, link, opened.reason) : undefined;
 		const channel = opened.caller;
-		const offered = current()
-			? await channel.ask(OFFER_SUGGESTIONS_METHOD, this.deps.offer(), IDE_REQUEST_TIMEOUT_MS)
-			: undefined;
-		if (!offered?.ok || !current()) {
-			channel.close();
-			if (offered && !offered.ok && current()) this.fail(key, `the client did not take the offer: ${offered.reason}`);
-			return;
+		try {
+			const answer = current()
+				? await channel.ask(OFFER_SUGGESTIONS_METHOD, offer.offer, IDE_REQUEST_TIMEOUT_MS)
+				: undefined;
+			if (!answer?.ok || !current()) {
+				if (answer && !answer.ok && current())
+					this.fail(key, link, `the client did not take the offer: ${answer.reason}`);
+				return;
+			}
+			offered = true;
+			const live: Link = { state: "offered", channel };
+			this.links.set(key, live);
+			this.deps.changed();
+			const reason = await channel.whenClosed();
+			if (!this.closed && this.links.get(key) === live) this.fail(key, { failures: 0 }, reason);
+		} finally {
+			// An offered channel is closed by now (its end was awaited) or belongs to the live link.
+			if (!offered) channel.close();
 		}
-		const live: Link = { state: "offered", channel };
-		this.links.set(key, live);
-		this.deps.changed();
-		const reason = await channel.whenClosed();
-		if (!this.closed && this.links.get(key) === live) this.fail(key, reason);
 	}
 
-	private fail(key: string, reason: string): void {
-		this.links.set(key, { state: "failed", reason, atMs: this.deps.clock.nowMs() });
+	private fail(key: string, link: { failures: number }, reason: string): void {
+		const failures = link.failures + 1;
+		const delayMs = Math.min(SUGGEST_LINK_RETRY_MS * 2 ** (failures - 1), SUGGEST_LINK_RETRY_MAX_MS);
+		this.links.set(key, { state: "failed", reason, retryAtMs: this.deps.clock.nowMs() + delayMs, failures });
 		this.deps.changed();
 	}
+}
+
+/**
+ * The editor's requests, its end passed on only once pi's offer was taken on that connection: a connection given
+ * up while connecting (off and on again quickly) must not abort what the link made after it asked.
+ */
+function offeredOnly(requests: BoundRequests | undefined, offered: () => boolean): BoundRequests | undefined {
+	return (
+		requests && {
+			answer: requests.answer,
+			cancelled: requests.cancelled,
+			gone: () => {
+				if (offered()) requests.gone();
+			},
+		}
+	);
 }

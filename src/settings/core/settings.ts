@@ -75,8 +75,8 @@ export interface IdeSettings {
 	/** `suggestionsPerMinute` per file, each a whole number >= 1: a project's only ever lowers the limit. */
 	suggestionsPerMinute: { global?: number; project?: number };
 	/**
-	 * `suggestionDebounceMs` per file (Neovim's ghost text: the pause after typing before pi is asked), each a whole
-	 * number 0..10 000: a project's only ever lengthens the pause (fewer requests).
+	 * `suggestionDebounceMs` per file (Neovim's ghost text, VS Code's completions: the pause after typing before pi
+	 * is asked), each a whole number 0..10 000: a project's only ever lengthens the pause (fewer requests).
 	 */
 	suggestionDebounceMs: { global?: number; project?: number };
 	/** `suggestionKeys`, the global file's only (a cloned repository does not choose your keys). */

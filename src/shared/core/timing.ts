@@ -138,7 +138,9 @@ export const SUGGESTION_DEBOUNCE_MS = 300;
 export const NEOVIM_SUGGEST_CLAIM_RETRY_MS = 2000;
 /**
  * A VS Code client's standing connection for inline completions that failed or closed is opened again no sooner
- * than this (on the next change of its state file, or the next re-check): a window reloading its extension host
- * gets a new pid anyway, and a broken socket is not hammered.
+ * than this after its first failure, twice as long after each further one, at most SUGGEST_LINK_RETRY_MAX_MS (on
+ * the next change of its state file, or the next re-check): a window reloading its extension host gets a new pid
+ * anyway, and a socket that keeps failing is not hammered (on a Mac each try asks `lsof`).
  */
-export const SUGGEST_LINK_RETRY_MS = 5000;
+export const SUGGEST_LINK_RETRY_MS = 2000;
+export const SUGGEST_LINK_RETRY_MAX_MS = 60_000;

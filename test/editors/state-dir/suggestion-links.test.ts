@@ -2,10 +2,11 @@
  * The standing links over which VS Code windows ask pi for inline completions (src/editors/state-dir/
  * suggestion-links.ts), against the client's real channel server on a real unix socket in a real 0700 dir: one
  * link per client of pi's project while suggestions are on, pi offered on it; the client's requests, cancels and
- * end reaching the suggestions' feature under the editor's key; off, a refused offer and its retry on the
- * injected clock, a window that goes, the source's close. Then the state dir wiring it: `/ide status` notes.
+ * end reaching the suggestions' feature under the editor's key; off, a refused offer and its retries on the
+ * injected clock, an offer pi would not send, a connection given up, a window that goes, the source's close. Then the state dir wiring it: `/ide status` notes.
  */
 import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { type ChannelPeer, listenChannel } from "../../../clients/vscode/src/channel-server.ts";
@@ -15,7 +16,7 @@ import { connectClientChannel } from "../../../src/editors/state-dir/client-chan
 import { StateDir } from "../../../src/editors/state-dir/state-dir.ts";
 import { type LinkCandidate, SuggestionLinks } from "../../../src/editors/state-dir/suggestion-links.ts";
 import { systemClock } from "../../../src/shared/clock.ts";
-import { SUGGEST_LINK_RETRY_MS } from "../../../src/shared/core/timing.ts";
+import { IDE_REQUEST_TIMEOUT_MS, SUGGEST_LINK_RETRY_MS } from "../../../src/shared/core/timing.ts";
 import { ManualClock } from "../../support/clocks.ts";
 import { projectState } from "../../support/fixtures.ts";
 import { listeningPathsOf, testProcessFacts } from "../../support/process-facts.ts";
@@ -82,7 +83,13 @@ async function clientListening(offer: (params: unknown) => { result: unknown } |
 const accept = () => ({ result: { accepted: true } });
 const OFFER = { debounceMs: 300, timeoutMs: 17_000, secretFiles: [".env", "*.pem"] };
 
-function linksFor(dir: string, on: boolean, clock = new ManualClock(), inProject = true) {
+function linksFor(
+	dir: string,
+	on: boolean,
+	clock = new ManualClock(),
+	inProject = true,
+	options: { offer?: Partial<typeof OFFER>; afterConnect?: (connects: number) => Promise<void> } = {},
+) {
 	const the = feature(on);
 	const candidate: LinkCandidate = {
 		key,
@@ -93,12 +100,14 @@ function linksFor(dir: string, on: boolean, clock = new ManualClock(), inProject
 	const links = new SuggestionLinks({
 		requests: the.requests,
 		candidates: () => state.candidates,
-		offer: () => ({ ...OFFER, project: "/home/dev/proj", pid: process.pid }),
+		offer: () => ({ ...OFFER, ...options.offer, project: "/home/dev/proj", pid: process.pid }),
 		clock,
 		changed: () => state.changes++,
-		connect: (target, options) => {
-			state.connects++;
-			return connectClientChannel(target, options);
+		connect: async (target, connectOptions) => {
+			const made = ++state.connects;
+			const opened = await connectClientChannel(target, connectOptions);
+			await options.afterConnect?.(made);
+			return opened;
 		},
 	});
 	cleanups.push(() => links.close());
@@ -164,10 +173,10 @@ describe("the standing links of VS Code windows", () => {
 		expect(the.seen.gone).toEqual([key]);
 	});
 
-	test("a refused offer: said why, not tried again before the retry time, then tried", async () => {
-		let refuse = true;
+	test("a refused offer: said why, tried again after the retry time, then after twice that", async () => {
+		let refusals = 2;
 		const client = await clientListening(() =>
-			refuse ? { code: -32602, message: "the offer's project is no absolute path" } : accept(),
+			refusals-- > 0 ? { code: -32602, message: "the offer's project is no absolute path" } : accept(),
 		);
 		const clock = new ManualClock();
 		const { links, state } = linksFor(client.dir, true, clock);
@@ -177,14 +186,76 @@ describe("the standing links of VS Code windows", () => {
 			"inline completions: not offered: the client did not take the offer: the client answered with an error: the offer's project is no absolute path",
 		);
 		await waitFor("the client saw pi go", () => client.gone.length === 1);
-		refuse = false;
 		clock.advance(SUGGEST_LINK_RETRY_MS - 1);
 		links.update();
 		expect(state.connects).toBe(1);
 		clock.advance(1);
 		links.update();
-		await waitFor("offered on the retry", () => links.statusOf(key)?.includes("offered"));
+		await waitFor("refused again", () => client.gone.length === 2 && links.statusOf(key)?.includes("not offered"));
 		expect(state.connects).toBe(2);
+		clock.advance(2 * SUGGEST_LINK_RETRY_MS - 1);
+		links.update();
+		expect(state.connects).toBe(2);
+		clock.advance(1);
+		links.update();
+		await waitFor("offered on the third try", () => links.statusOf(key)?.includes("offered"));
+		expect(state.connects).toBe(3);
+	});
+
+	test("an offer the client would refuse is never sent: said why, no connection made", async () => {
+		const client = await clientListening(accept);
+		const { links, state } = linksFor(client.dir, true, new ManualClock(), true, {
+			offer: { secretFiles: Array(501).fill(".env") },
+		});
+		links.update();
+		await waitFor("the reason", () => links.statusOf(key)?.includes("not offered"));
+		expect(links.statusOf(key)).toBe(
+			"inline completions: not offered: pi's offer is not one the client takes: secretFiles is not a list of at most 500 globs of 500 characters",
+		);
+		expect(state.connects).toBe(0);
+	});
+
+	test("a connection given up while it was made (off and on at once) ends without touching the new link's requests", async () => {
+		const client = await clientListening(accept);
+		let release = () => {};
+		const held = new Promise<void>((done) => {
+			release = done;
+		});
+		let firstMade = false;
+		const { links, the } = linksFor(client.dir, true, new ManualClock(), true, {
+			afterConnect: (made) => {
+				if (made !== 1) return Promise.resolve();
+				firstMade = true;
+				return held;
+			},
+		});
+		links.update();
+		await waitFor("the first connection made", () => firstMade);
+		the.set(false);
+		the.set(true);
+		await waitFor("the second link offered", () => links.statusOf(key)?.includes("offered"));
+		release();
+		await waitFor("the first connection closed", () => client.gone.length === 1);
+		expect(the.seen.gone).toEqual([]);
+		expect(links.statusOf(key)).toContain("offered");
+	});
+
+	test("closing gives up a connection under way at once (a window that accepts and never answers)", async () => {
+		const root = tempDir("suggestion-links-mute");
+		cleanups.push(root.cleanup);
+		chmodSync(root.path, 0o700);
+		const path = join(root.path, `${process.pid}.sock`);
+		// It reads what pi sends (so it sees pi's end) and never answers.
+		const mute = createServer((socket) => socket.resume());
+		await new Promise<void>((done) => mute.listen(path, done));
+		chmodSync(path, 0o600);
+		cleanups.push(() => new Promise((done) => mute.close(done)));
+		const { links } = linksFor(root.path, true);
+		links.update();
+		await new Promise((done) => setTimeout(done, 100));
+		const startedMs = performance.now();
+		await links.close();
+		expect(performance.now() - startedMs).toBeLessThan(IDE_REQUEST_TIMEOUT_MS / 4);
 	});
 
 	test("the window goes: said, the editor gone for the feature; once it is no candidate, forgotten", async () => {

@@ -45,7 +45,7 @@ describe("pi's offer, read", () => {
 	const pid = "the offer's pid is no pid";
 	const debounce = "debounceMs is not 0..10000";
 	const timeout = "timeoutMs is not 1..120000";
-	const globs = "secretFiles is not a list of at most 500 globs";
+	const globs = "secretFiles is not a list of at most 500 globs of 500 characters";
 	test.each([
 		["no object", null, "the offer is no object"],
 		["an array", [offer], "the offer is no object"],
@@ -115,7 +115,15 @@ describe("the offer a document asks", () => {
 		["outside every project: none", [a, ab, other], "/elsewhere/x.ts", undefined],
 		["no offers: none", [], "/a/x.ts", undefined],
 	])("%s", (_name, offers, path, expected) => {
-		expect(offerFor(offers, path)).toBe(expected);
+		expect(offerFor(offers, [path])).toBe(expected);
+	});
+
+	test.each([
+		["only the real path is in a project", [ab, other], ["/link/x.ts", "/a/b/x.ts"], ab],
+		["the link's project is shallower than the real path's", [a, abc], ["/a/link/x.ts", "/a/b/c/x.ts"], abc],
+		["neither name in a project", [ab], ["/link/x.ts", "/real/x.ts"], undefined],
+	])("by either name (a workspace opened through a link): %s", (_name, offers, names, expected) => {
+		expect(offerFor(offers, names)).toBe(expected);
 	});
 
 	test("any iterable, with the caller's own type handed back", () => {
@@ -123,7 +131,7 @@ describe("the offer a document asks", () => {
 			[1, { ...ab, peer: "first" }],
 			[2, { ...abc, peer: "second" }],
 		]);
-		expect(offerFor(peers.values(), "/a/b/c/d.ts")?.peer).toBe("second");
+		expect(offerFor(peers.values(), ["/a/b/c/d.ts"])?.peer).toBe("second");
 	});
 });
 
