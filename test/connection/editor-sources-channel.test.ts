@@ -13,6 +13,7 @@ import type { EditorState } from "../../src/editors/core/protocol-state.ts";
 import { systemClock } from "../../src/shared/clock.ts";
 import { editorState } from "../support/fixtures.ts";
 import { testProcessFacts } from "../support/process-facts.ts";
+import { sourceHooks } from "../support/source-hooks.ts";
 import { tempDir } from "../support/temp-dir.ts";
 
 const uid = process.getuid?.() ?? 0;
@@ -30,7 +31,7 @@ async function sourcesWith(client: string) {
 	writeFileSync(join(root.path, `${process.pid}.json`), JSON.stringify(state), { mode: 0o600 });
 	const sources = new EditorSources(
 		{ stateDirs: [{ path: root.path, role: "override" }], uid, facts: testProcessFacts() },
-		{ clock: systemClock, changed: () => {}, event: () => {}, notify: () => {}, settled: () => {} },
+		sourceHooks(),
 		{ projectDir: () => root.path, connectedKey: () => undefined, mentioned: () => {} },
 	);
 	for (const dir of sources.dirs) {
@@ -93,7 +94,7 @@ describe("the Emacs source among the sources", () => {
 					facts: testProcessFacts(),
 				},
 			},
-			{ clock: systemClock, changed: () => {}, event: () => {}, notify: () => {}, settled: () => {} },
+			sourceHooks(),
 			{ projectDir: () => root.path, connectedKey: () => undefined, mentioned: () => {} },
 		);
 		await sources.merged.start();

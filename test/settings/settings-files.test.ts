@@ -5,6 +5,19 @@ import { formatStatus } from "../../src/connection/core/status-report.ts";
 import { readSettings, type SettingsFiles, settingsWarnings } from "../../src/settings/settings-files.ts";
 import { tempDir } from "../support/temp-dir.ts";
 
+/** `/ide status` with nothing but these settings. */
+const statusWith = (settings: ReturnType<typeof readSettings>, files: SettingsFiles & { root: string }) =>
+	formatStatus({
+		environment: { uid: 0 },
+		dirs: [],
+		projectDir: join(files.root, "project"),
+		autoconnect: settings.autoconnect,
+		suppressed: false,
+		nowSeconds: 0,
+		settings,
+		settingsFiles: files,
+	});
+
 /** Both settings files in a real temp dir, as pi lays them out: the agent dir's and the project's `.pi/`. */
 describe("the settings files read from disk", () => {
 	const cleanups: (() => void)[] = [];
@@ -40,16 +53,7 @@ describe("the settings files read from disk", () => {
 		expect(settings.problems).toMatchObject([{ scope: "global", file: files.global, line: 1, column: 40 }]);
 		expect(settings.secretFiles).toEqual({ global: [], project: ["prod/*.yaml"] });
 		expect(settings.context).toEqual({ mode: "auto", source: "default" });
-		const status = formatStatus({
-			environment: { uid: 0 },
-			dirs: [],
-			projectDir: join(files.root, "project"),
-			autoconnect: settings.autoconnect,
-			suppressed: false,
-			nowSeconds: 0,
-			settings,
-			settingsFiles: files,
-		});
+		const status = statusWith(settings, files);
 		expect(status).toContain(`Settings file ${files.global}: not used: not valid JSON: `);
 		expect(status).toContain("at line 1, column 40; none of its pi-ide settings apply");
 	});
@@ -90,16 +94,7 @@ describe("the settings files read from disk", () => {
 			`pi-ide: "suggestions" in ${files.project} does not apply: a project's settings may turn suggestions off, never on or choose their model; only the global settings do`,
 		]);
 		expect(settingsWarnings(readSettings(files))).toEqual([]);
-		const status = formatStatus({
-			environment: { uid: 0 },
-			dirs: [],
-			projectDir: join(files.root, "project"),
-			autoconnect: settings.autoconnect,
-			suppressed: false,
-			nowSeconds: 0,
-			settings,
-			settingsFiles: files,
-		});
+		const status = statusWith(settings, files);
 		expect(status).toContain(`Settings file ${files.project}: "suggestions" not used: `);
 	});
 });

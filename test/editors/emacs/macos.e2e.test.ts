@@ -3,10 +3,10 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import type { SourceEvent } from "../../../src/editors/core/editor.ts";
 import { EmacsSource } from "../../../src/editors/emacs/source.ts";
-import { systemClock } from "../../../src/shared/clock.ts";
 import { CleanupScope } from "../../support/cleanup-scope.ts";
 import { testProcessFacts } from "../../support/process-facts.ts";
 import { RealEmacs, requireEmacs } from "../../support/real-emacs.ts";
+import { sourceHooks } from "../../support/source-hooks.ts";
 import { tempDir } from "../../support/temp-dir.ts";
 import { waitFor } from "../../support/wait-for.ts";
 
@@ -55,13 +55,7 @@ describe.skipIf(!available)("a Mac's Emacs server dir through the Emacs source (
 					testScope: procScope,
 					facts: testProcessFacts(backend),
 				},
-				{
-					clock: systemClock,
-					changed: () => {},
-					event: (event) => events.push(event),
-					notify: () => {},
-					settled: () => {},
-				},
+				sourceHooks({ event: (event) => events.push(event) }),
 			);
 			await started.start();
 			scope.defer(() => started.close());

@@ -12,6 +12,7 @@ import { GUARD_ASK_MS } from "../../../src/shared/core/timing.ts";
 import { CleanupScope } from "../../support/cleanup-scope.ts";
 import { testProcessFacts } from "../../support/process-facts.ts";
 import { RealEmacs, requireEmacs } from "../../support/real-emacs.ts";
+import { sourceHooks } from "../../support/source-hooks.ts";
 import { tempDir } from "../../support/temp-dir.ts";
 import { waitFor } from "../../support/wait-for.ts";
 
@@ -59,13 +60,7 @@ describe.skipIf(!available)("the Emacs source with real Emacsen (no pi)", () => 
 				facts: testProcessFacts(),
 				...(options.selfPid !== undefined && { selfPid: options.selfPid }),
 			},
-			{
-				clock: systemClock,
-				changed: () => {},
-				event: (event) => events.push(event),
-				notify: () => {},
-				settled: () => {},
-			},
+			sourceHooks({ event: (event) => events.push(event) }),
 		);
 		await started.start();
 		scope.defer(() => started.close());

@@ -4,9 +4,9 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { pidKey } from "../../../src/editors/core/editor-key.ts";
 import { NeovimSource } from "../../../src/editors/neovim/source.ts";
-import { systemClock } from "../../../src/shared/clock.ts";
 import { CleanupScope } from "../../support/cleanup-scope.ts";
 import { testProcessFacts } from "../../support/process-facts.ts";
+import { sourceHooks } from "../../support/source-hooks.ts";
 import { tempDir } from "../../support/temp-dir.ts";
 import { waitFor } from "../../support/wait-for.ts";
 
@@ -61,7 +61,7 @@ describe("a hostile process named nvim", () => {
 				testScope: procScope,
 				facts: testProcessFacts(),
 			},
-			{ clock: systemClock, changed: () => {}, event: () => {}, notify: () => {}, settled: () => {} },
+			sourceHooks(),
 		);
 	}
 

@@ -4,10 +4,10 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import type { SourceEvent } from "../../../src/editors/core/editor.ts";
 import { NeovimSource } from "../../../src/editors/neovim/source.ts";
-import { systemClock } from "../../../src/shared/clock.ts";
 import { CleanupScope } from "../../support/cleanup-scope.ts";
 import { testProcessFacts } from "../../support/process-facts.ts";
 import { RealNeovim, requireNeovim } from "../../support/real-neovim.ts";
+import { sourceHooks } from "../../support/source-hooks.ts";
 import { tempDir } from "../../support/temp-dir.ts";
 import { waitFor } from "../../support/wait-for.ts";
 
@@ -64,13 +64,7 @@ describe.skipIf(!available)("a Mac's Neovim server paths through the Neovim sour
 					testScope: procScope,
 					facts: testProcessFacts(backend),
 				},
-				{
-					clock: systemClock,
-					changed: () => {},
-					event: (event) => events.push(event),
-					notify: () => {},
-					settled: () => {},
-				},
+				sourceHooks({ event: (event) => events.push(event) }),
 			);
 			await started.start();
 			scope.defer(() => started.close());

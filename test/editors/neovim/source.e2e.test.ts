@@ -9,6 +9,7 @@ import { GUARD_ASK_MS } from "../../../src/shared/core/timing.ts";
 import { CleanupScope } from "../../support/cleanup-scope.ts";
 import { testProcessFacts } from "../../support/process-facts.ts";
 import { RealNeovim, requireNeovim } from "../../support/real-neovim.ts";
+import { sourceHooks } from "../../support/source-hooks.ts";
 import { tempDir } from "../../support/temp-dir.ts";
 import { waitFor } from "../../support/wait-for.ts";
 
@@ -53,13 +54,7 @@ describe.skipIf(!available)("the Neovim source with real Neovims (no pi)", () =>
 				testScope: procScope,
 				facts: testProcessFacts(),
 			},
-			{
-				clock: systemClock,
-				changed: () => changes++,
-				event: (event) => events.push(event),
-				notify: () => {},
-				settled: () => {},
-			},
+			sourceHooks({ event: (event) => events.push(event), changed: () => changes++ }),
 		);
 		await started.start();
 		scope.defer(() => started.close());

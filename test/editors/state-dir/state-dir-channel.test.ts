@@ -8,9 +8,9 @@ import { afterEach, describe, expect, test } from "vitest";
 import { listenChannel } from "../../../clients/vscode/src/channel-server.ts";
 import { pidKey } from "../../../src/editors/core/editor-key.ts";
 import { StateDir } from "../../../src/editors/state-dir/state-dir.ts";
-import { systemClock } from "../../../src/shared/clock.ts";
 import { editorState } from "../../support/fixtures.ts";
 import { testProcessFacts } from "../../support/process-facts.ts";
+import { sourceHooks } from "../../support/source-hooks.ts";
 import { tempDir } from "../../support/temp-dir.ts";
 
 const uid = process.getuid?.() ?? 0;
@@ -26,7 +26,7 @@ async function sourceWith(client: string | undefined): Promise<{ source: StateDi
 	chmodSync(root.path, 0o700);
 	const state = editorState({ pid: process.pid, timestamp: Date.now() / 1000, ...(client && { client }) });
 	writeFileSync(join(root.path, `${process.pid}.json`), JSON.stringify(state), { mode: 0o600 });
-	const hooks = { clock: systemClock, changed: () => {}, event: () => {}, notify: () => {}, settled: () => {} };
+	const hooks = sourceHooks();
 	const source = new StateDir({ path: root.path, role: "override" }, uid, hooks, testProcessFacts());
 	cleanups.push(() => source.close());
 	await source.start();

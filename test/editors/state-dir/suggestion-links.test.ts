@@ -15,11 +15,11 @@ import type { EditorRequest, EditorRequests } from "../../../src/editors/editor-
 import { connectClientChannel } from "../../../src/editors/state-dir/client-channel.ts";
 import { StateDir } from "../../../src/editors/state-dir/state-dir.ts";
 import { type LinkCandidate, SuggestionLinks } from "../../../src/editors/state-dir/suggestion-links.ts";
-import { systemClock } from "../../../src/shared/clock.ts";
 import { IDE_REQUEST_TIMEOUT_MS, SUGGEST_LINK_RETRY_MS } from "../../../src/shared/core/timing.ts";
 import { ManualClock } from "../../support/clocks.ts";
 import { projectState } from "../../support/fixtures.ts";
 import { listeningPathsOf, testProcessFacts } from "../../support/process-facts.ts";
+import { sourceHooks } from "../../support/source-hooks.ts";
 import { tempDir } from "../../support/temp-dir.ts";
 import { waitFor } from "../../support/wait-for.ts";
 
@@ -296,7 +296,7 @@ describe("the state dir offers its VS Code clients", () => {
 			...(elsewhere && { cwd: "/somewhere/else", buffer: { file: "/somewhere/else/a.ts" } }),
 		});
 		writeFileSync(join(listening.dir, `${process.pid}.json`), JSON.stringify(state), { mode: 0o600 });
-		const hooks = { clock: systemClock, changed: () => {}, event: () => {}, notify: () => {}, settled: () => {} };
+		const hooks = sourceHooks();
 		const source = new StateDir(
 			{ path: listening.dir, role: "override" },
 			uid,

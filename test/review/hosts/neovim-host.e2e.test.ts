@@ -8,12 +8,12 @@ import type { DiffRequest, DiffView, EditorAnswer, RequestOutcome } from "../../
 import { NEOVIM_DIFF_CLOSE_LUA, NEOVIM_DIFF_OPEN_LUA } from "../../../src/review/core/neovim-diff-lua.ts";
 import { openArguments } from "../../../src/review/core/neovim-diff-protocol.ts";
 import { neovimDiffHost } from "../../../src/review/hosts/neovim-host.ts";
-import { systemClock } from "../../../src/shared/clock.ts";
 import { NEOVIM_DIFF_CLOSE_RETRY_MS, NEOVIM_DIFF_OPEN_MS } from "../../../src/shared/core/timing.ts";
 import { CleanupScope } from "../../support/cleanup-scope.ts";
 import { ManualClock } from "../../support/clocks.ts";
 import { testProcessFacts } from "../../support/process-facts.ts";
 import { RealNeovim, requireNeovim } from "../../support/real-neovim.ts";
+import { sourceHooks } from "../../support/source-hooks.ts";
 import { tempDir } from "../../support/temp-dir.ts";
 import { waitFor } from "../../support/wait-for.ts";
 
@@ -100,7 +100,7 @@ describe.skipIf(!available)("the review's diff in a real Neovim", () => {
 				testScope: procScope,
 				facts: testProcessFacts(),
 			},
-			{ clock: systemClock, changed: () => {}, event: () => {}, notify: () => {}, settled: () => {} },
+			sourceHooks(),
 		);
 		await source.start();
 		scope.defer(() => source.close());
