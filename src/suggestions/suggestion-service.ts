@@ -1,3 +1,4 @@
+import { INTERNAL_ERROR, INVALID_PARAMS, METHOD_NOT_FOUND, REQUEST_CANCELLED } from "../editors/core/json-rpc.ts";
 import type { EditorRequest, EditorRequestAnswer, EditorRequests } from "../editors/editor-source.ts";
 import type { SecretFileMatch } from "../safety/core/secret-files.ts";
 import type { SuggestionStanding } from "../settings/core/settings.ts";
@@ -7,7 +8,6 @@ import { show } from "../shared/core/display-text.ts";
 import { SUGGESTION_TIMEOUT_MS } from "../shared/core/timing.ts";
 import { firstTimeInProcess, type SuggestionCounts, suggestionsMemory } from "../shared/process-memory.ts";
 import type { RequestId } from "./core/early-cancels.ts";
-import { INTERNAL_ERROR, INVALID_PARAMS, METHOD_NOT_FOUND, REQUEST_CANCELLED } from "./core/errors.ts";
 import { chooseSuggestionModel, type ModelChoice, type ModelSource, parseModelRef } from "./core/model-choice.ts";
 import { parseSuggestions } from "./core/parse.ts";
 import { SUGGESTION_MAX_TOKENS, suggestionPrompt } from "./core/prompt.ts";

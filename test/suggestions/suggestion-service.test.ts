@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import { INVALID_PARAMS, METHOD_NOT_FOUND, REQUEST_CANCELLED } from "../../src/suggestions/core/errors.ts";
+import { INVALID_PARAMS, METHOD_NOT_FOUND, REQUEST_CANCELLED } from "../../src/editors/core/json-rpc.ts";
 import { messageText } from "../support/fake-model-server.ts";
 import { waitFor } from "../support/wait-for.ts";
 import { forgetProcessMemory, getSuggestions, type ServiceRig, serviceRig } from "./service-fixture.ts";

@@ -4,6 +4,23 @@ import { isFields } from "../../shared/core/fields.ts";
  * one message per frame, read into what pi does with it.
  */
 
+/**
+ * The JSON-RPC error codes pi answers an editor's request with, as the seed pi-ide replies them (the peer
+ * protocol's "Editor-initiated requests"): an editor tells a cancel from a failure by the code alone.
+ */
+
+/** The editor's `request_cancelled` arrived first (LSP's RequestCancelled): the editor drops it quietly. */
+export const REQUEST_CANCELLED = -32800;
+
+/** Any method pi does not serve. */
+export const METHOD_NOT_FOUND = -32601;
+
+/** The params are not a `getSuggestions` request (a wrong type, an over-long path or model). */
+export const INVALID_PARAMS = -32602;
+
+/** pi failed on its side (the model call, no model): the editor shows nothing and may ask again. */
+export const INTERNAL_ERROR = -32603;
+
 /** One message a server sent, sorted by what pi does with it. */
 export type ServerMessage =
 	| { kind: "result"; id: number; result: unknown }
@@ -72,7 +89,9 @@ export function handleServerMessage(text: string, who: string, handlers: ServerM
 				void handlers.asked(id, method, params).then(
 					(answer) => handlers.reply("result" in answer ? resultText(id, answer.result) : errorText(id, answer.error)),
 					(error: unknown) =>
-						handlers.reply(errorText(id, { code: -32603, message: `pi failed: ${String(error).slice(0, 200)}` })),
+						handlers.reply(
+							errorText(id, { code: INTERNAL_ERROR, message: `pi failed: ${String(error).slice(0, 200)}` }),
+						),
 				);
 			return;
 		}
@@ -93,4 +112,4 @@ export const resultText = (id: string | number, result: unknown) => JSON.stringi
 export const errorText = (id: string | number, error: { code: number; message: string }) =>
 	JSON.stringify({ jsonrpc: "2.0", id, error: { code: error.code, message: error.message.slice(0, 500) } });
 export const methodNotFoundText = (id: string | number, method: string) =>
-	JSON.stringify({ jsonrpc: "2.0", id, error: { code: -32601, message: `pi does not serve ${method.slice(0, 100)}` } });
+	errorText(id, { code: METHOD_NOT_FOUND, message: `pi does not serve ${method.slice(0, 100)}` });

@@ -2,12 +2,12 @@ import type { SuggestionKeyAction, SuggestionKeys } from "../../settings/core/se
 import { runInBackground } from "../../shared/background.ts";
 import type { Clock } from "../../shared/core/clock.ts";
 import { NEOVIM_SUGGEST_CLAIM_RETRY_MS } from "../../shared/core/timing.ts";
+import { REQUEST_CANCELLED } from "../core/json-rpc.ts";
 import type { EditorRequests } from "../editor-source.ts";
 import type { NeovimSuggestionsReport } from "./core/status.ts";
 import { SUGGEST_COUNT } from "./core/suggest-context-lua.ts";
 import { SUGGEST_SHOW_LUA, SUGGEST_START_LUA, SUGGEST_STOP_LUA } from "./core/suggest-lua.ts";
 import {
-	CANCELLED_CODE,
 	parseSuggestAsk,
 	parseSuggestCancel,
 	parseSuggestStart,
@@ -204,7 +204,7 @@ export class NeovimSuggestions {
 	private async answer(ask: SuggestAsk): Promise<void> {
 		const { requests, key } = this.parts;
 		const answer = await requests.answer(key, { id: ask.id, method: "getSuggestions", params: ask.request });
-		if ("error" in answer && answer.error.code === CANCELLED_CODE) return;
+		if ("error" in answer && answer.error.code === REQUEST_CANCELLED) return;
 		const channel = this.parts.channel();
 		if (this.state !== "on" || channel === undefined) return;
 		const texts = "result" in answer ? suggestionTexts(answer.result, SUGGEST_COUNT) : [];

@@ -6,7 +6,13 @@ import { systemClock } from "../../shared/clock.ts";
 import type { Clock } from "../../shared/core/clock.ts";
 import { isFields } from "../../shared/core/fields.ts";
 import { IDE_REQUEST_TIMEOUT_MS } from "../../shared/core/timing.ts";
-import { type AskedAnswer, handleServerMessage, notificationText, requestText } from "../core/json-rpc.ts";
+import {
+	type AskedAnswer,
+	handleServerMessage,
+	METHOD_NOT_FOUND,
+	notificationText,
+	requestText,
+} from "../core/json-rpc.ts";
 import { initializeParams, serverInfoOf, toolNamesOf } from "../core/mcp.ts";
 import { checkDirTrust, checkSocketTrust } from "../core/path-trust.ts";
 import type { BoundRequests } from "../editor-source.ts";
@@ -254,7 +260,8 @@ class SocketChannel implements ClientChannel {
 	}
 
 	private asked(id: string | number, method: string, params: unknown): Promise<AskedAnswer> {
-		if (!this.requests) return Promise.resolve({ error: { code: -32601, message: "pi serves no requests here" } });
+		if (!this.requests)
+			return Promise.resolve({ error: { code: METHOD_NOT_FOUND, message: "pi serves no requests here" } });
 		return this.requests.answer({ id, method, params });
 	}
 

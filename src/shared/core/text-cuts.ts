@@ -99,3 +99,12 @@ function cutInsideFirstLine(
 	const rest = last > first ? `; lines ${first + 1}-${last} left out` : "";
 	return { text: head, note: `[${name} cut at ${CUT_LIMIT}: line ${first} truncated${rest}]` };
 }
+
+const isHighSurrogateUnit = (unit: number) => unit >= 0xd800 && unit <= 0xdbff;
+
+/** At most `maxChars` UTF-16 code units from the start, never half of a surrogate pair. */
+export function headChars(text: string, maxChars: number): string {
+	if (text.length <= maxChars) return text;
+	const end = maxChars > 0 && isHighSurrogateUnit(text.charCodeAt(maxChars - 1)) ? maxChars - 1 : maxChars;
+	return text.slice(0, end);
+}

@@ -1,6 +1,7 @@
 import { type Static, Type } from "typebox";
 import { Compile } from "typebox/compile";
 import { isFields } from "../../shared/core/fields.ts";
+import { headChars } from "../../shared/core/text-cuts.ts";
 
 /**
  * An editor's `getSuggestions` params (the peer protocol's "Editor-initiated requests"), checked and capped
@@ -102,13 +103,6 @@ const isLowSurrogate = (unit: number) => unit >= 0xdc00 && unit <= 0xdfff;
 
 /** A lone surrogate is written as U+FFFD, 3 bytes, by every UTF-8 encoder. */
 const unitBytes = (unit: number) => (unit < 0x80 ? 1 : unit < 0x800 ? 2 : 3);
-
-/** At most `maxChars` UTF-16 code units from the start, never half of a surrogate pair. */
-export function headChars(text: string, maxChars: number): string {
-	if (text.length <= maxChars) return text;
-	const end = maxChars > 0 && isHighSurrogate(text.charCodeAt(maxChars - 1)) ? maxChars - 1 : maxChars;
-	return text.slice(0, end);
-}
 
 /**
  * The start of the text in at most `maxBytes` of UTF-8, cut between characters. Counted, not encoded: a

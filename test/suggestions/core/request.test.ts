@@ -4,7 +4,7 @@ import {
 	INVALID_PARAMS,
 	METHOD_NOT_FOUND,
 	REQUEST_CANCELLED,
-} from "../../../src/suggestions/core/errors.ts";
+} from "../../../src/editors/core/json-rpc.ts";
 import {
 	CURSOR_CONTEXT_MAX_BYTES,
 	ENCLOSING_SCOPE_MAX_CHARS,

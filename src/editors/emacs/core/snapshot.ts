@@ -2,6 +2,7 @@ import { posix } from "node:path";
 import { type Static, Type } from "typebox";
 import { Compile } from "typebox/compile";
 import { type Fields, isFields } from "../../../shared/core/fields.ts";
+import { headChars } from "../../../shared/core/text-cuts.ts";
 import { type EditorState, MAX_DIAGNOSTICS, MAX_UNSAVED_FILES } from "../../core/protocol-state.ts";
 import { emacsOpenedArgs } from "./launch-flags.ts";
 import { languageOfMode } from "./mode-language.ts";
@@ -78,13 +79,6 @@ export type EmacsSnapshot = Static<typeof EmacsSnapshotSchema>;
 
 const snapshotCheck = Compile(EmacsSnapshotSchema);
 
-/** A string cut to `max` UTF-16 units, never inside a surrogate pair. */
-function cutUnits(text: string, max: number): string {
-	if (text.length <= max) return text;
-	const code = text.charCodeAt(max - 1);
-	return text.slice(0, code >= 0xd800 && code <= 0xdbff ? max - 1 : max);
-}
-
 /** Diagnostic texts cut to the protocol's bounds (Emacs cuts in characters, the protocol counts UTF-16 units). */
 function cutDiagnostics(raw: Fields, cuts: string[]): Fields {
 	if (!Array.isArray(raw.diagnostics)) return raw;
@@ -98,7 +92,7 @@ function cutDiagnostics(raw: Fields, cuts: string[]): Fields {
 		] as const) {
 			const text = out[key];
 			if (typeof text === "string" && text.length > max) {
-				out[key] = cutUnits(text, max);
+				out[key] = headChars(text, max);
 				cut = true;
 			}
 		}

@@ -1,4 +1,5 @@
 import { type Fields, isFields } from "../../../shared/core/fields.ts";
+import { headChars } from "../../../shared/core/text-cuts.ts";
 import { MAX_DIAGNOSTICS, MAX_UNSAVED_FILES } from "../../core/protocol-state.ts";
 
 /**
@@ -25,12 +26,6 @@ export const MAX_DIAGNOSTIC_SOURCE_BYTES = 200;
 export const MAX_LISTED_FILES = MAX_UNSAVED_FILES;
 export { MAX_DIAGNOSTICS };
 
-/** A string cut to `max` UTF-16 units, never inside a surrogate pair. */
-function cutChars(text: string, max: number): string {
-	const code = text.charCodeAt(max - 1);
-	return text.slice(0, code >= 0xd800 && code <= 0xdbff ? max - 1 : max);
-}
-
 /**
  * Neovim's answer with every oversize field cut or left out, and why: the rest of the snapshot stays. A value
  * that must be there is cut (cwd, an argument, the mode, a message); a file name is left out, since a cut one
@@ -43,7 +38,7 @@ export function cutOversize(raw: unknown): { value: unknown; cuts: string[] } {
 	const cutString = (value: unknown, max: number, what: string): unknown => {
 		if (typeof value !== "string" || value.length <= max) return value;
 		cuts.push(`${what} cut at ${max} characters (${value.length} sent)`);
-		return cutChars(value, max);
+		return headChars(value, max);
 	};
 	const capList = (value: unknown, max: number, what: string): unknown => {
 		if (!Array.isArray(value) || value.length <= max) return value;

@@ -1,5 +1,6 @@
 import type { SuggestionKeyAction, SuggestionKeys } from "../../../settings/core/settings.ts";
 import { isFields } from "../../../shared/core/fields.ts";
+import { headChars } from "../../../shared/core/text-cuts.ts";
 
 /**
  * What pi and the ghost text's Lua (core/suggest-lua.ts) say to each other, checked field by field where it
@@ -93,9 +94,6 @@ const OUTCOMES: ReadonlySet<string> = new Set<ShowOutcome>(["shown", "stale", "e
 export const showOutcome = (value: unknown): ShowOutcome | undefined =>
 	typeof value === "string" && OUTCOMES.has(value) ? (value as ShowOutcome) : undefined;
 
-/** LSP's and the seed's RequestCancelled: the editor moved on; nothing is drawn, not even "none". */
-export const CANCELLED_CODE = -32800;
-
 /** A drawn text is cut here (a model's answer is a few hundred tokens; a screenful is far less). */
 export const SHOWN_TEXT_MAX_CHARS = 16_384;
 
@@ -108,12 +106,5 @@ export function suggestionTexts(result: unknown, count: number): string[] {
 	return result.suggestions
 		.filter((text): text is string => typeof text === "string" && text !== "")
 		.slice(0, count)
-		.map(cutText);
-}
-
-/** At most `SHOWN_TEXT_MAX_CHARS` code units, never half of a surrogate pair. */
-function cutText(text: string): string {
-	if (text.length <= SHOWN_TEXT_MAX_CHARS) return text;
-	const last = text.charCodeAt(SHOWN_TEXT_MAX_CHARS - 1);
-	return text.slice(0, last >= 0xd800 && last <= 0xdbff ? SHOWN_TEXT_MAX_CHARS - 1 : SHOWN_TEXT_MAX_CHARS);
+		.map((text) => headChars(text, SHOWN_TEXT_MAX_CHARS));
 }

@@ -7,7 +7,6 @@ import {
 	SUGGEST_OUTLINE_BYTES,
 } from "../../../../src/editors/neovim/core/suggest-context-lua.ts";
 import {
-	CANCELLED_CODE,
 	parseSuggestAsk,
 	parseSuggestCancel,
 	parseSuggestStart,
@@ -17,7 +16,6 @@ import {
 	suggestLuaOptions,
 } from "../../../../src/editors/neovim/core/suggest-protocol.ts";
 import { SUGGESTION_KEYS_DEFAULT } from "../../../../src/settings/core/settings.ts";
-import { REQUEST_CANCELLED } from "../../../../src/suggestions/core/errors.ts";
 import {
 	CURSOR_CONTEXT_MAX_BYTES,
 	FILE_PATH_MAX_CHARS,
@@ -138,13 +136,12 @@ describe("the Lua's options and caps", () => {
 		});
 	});
 
-	test("what Neovim sends fits what pi's request keeps: the same caps, a cancel's code the same", () => {
+	test("what Neovim sends fits what pi's request keeps: the same caps", () => {
 		expect(SUGGEST_CONTEXT_BYTES).toBe(CURSOR_CONTEXT_MAX_BYTES);
 		// Bytes never outnumber UTF-16 code units: 12 000 bytes are at most 12 000 characters.
 		expect(SUGGEST_OUTLINE_BYTES).toBe(OUTLINE_MAX_CHARS);
 		expect(SUGGEST_MAX_PATH_BYTES).toBeLessThanOrEqual(FILE_PATH_MAX_CHARS);
 		expect(SUGGEST_MAX_LANGUAGE_BYTES).toBeLessThanOrEqual(LANGUAGE_MAX_CHARS);
 		expect(SUGGEST_COUNT).toBe(MAX_SUGGESTIONS);
-		expect(CANCELLED_CODE).toBe(REQUEST_CANCELLED);
 	});
 });
