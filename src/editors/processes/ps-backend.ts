@@ -164,8 +164,11 @@ export class PsBackend implements ProcessFacts {
 		return ancestors(pid, (child) => parentOf.get(child));
 	}
 
+	/** From the pid's record when a listing or an earlier answer made one (no spawn), else asked of `ps`. */
 	async startOf(pid: number) {
 		if (!Number.isSafeInteger(pid) || pid <= 0) return undefined;
+		const recorded = this.records.startOf(pid);
+		if (recorded !== undefined) return recorded;
 		const answer = await runTool("ps", ["-ww", "-o", PS_LISTING_COLUMNS, "-p", String(pid)]);
 		if (!answer.ok) return this.noted(undefined, answer.reason);
 		const listed = parsePsListing(answer.text).processes.find((process) => process.pid === pid && !process.exited);
