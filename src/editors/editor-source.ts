@@ -1,5 +1,6 @@
 import type { Clock } from "../shared/core/clock.ts";
 import type { Editor, EditorFacts, ListedEditor, SourceEvent } from "./core/editor.ts";
+import type { AskedAnswer } from "./core/json-rpc.ts";
 import type { EditorChannel } from "./diff-channels.ts";
 
 export type NoticeLevel = "info" | "warning" | "error";
@@ -27,7 +28,7 @@ export interface EditorRequest {
 }
 
 /** pi's answer to it: a result, or a JSON-RPC error. */
-export type EditorRequestAnswer = { result: unknown } | { error: { code: number; message: string } };
+export type EditorRequestAnswer = AskedAnswer;
 
 /**
  * What answers editors' requests, a feature after `editors` (suggestions/): a source hands it each request of
@@ -58,14 +59,12 @@ export interface BoundRequests {
 }
 
 /** `requests` bound to one editor's key. */
-export function boundRequests(requests: EditorRequests | undefined, key: string): BoundRequests | undefined {
-	return (
-		requests && {
-			answer: (request) => requests.answer(key, request),
-			cancelled: (id) => requests.cancelled(key, id),
-			gone: () => requests.gone(key),
-		}
-	);
+export function boundRequests(requests: EditorRequests, key: string): BoundRequests {
+	return {
+		answer: (request) => requests.answer(key, request),
+		cancelled: (id) => requests.cancelled(key, id),
+		gone: () => requests.gone(key),
+	};
 }
 
 /** What pi did with the model's write in the connected editor (a Neovim, an Emacs): the buffer shows the rest. */

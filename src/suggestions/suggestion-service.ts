@@ -18,8 +18,6 @@ import { type Redact, redactedRequest } from "./redacted-request.ts";
 import { RequestsByEditor } from "./requests-by-editor.ts";
 import { firstAnswerNotice, setSuggestionsForProcess, standingWhy } from "./standing.ts";
 
-type EditorAnswer = EditorRequestAnswer;
-
 /** What one session's suggestions read of the rest of pi, each a function or a value (never pi's `ctx`). */
 export interface SuggestionServiceInputs {
 	/** On, off or asked-only right now (the settings, `/ide suggestions`). */
@@ -52,8 +50,10 @@ const MODEL_WHY: Record<ModelSource, string> = {
 	session: "the session's model, unless the editor names one pi has",
 };
 
-const noSuggestions = (): EditorAnswer => ({ result: { suggestions: [] } });
-const cancelledAnswer = (): EditorAnswer => ({ error: { code: REQUEST_CANCELLED, message: "request cancelled" } });
+const noSuggestions = (): EditorRequestAnswer => ({ result: { suggestions: [] } });
+const cancelledAnswer = (): EditorRequestAnswer => ({
+	error: { code: REQUEST_CANCELLED, message: "request cancelled" },
+});
 
 /**
  * Inline suggestions for one session: an editor's `getSuggestions` answered by a model, `listSuggestionModels`,
@@ -63,14 +63,14 @@ const cancelledAnswer = (): EditorAnswer => ({ error: { code: REQUEST_CANCELLED,
  */
 export class SuggestionService {
 	private readonly editors = new RequestsByEditor();
-	private readonly running = new Set<Promise<EditorAnswer>>();
+	private readonly running = new Set<Promise<EditorRequestAnswer>>();
 	private readonly standingListeners = new Set<() => void>();
 	private closed = false;
 
 	constructor(private readonly inputs: SuggestionServiceInputs) {}
 
 	/** One request from the editor `editorKey`; never rejects (untrusted input is a reason, not a throw). */
-	readonly answer = (editorKey: string, request: EditorRequest): Promise<EditorAnswer> => {
+	readonly answer = (editorKey: string, request: EditorRequest): Promise<EditorRequestAnswer> => {
 		if (request.method === "listSuggestionModels") return Promise.resolve({ result: this.modelList() });
 		if (request.method !== "getSuggestions") {
 			const method = show(String(request.method), 60);
@@ -144,7 +144,7 @@ export class SuggestionService {
 		});
 	}
 
-	private async getSuggestions(editorKey: string, id: RequestId, params: unknown): Promise<EditorAnswer> {
+	private async getSuggestions(editorKey: string, id: RequestId, params: unknown): Promise<EditorRequestAnswer> {
 		suggestionsMemory().counts.requests++;
 		if (this.editors.cancelledEarly(editorKey, id)) return this.ended("cancelled", cancelledAnswer());
 		const parsed = parseSuggestionRequest(params);
@@ -152,16 +152,19 @@ export class SuggestionService {
 		if (this.closed) return this.ended("refused", noSuggestions());
 		// Even a request refused below makes the older one stale: the editor's cursor has moved on.
 		const started = this.editors.start(editorKey, id);
+		// A throw below is answered by `answer`'s own catch, as any other failure.
 		try {
 			return await this.suggest(editorKey, parsed.request, started.stop.signal);
-		} catch (error) {
-			return this.failed(INTERNAL_ERROR, error instanceof Error ? error.message : String(error));
 		} finally {
 			this.editors.end(editorKey, started);
 		}
 	}
 
-	private async suggest(editorKey: string, request: SuggestionRequest, signal: AbortSignal): Promise<EditorAnswer> {
+	private async suggest(
+		editorKey: string,
+		request: SuggestionRequest,
+		signal: AbortSignal,
+	): Promise<EditorRequestAnswer> {
 		const { inputs } = this;
 		const standing = inputs.standing();
 		if (standing.mode === "off" || !request.filePath || request.suggestionCount <= 0)
@@ -241,12 +244,12 @@ export class SuggestionService {
 		}
 	}
 
-	private ended(outcome: Outcome, answer: EditorAnswer): EditorAnswer {
+	private ended(outcome: Outcome, answer: EditorRequestAnswer): EditorRequestAnswer {
 		suggestionsMemory().counts[outcome]++;
 		return answer;
 	}
 
-	private failed(code: number, reason: string): EditorAnswer {
+	private failed(code: number, reason: string): EditorRequestAnswer {
 		const message = show(reason, 200);
 		suggestionsMemory().lastError = message;
 		return this.ended("errors", { error: { code, message } });

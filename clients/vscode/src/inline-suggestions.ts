@@ -1,6 +1,6 @@
 import { realpathSync } from "node:fs";
 import * as vscode from "vscode";
-import { REQUEST_CANCELLED_NOTIFICATION } from "../../../src/editors/state-dir/core/suggestion-offer.ts";
+import { REQUEST_CANCELLED_NOTIFICATION } from "../../../src/editors/core/json-rpc.ts";
 import { DEFAULT_SECRET_FILE_PATTERNS, secretFileMatcher } from "../../../src/safety/core/secret-files.ts";
 import type { CallOutcome, ChannelPeer } from "./channel-server.ts";
 import { RPC_ERROR } from "./core/channel-rpc.ts";

@@ -21,6 +21,15 @@ export const INVALID_PARAMS = -32602;
 /** pi failed on its side (the model call, no model): the editor shows nothing and may ask again. */
 export const INTERNAL_ERROR = -32603;
 
+/** The notification an editor withdraws one of its own requests with (`{id}`), as the seed's editors send it. */
+export const REQUEST_CANCELLED_NOTIFICATION = "request_cancelled";
+
+/** The id a `request_cancelled`'s params name; undefined when they name none. */
+export function cancelledIdOf(params: unknown): string | number | undefined {
+	const id = isFields(params) ? params.id : undefined;
+	return typeof id === "number" || typeof id === "string" ? id : undefined;
+}
+
 /** One message a server sent, sorted by what pi does with it. */
 export type ServerMessage =
 	| { kind: "result"; id: number; result: unknown }

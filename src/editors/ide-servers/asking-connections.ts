@@ -1,5 +1,5 @@
 import type { Clock } from "../../shared/core/clock.ts";
-import { isFields } from "../../shared/core/fields.ts";
+import { cancelledIdOf, REQUEST_CANCELLED_NOTIFICATION } from "../core/json-rpc.ts";
 import { type BoundRequests, boundRequests, type EditorRequests } from "../editor-source.ts";
 import type { ProcessFacts } from "../processes/process-facts.ts";
 import { authHeaders } from "./core/lock-dirs.ts";
@@ -37,19 +37,17 @@ export class AskingConnections {
 				const key = keyOf(lock);
 				if (key !== undefined && lock.lockfile && lock.plan.kind === "pi") wanted.set(key, lock);
 			}
-		for (const [key, held] of this.open)
-			if (wanted.get(key) === undefined || serverOf(wanted.get(key) as ReadLock) !== held.server) {
-				held.session.close();
-				this.open.delete(key);
-			}
+		for (const [key, held] of this.open) {
+			const lock = wanted.get(key);
+			if (lock && serverOf(lock) === held.server) continue;
+			held.session.close();
+			this.open.delete(key);
+		}
+		if (!requests) return;
 		for (const [key, lock] of wanted) {
 			const server = serverOf(lock);
 			if (this.open.has(key) || this.failed.get(key)?.server === server) continue;
-			const session = new AskingSession(
-				this.targetOf(lock),
-				this.deps.clock,
-				boundRequests(requests, key) as BoundRequests,
-			);
+			const session = new AskingSession(this.targetOf(lock), this.deps.clock, boundRequests(requests, key));
 			this.open.set(key, { server, session });
 			void session.open().then((opened) => {
 				if (opened || this.open.get(key)?.session !== session) return;
@@ -104,9 +102,8 @@ class AskingSession {
 		const shaken = await connectAndShakeHands(this.target, {
 			clock: this.clock,
 			onNotification: (method, params) => {
-				const id = isFields(params) ? params.id : undefined;
-				if (method === "request_cancelled" && (typeof id === "number" || typeof id === "string"))
-					this.requests.cancelled(id);
+				const id = method === REQUEST_CANCELLED_NOTIFICATION ? cancelledIdOf(params) : undefined;
+				if (id !== undefined) this.requests.cancelled(id);
 			},
 			onRequest: (id, method, params) => this.requests.answer({ id, method, params }),
 			ask: (socket, method, params) => socket.request(method, params),

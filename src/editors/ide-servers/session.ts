@@ -1,8 +1,8 @@
 import { pathToFileURL } from "node:url";
 import { runInBackground } from "../../shared/background.ts";
 import type { Clock } from "../../shared/core/clock.ts";
-import { isFields } from "../../shared/core/fields.ts";
 import { IDE_REQUEST_TIMEOUT_MS, IDE_SELECTION_REPLAY_MS } from "../../shared/core/timing.ts";
+import { cancelledIdOf, REQUEST_CANCELLED_NOTIFICATION } from "../core/json-rpc.ts";
 import { toolAnswerOf } from "../core/mcp.ts";
 import type { Diagnostic } from "../core/protocol-state.ts";
 import type { BoundRequests } from "../editor-source.ts";
@@ -169,9 +169,9 @@ export class IdeServerSession {
 
 	private onNotification(method: string, params: unknown): void {
 		this.pushes++;
-		if (method === "request_cancelled") {
-			const id = isFields(params) ? params.id : undefined;
-			if (typeof id === "number" || typeof id === "string") this.hooks.requests?.cancelled(id);
+		if (method === REQUEST_CANCELLED_NOTIFICATION) {
+			const id = cancelledIdOf(params);
+			if (id !== undefined) this.hooks.requests?.cancelled(id);
 		} else if (method === "selection_changed") {
 			// Told right after connecting (VS Code replays the last selection, monet sends it on ide_connected): not seen made.
 			const replay =

@@ -4,13 +4,14 @@ import { join } from "node:path";
 import { guarded, runInBackground } from "../../shared/background.ts";
 import { systemClock } from "../../shared/clock.ts";
 import type { Clock } from "../../shared/core/clock.ts";
-import { isFields } from "../../shared/core/fields.ts";
 import { IDE_REQUEST_TIMEOUT_MS } from "../../shared/core/timing.ts";
 import {
 	type AskedAnswer,
+	cancelledIdOf,
 	handleServerMessage,
 	METHOD_NOT_FOUND,
 	notificationText,
+	REQUEST_CANCELLED_NOTIFICATION,
 	requestText,
 } from "../core/json-rpc.ts";
 import { initializeParams, serverInfoOf, toolNamesOf } from "../core/mcp.ts";
@@ -21,7 +22,6 @@ import { PendingRequests } from "../pending-requests.ts";
 import type { ClosableToolCaller, ToolAnswer } from "../tool-caller.ts";
 import { CHANNEL_MAX_FRAME_BYTES, LineFrames } from "./core/channel-frames.ts";
 import { CHANNEL_SERVER_NAME, channelClientOf, channelSocketName, missingChannelText } from "./core/client-channel.ts";
-import { REQUEST_CANCELLED_NOTIFICATION } from "./core/suggestion-offer.ts";
 
 /** Where one VS Code client's channel is: its state dir, its extension host's pid, the user pi trusts. */
 export interface ClientChannelTarget {
@@ -266,9 +266,9 @@ class SocketChannel implements ClientChannel {
 	}
 
 	private cancelled(params: unknown): void {
-		const id = isFields(params) ? params.id : undefined;
-		if (typeof id === "number" || typeof id === "string") this.requests?.cancelled(id);
-		else this.sawNonsense("a request_cancelled without an id");
+		const id = cancelledIdOf(params);
+		if (id === undefined) this.sawNonsense("a request_cancelled without an id");
+		else this.requests?.cancelled(id);
 	}
 
 	private sawNonsense(reason: string): void {

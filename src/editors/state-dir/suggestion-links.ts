@@ -152,14 +152,12 @@ export class SuggestionLinks {
  * The editor's requests, its end passed on only once pi's offer was taken on that connection: a connection given
  * up while connecting (off and on again quickly) must not abort what the link made after it asked.
  */
-function offeredOnly(requests: BoundRequests | undefined, offered: () => boolean): BoundRequests | undefined {
-	return (
-		requests && {
-			answer: requests.answer,
-			cancelled: requests.cancelled,
-			gone: () => {
-				if (offered()) requests.gone();
-			},
-		}
-	);
+function offeredOnly(requests: BoundRequests, offered: () => boolean): BoundRequests {
+	return {
+		answer: requests.answer,
+		cancelled: requests.cancelled,
+		gone: () => {
+			if (offered()) requests.gone();
+		},
+	};
 }

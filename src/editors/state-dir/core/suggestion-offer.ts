@@ -10,7 +10,6 @@ import { normalizePath } from "../../../shared/core/paths.ts";
  */
 
 export const OFFER_SUGGESTIONS_METHOD = "pi/offerSuggestions";
-export const REQUEST_CANCELLED_NOTIFICATION = "request_cancelled";
 
 /** What pi tells the client when it offers itself. */
 export interface SuggestionOffer {
