@@ -19,8 +19,7 @@ export class PendingRequests<Answer> {
 	 * as the connection lasts (a diff the user takes their time over). The caller sends the request.
 	 */
 	open(timeoutMs: number, timedOut: Answer): { id: number; answer: Promise<Answer> } {
-		const id = this.nextId;
-		this.nextId = this.nextId >= this.maxId ? 1 : this.nextId + 1;
+		const id = this.takeId();
 		const answer = new Promise<Answer>((done) => {
 			const cancel = Number.isFinite(timeoutMs)
 				? this.clock.after(timeoutMs, () => {
@@ -33,6 +32,17 @@ export class PendingRequests<Answer> {
 		return { id, answer };
 	}
 
+	/** A request refused before it is sent: it takes its id all the same (ids stay in order) and answers at once. */
+	refuse(answer: Answer): { id: number; answer: Promise<Answer> } {
+		return { id: this.takeId(), answer: Promise.resolve(answer) };
+	}
+
+	private takeId(): number {
+		const id = this.nextId;
+		this.nextId = this.nextId >= this.maxId ? 1 : this.nextId + 1;
+		return id;
+	}
+
 	/** The answer to `id` came: false when nobody waits for it (timed out, or never asked). */
 	settle(id: number, answer: Answer): boolean {
 		const waiter = this.waiting.get(id);
@@ -41,6 +51,11 @@ export class PendingRequests<Answer> {
 		waiter.cancel();
 		waiter.done(answer);
 		return true;
+	}
+
+	/** How many still wait. */
+	get size(): number {
+		return this.waiting.size;
 	}
 
 	/** The connection is gone: every request still waiting gets `answer`. */

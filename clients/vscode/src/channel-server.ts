@@ -148,7 +148,11 @@ function answer(frame: string, { send, peer, version, handlers, asked }: Answeri
 	const outcome =
 		method === "tools/call"
 			? toolOutcome(peer, params, handlers)
-			: Promise.resolve(answerNow(method, params, version, () => offeredOutcome(peer, params, handlers)));
+			: Promise.resolve(
+					method === OFFER_SUGGESTIONS_METHOD
+						? offeredOutcome(peer, params, handlers)
+						: answerNow(method, params, version),
+				);
 	void outcome.then((done) =>
 		send("result" in done ? resultMessage(id, done.result) : errorMessage(id, done.code, done.message)),
 	);
@@ -163,10 +167,8 @@ function offeredOutcome(peer: ChannelPeer, params: unknown, handlers: ChannelHan
 	}
 }
 
-function answerNow(method: string, params: unknown, version: string, offered: () => CallOutcome): CallOutcome {
+function answerNow(method: string, params: unknown, version: string): CallOutcome {
 	switch (method) {
-		case OFFER_SUGGESTIONS_METHOD:
-			return offered();
 		case "initialize":
 			return { result: initializeResult(params, version) };
 		case "ping":

@@ -19,8 +19,8 @@ const OFFERED_CONTEXT = "piIdeContext.suggestionsOffered";
 
 interface Offered extends HeldOffer {
 	peer: ChannelPeer;
-	/** pi's secret-file globs with the package's defaults: a match never asks. */
-	isSecret: (path: string) => boolean;
+	/** pi's secret-file globs with the package's defaults, of a document's names: a match never asks. */
+	isSecret: (names: readonly string[]) => boolean;
 }
 
 /**
@@ -38,12 +38,13 @@ export class InlineSuggestions {
 	offered(peer: ChannelPeer, params: unknown): CallOutcome {
 		const read = readOffer(params);
 		if (!read.ok) return { code: RPC_ERROR.invalidParams, message: read.reason };
-		const matcher = secretFileMatcher([...DEFAULT_SECRET_FILE_PATTERNS, ...read.offer.secretFiles]);
+		// pi's list holds the defaults already; they count here whatever pi sends.
+		const matcher = secretFileMatcher([...new Set([...DEFAULT_SECRET_FILE_PATTERNS, ...read.offer.secretFiles])]);
 		this.offers.set(peer.id, {
 			peer,
 			offer: read.offer,
 			order: ++this.order,
-			isSecret: (path) => matcher([path, realOf(path)]) !== undefined,
+			isSecret: (names) => matcher(names) !== undefined,
 		});
 		this.providing(true);
 		return { result: { accepted: true } };
@@ -81,11 +82,12 @@ export class InlineSuggestions {
 		context: vscode.InlineCompletionContext,
 		token: vscode.CancellationToken,
 	): Promise<vscode.InlineCompletionItem[] | undefined> {
-		if (document.uri.scheme !== "file") return undefined;
 		const path = document.uri.fsPath;
-		// pi's project is a real path; a workspace opened through a link names the document by the link.
-		const held = offerFor(this.offers.values(), [path, realOf(path) ?? path]);
-		if (!held || held.isSecret(path)) return undefined;
+		// pi's project is a real path; a workspace opened through a link names the document by the link. The
+		// selector asks for `file:` documents only.
+		const names = [path, realOf(path) ?? path];
+		const held = offerFor(this.offers.values(), names);
+		if (!held || held.isSecret(names)) return undefined;
 		const invoked = context.triggerKind === vscode.InlineCompletionTriggerKind.Invoke;
 		// Typing on cancels the token: only the pause after the last key asks pi.
 		if (!invoked && !(await paused(held.offer.debounceMs, token))) return undefined;

@@ -179,7 +179,7 @@ class SocketChannel implements ClientChannel {
 	}
 
 	async handshake(timeoutMs: number): Promise<{ ok: true } | { ok: false; reason: string }> {
-		const init = await this.request("initialize", initializeParams(), timeoutMs);
+		const init = await this.ask("initialize", initializeParams(), timeoutMs);
 		if (!init.ok) return { ok: false, reason: `initialize: ${init.reason}` };
 		const info = serverInfoOf(init.result);
 		if (!info) return { ok: false, reason: "initialize answered with no protocol version" };
@@ -187,7 +187,7 @@ class SocketChannel implements ClientChannel {
 			return { ok: false, reason: `the socket's server is ${info.name}, not ${CHANNEL_SERVER_NAME}` };
 		this.server = info;
 		this.send(notificationText("notifications/initialized"));
-		const listed = await this.request("tools/list", {}, timeoutMs);
+		const listed = await this.ask("tools/list", {}, timeoutMs);
 		const names = listed.ok ? toolNamesOf(listed.result) : undefined;
 		if (!names) return { ok: false, reason: `tools/list: ${listed.ok ? "no list of tools" : listed.reason}` };
 		this.tools = new Set(names);
@@ -195,7 +195,7 @@ class SocketChannel implements ClientChannel {
 	}
 
 	callTool(name: string, args: Record<string, unknown>, timeoutMs: number | undefined): Promise<ToolAnswer> {
-		return this.request("tools/call", { name, arguments: args }, timeoutMs);
+		return this.ask("tools/call", { name, arguments: args }, timeoutMs);
 	}
 
 	offers(name: string): boolean {
@@ -215,12 +215,8 @@ class SocketChannel implements ClientChannel {
 		this.finish(PI_CLOSED_CHANNEL);
 	}
 
-	ask(method: string, params: unknown, timeoutMs: number | undefined): Promise<ToolAnswer> {
-		return this.request(method, params, timeoutMs);
-	}
-
 	/** `timeoutMs` undefined: as long as the connection lasts. */
-	private request(method: string, params: unknown, timeoutMs: number | undefined): Promise<ToolAnswer> {
+	ask(method: string, params: unknown, timeoutMs: number | undefined): Promise<ToolAnswer> {
 		if (this.closedWith !== undefined)
 			return Promise.resolve({ ok: false, reason: `not connected: ${this.closedWith}` });
 		const { id, answer } = this.pending.open(timeoutMs ?? Number.POSITIVE_INFINITY, {

@@ -1,8 +1,7 @@
-import type { Clock } from "../../shared/core/clock.ts";
 import type { EditorFacts, ListedEditor } from "../core/editor.ts";
 import { scoreTier } from "../core/tiers.ts";
 import type { EditorChannel } from "../diff-channels.ts";
-import type { EditorAsked, EditorRequests } from "../editor-source.ts";
+import type { EditorAsked, SourceHooks } from "../editor-source.ts";
 import type { ProcessFacts } from "../processes/process-facts.ts";
 import {
 	type ClientChannelTarget,
@@ -34,9 +33,9 @@ export interface DirClientsDeps {
 	facts: Pick<ProcessFacts, "listeningUnixPaths">;
 	/** The dir's editors now (the links are made to live ones). */
 	editors: () => ListedEditor[];
-	requests?: EditorRequests;
 	suggestions?: ClientSuggestionOptions;
-	hooks: { clock: Clock; changed: () => void };
+	/** The source's hooks: its clock, what changed, and where editors' requests go. */
+	hooks: Pick<SourceHooks, "clock" | "changed" | "requests">;
 }
 
 /**
@@ -50,7 +49,8 @@ export class DirClients {
 
 	constructor(private readonly deps: DirClientsDeps) {
 		this.listeningPaths = async (pid) => (await deps.facts.listeningUnixPaths([pid])).byPid.get(pid) ?? [];
-		const { requests, suggestions } = deps;
+		const { suggestions } = deps;
+		const { requests } = deps.hooks;
 		if (requests && suggestions)
 			this.links = new SuggestionLinks({
 				requests,
@@ -97,7 +97,7 @@ export class DirClients {
 
 	private olderClientNote(editor: ListedEditor): string | undefined {
 		const client = suggestingClientOf(editor.state.client);
-		if (client.kind !== "older" || !this.deps.requests?.ownEditors()) return undefined;
+		if (client.kind !== "older" || !this.deps.hooks.requests?.ownEditors()) return undefined;
 		return `inline completions: client ${client.version} does not ask pi (${SUGGESTIONS_SINCE_VERSION} on does)`;
 	}
 

@@ -64,7 +64,6 @@ export class StateDir implements EditorSource {
 			uid,
 			facts,
 			editors: () => this.editors(),
-			...(hooks.requests && { requests: hooks.requests }),
 			...(suggestions && { suggestions }),
 			hooks,
 		});

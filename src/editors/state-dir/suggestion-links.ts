@@ -120,14 +120,10 @@ export class SuggestionLinks {
 		if (!opened.ok) return current() ? this.fail(key, link, opened.reason) : undefined;
 		const channel = opened.caller;
 		try {
-			const answer = current()
-				? await channel.ask(OFFER_SUGGESTIONS_METHOD, offer.offer, IDE_REQUEST_TIMEOUT_MS)
-				: undefined;
-			if (!answer?.ok || !current()) {
-				if (answer && !answer.ok && current())
-					this.fail(key, link, `the client did not take the offer: ${answer.reason}`);
-				return;
-			}
+			if (!current()) return;
+			const answer = await channel.ask(OFFER_SUGGESTIONS_METHOD, offer.offer, IDE_REQUEST_TIMEOUT_MS);
+			if (!current()) return;
+			if (!answer.ok) return this.fail(key, link, `the client did not take the offer: ${answer.reason}`);
 			offered = true;
 			const live: Link = { state: "offered", channel };
 			this.links.set(key, live);

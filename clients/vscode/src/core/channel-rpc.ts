@@ -1,3 +1,5 @@
+import { isFields } from "../../../../src/shared/core/fields.ts";
+
 /**
  * What the client's socket speaks: JSON-RPC 2.0, one message a line, in the IDE servers' MCP shapes (`initialize`,
  * `tools/list`, `tools/call` of `openDiff` and `close_tab`, results as `{content:[{type:"text",text}]}`), so
@@ -17,9 +19,6 @@ export const RPC_ERROR = {
 } as const;
 
 type Id = string | number;
-type Fields = Record<string, unknown>;
-const isFields = (value: unknown): value is Fields =>
-	typeof value === "object" && value !== null && !Array.isArray(value);
 
 /**
  * One line from pi: a request to answer, an answer to a request of the client's own (inline completions), a

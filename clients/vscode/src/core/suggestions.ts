@@ -3,7 +3,7 @@ import { isFields } from "../../../../src/shared/core/fields.ts";
 import { isSameOrInside } from "../../../../src/shared/core/paths.ts";
 
 /** pi's offer is read by the same checks on both sides: pi checks its own before it connects. */
-export { type OfferRead, readOffer } from "../../../../src/editors/state-dir/core/suggestion-offer.ts";
+export { readOffer } from "../../../../src/editors/state-dir/core/suggestion-offer.ts";
 
 /**
  * Inline completions as the client asks pi for them (pure): which pi a document asks (the deepest project holding it, the latest offer of equals), the request in the seed's
@@ -31,9 +31,8 @@ export function offerFor<T extends HeldOffer>(held: Iterable<T>, names: readonly
 	let best: T | undefined;
 	for (const candidate of held) {
 		if (!names.some((name) => isSameOrInside(name, candidate.offer.project))) continue;
-		const deeper = !best || candidate.offer.project.length > best.offer.project.length;
-		const same = best && candidate.offer.project.length === best.offer.project.length;
-		if (deeper || (same && best && candidate.order > best.order)) best = candidate;
+		const depth = candidate.offer.project.length - (best?.offer.project.length ?? -1);
+		if (depth > 0 || (depth === 0 && best && candidate.order > best.order)) best = candidate;
 	}
 	return best;
 }
