@@ -65,7 +65,7 @@ export interface SuggestionCounts {
 }
 
 /** `/ide suggestions on|off` and the counts hold for this pi process, over sessions and the settings files. */
-export interface SuggestionsMemory {
+interface SuggestionsMemory {
 	override?: boolean;
 	counts: SuggestionCounts;
 	/** The last failure, terminal-safe: what `/ide status` says went wrong. */

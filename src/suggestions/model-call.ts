@@ -43,12 +43,12 @@ export function modelAccessOf(registry: ModelRegistry): ModelAccess {
 export const modelRefOf = (model: { provider: string; id: string } | undefined): string | undefined =>
 	model ? `${model.provider}/${model.id}` : undefined;
 
-export type ModelCallResult =
+type ModelCallResult =
 	| { ok: true; text: string; usage: { input: number; output: number } }
 	/** `aborted`: the caller's signal ended it (a cancel, a newer request); a timeout is a failure. */
 	| { ok: false; reason: string; aborted: boolean };
 
-export interface ModelCallOptions {
+interface ModelCallOptions {
 	signal: AbortSignal;
 	timeoutMs: number;
 	maxTokens: number;
@@ -112,7 +112,7 @@ const failed = (reason: string): ModelCallResult => ({ ok: false, reason, aborte
 const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /** One model as `listSuggestionModels` lists it (the seed's shape). */
-export interface ListedModel {
+interface ListedModel {
 	provider: string;
 	id: string;
 	name: string;

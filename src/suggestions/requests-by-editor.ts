@@ -2,7 +2,7 @@ import { EarlyCancels, type RequestId } from "./core/early-cancels.ts";
 import { admitRequest } from "./core/rate-limit.ts";
 
 /** A request whose answer is being made: aborting `stop` ends its model call, and it answers "cancelled". */
-export interface InFlight {
+interface InFlight {
 	id: RequestId;
 	stop: AbortController;
 }

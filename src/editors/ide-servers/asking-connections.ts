@@ -2,8 +2,7 @@ import type { Clock } from "../../shared/core/clock.ts";
 import { cancelledIdOf, REQUEST_CANCELLED_NOTIFICATION } from "../core/json-rpc.ts";
 import { type BoundRequests, boundRequests, type EditorRequests } from "../editor-source.ts";
 import type { ProcessFacts } from "../processes/process-facts.ts";
-import { authHeaders } from "./core/lock-dirs.ts";
-import { connectAndShakeHands, type SessionTarget } from "./handshake.ts";
+import { connectAndShakeHands, type SessionTarget, sessionTarget } from "./handshake.ts";
 import { keyOf, serverOf } from "./listing.ts";
 import type { ReadLock } from "./lockfiles.ts";
 import type { McpSocket } from "./mcp-socket.ts";
@@ -47,7 +46,11 @@ export class AskingConnections {
 		for (const [key, lock] of wanted) {
 			const server = serverOf(lock);
 			if (this.open.has(key) || this.failed.get(key)?.server === server) continue;
-			const session = new AskingSession(this.targetOf(lock), this.deps.clock, boundRequests(requests, key));
+			const session = new AskingSession(
+				sessionTarget(lock, this.deps.uid, this.deps.facts),
+				this.deps.clock,
+				boundRequests(requests, key),
+			);
 			this.open.set(key, { server, session });
 			void session.open().then((opened) => {
 				if (opened || this.open.get(key)?.session !== session) return;
@@ -69,16 +72,6 @@ export class AskingConnections {
 	close(): void {
 		for (const { session } of this.open.values()) session.close();
 		this.open.clear();
-	}
-
-	private targetOf(lock: ReadLock): SessionTarget {
-		return {
-			port: lock.port,
-			headers: authHeaders(lock.plan.kind, lock.lockfile?.authToken),
-			uid: this.deps.uid,
-			serverUidOf: (serverPort: number, clientPort: number) =>
-				this.deps.facts.connectionServerUid(serverPort, clientPort),
-		};
 	}
 }
 

@@ -2,6 +2,9 @@ import type { Clock } from "../../shared/core/clock.ts";
 import { IDE_REQUEST_TIMEOUT_MS } from "../../shared/core/timing.ts";
 import type { AskedAnswer } from "../core/json-rpc.ts";
 import { initializeParams, serverInfoOf, toolNamesOf } from "../core/mcp.ts";
+import type { ProcessFacts } from "../processes/process-facts.ts";
+import { authHeaders } from "./core/lock-dirs.ts";
+import type { ReadLock } from "./lockfiles.ts";
 import { FRAME_TOO_BIG, type McpAnswer, McpSocket, PI_CLOSED } from "./mcp-socket.ts";
 
 /** Where and how to connect: from a lockfile that passed every check. */
@@ -11,6 +14,20 @@ export interface SessionTarget {
 	/** The user whose listener alone may take pi's connection (and its token). */
 	uid: number;
 	serverUidOf: (serverPort: number, clientPort: number) => Promise<number | undefined>;
+}
+
+/** A lockfile's server as a connection's target: its port, the headers its kind wants, the uid to check. */
+export function sessionTarget(
+	lock: Pick<ReadLock, "port" | "plan" | "lockfile">,
+	uid: number,
+	facts: Pick<ProcessFacts, "connectionServerUid">,
+): SessionTarget {
+	return {
+		port: lock.port,
+		headers: authHeaders(lock.plan.kind, lock.lockfile?.authToken),
+		uid,
+		serverUidOf: (serverPort, clientPort) => facts.connectionServerUid(serverPort, clientPort),
+	};
 }
 
 /** What a connection does with what the server sends, and how pi's own requests are sent (and recorded). */

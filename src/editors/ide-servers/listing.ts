@@ -16,7 +16,7 @@ export const keyOf = (lock: ReadLock) => (lock.holder ? pidKey(lock.holder.pid) 
  * How well a lockfile's folders match the project, for choosing among one process's lockfiles: 0 a folder is the
  * project, 1 inside it, 2 neither (the tiers' own rules judge the editor itself).
  */
-export function folderTier(folders: readonly string[], projectDir: string): number {
+function folderTier(folders: readonly string[], projectDir: string): number {
 	if (folders.some((folder) => normalizePath(folder) === normalizePath(projectDir))) return 0;
 	return folders.some((folder) => isInside(folder, projectDir)) ? 1 : 2;
 }

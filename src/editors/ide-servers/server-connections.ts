@@ -4,8 +4,8 @@ import { IDE_CLOSE_SETTLE_MS } from "../../shared/core/timing.ts";
 import type { SourceEvent } from "../core/editor.ts";
 import { boundRequests, type EditorRequests } from "../editor-source.ts";
 import type { ProcessFacts } from "../processes/process-facts.ts";
-import { authHeaders } from "./core/lock-dirs.ts";
 import type { Mention } from "./core/status.ts";
+import { sessionTarget } from "./handshake.ts";
 import { keyOf, serverOf } from "./listing.ts";
 import type { ReadLock } from "./lockfiles.ts";
 import { FRAME_TOO_BIG } from "./mcp-socket.ts";
@@ -108,24 +108,16 @@ export class ServerConnections {
 	private async connect(key: string, lock: ReadLock): Promise<void> {
 		const { lockfile, holder } = lock;
 		if (!lockfile || !holder) return;
-		const session = new IdeServerSession(
-			{
-				port: lock.port,
-				headers: authHeaders(lock.plan.kind, lockfile.authToken),
-				uid: this.deps.uid,
-				serverUidOf: (serverPort, clientPort) => this.deps.facts.connectionServerUid(serverPort, clientPort),
+		const session = new IdeServerSession(sessionTarget(lock, this.deps.uid, this.deps.facts), {
+			clock: this.deps.clock,
+			changed: () => void runInBackground("ide server state", () => this.deps.changed()),
+			mentioned: (mention) => {
+				// Only the connected editor's, once its connection is proven (the port's owner checked again).
+				if (this.deps.connectedKey() === key && this.connections.get(key)?.opening === undefined)
+					this.deps.mentioned(key, mention);
 			},
-			{
-				clock: this.deps.clock,
-				changed: () => void runInBackground("ide server state", () => this.deps.changed()),
-				mentioned: (mention) => {
-					// Only the connected editor's, once its connection is proven (the port's owner checked again).
-					if (this.deps.connectedKey() === key && this.connections.get(key)?.opening === undefined)
-						this.deps.mentioned(key, mention);
-				},
-				...(this.deps.requests && { requests: boundRequests(this.deps.requests, key) }),
-			},
-		);
+			...(this.deps.requests && { requests: boundRequests(this.deps.requests, key) }),
+		});
 		const connection: Connection = { session, lock };
 		connection.opening = session
 			.open()

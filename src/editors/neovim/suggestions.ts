@@ -58,7 +58,12 @@ export class NeovimSuggestions {
 	private unoffered: SuggestionKeyAction[] = [];
 	private readonly counts = { asked: 0, shown: 0, stale: 0, empty: 0, cancelled: 0 };
 
-	constructor(private readonly parts: SuggestionSessionParts) {}
+	/** What the Lua is started with: the settings as Neovim takes them, fixed for the session. */
+	private readonly luaOptions: ReturnType<typeof suggestLuaOptions>;
+
+	constructor(private readonly parts: SuggestionSessionParts) {
+		this.luaOptions = suggestLuaOptions(parts.options.debounceMs, parts.options.keys);
+	}
 
 	/** Started or stopped as wanted; idempotent. A claim another pi holds is asked again every few seconds. */
 	set(on: boolean): Promise<void> {
@@ -106,7 +111,7 @@ export class NeovimSuggestions {
 			state,
 			...(this.owner !== undefined && state === "elsewhere" && { owner: this.owner }),
 			...(this.reason !== undefined && { reason: this.reason }),
-			keys: suggestLuaOptions(this.parts.options.debounceMs, this.parts.options.keys).keys,
+			keys: this.luaOptions.keys,
 			unoffered: this.unoffered,
 			counts: { ...this.counts },
 			...(this.problem !== undefined && { problem: this.problem }),
@@ -144,11 +149,7 @@ export class NeovimSuggestions {
 		this.triedAtMs = this.parts.clock.nowMs();
 		// Ids start again at 1 in a new start: what the feature remembers of the old ones goes.
 		this.parts.requests.gone(this.parts.key);
-		const { debounceMs, keys } = this.parts.options;
-		const answer = await this.parts.run(
-			"start suggestions",
-			lua(SUGGEST_START_LUA, channel, suggestLuaOptions(debounceMs, keys)),
-		);
+		const answer = await this.parts.run("start suggestions", lua(SUGGEST_START_LUA, channel, this.luaOptions));
 		const parsed = answer.ok ? parseSuggestStart(answer.value, channel) : answer;
 		if (!parsed.ok) {
 			this.state = "failed";

@@ -10,8 +10,8 @@ import type { SuggestionRequest } from "./request.ts";
 export const SUGGESTION_MAX_TOKENS = 256;
 
 /** In comment mode only the lines nearest the cursor are sent: prose needs no outline. */
-export const COMMENT_LINES_BEFORE = 8;
-export const COMMENT_LINES_AFTER = 4;
+const COMMENT_LINES_BEFORE = 8;
+const COMMENT_LINES_AFTER = 4;
 
 /** Identical for every request: the count, the mode and the text are in the user's message. */
 export const SUGGESTION_SYSTEM_PROMPT = `You complete code at the cursor of a file open in an editor.

@@ -26,7 +26,7 @@ export const MAX_SUGGESTIONS = 3;
  * A path, a language or a model over its cap is refused, not cut: a cut path or model ref names another one
  * (`/a/b/.env` cut before `.env` is no longer a secret file's name).
  */
-export const SuggestionRequestSchema = Type.Object({
+const SuggestionRequestSchema = Type.Object({
 	filePath: Type.Optional(Type.String({ maxLength: FILE_PATH_MAX_CHARS })),
 	language: Type.Optional(Type.String({ maxLength: LANGUAGE_MAX_CHARS })),
 	outline: Type.Optional(Type.String()),

@@ -1,3 +1,4 @@
+import type { SuggestionsMode } from "../../settings/core/settings.ts";
 import { show } from "../../shared/core/display-text.ts";
 
 /**
@@ -7,7 +8,7 @@ import { show } from "../../shared/core/display-text.ts";
 
 export interface SuggestionStatusInput {
 	/** `asked-only`: pi answers an editor that asks on its own (pi-ide.nvim), and asks none of its own editors. */
-	standing: "on" | "off" | "asked-only";
+	standing: SuggestionsMode;
 	/** Where the standing comes from, in words: "the default", "global settings", "/ide suggestions, for this pi process". */
 	standingWhy: string;
 	/** The model the next request would use (`provider/id`); none when pi has none to use. */
