@@ -22,6 +22,20 @@ import {
  * capped here (core/snapshot-caps.ts, the numbers written into the text once), so a real Neovim's answer always
  * passes pi's schema whatever the user selected or opened.
  */
+/** A text cut to a byte limit between UTF-8 characters: the state's Lua and the ghost text's share it. */
+export const UTF8_CUT_LUA = String.raw`local function is_continuation(text, index)
+  local byte = text:byte(index)
+  return byte ~= nil and byte >= 0x80 and byte < 0xC0
+end
+
+-- At most limit bytes, never inside a UTF-8 character.
+local function cut(text, limit)
+  if #text <= limit then return text end
+  local stop = limit
+  while stop > 0 and is_continuation(text, stop + 1) do stop = stop - 1 end
+  return text:sub(1, stop)
+end`;
+
 const STATE_FUNCTIONS = String.raw`
 local api, fn = vim.api, vim.fn
 local MAX_TEXT_BYTES, MAX_PATH_BYTES, MAX_ARGS, MAX_LISTED = ${LUA_SELECTION_BYTES}, ${MAX_PATH_BYTES}, ${MAX_ARGS}, ${MAX_LISTED_FILES}
@@ -49,18 +63,7 @@ local function active_window(last_win)
   return nil
 end
 
-local function is_continuation(text, index)
-  local byte = text:byte(index)
-  return byte ~= nil and byte >= 0x80 and byte < 0xC0
-end
-
--- At most limit bytes, never inside a UTF-8 character.
-local function cut(text, limit)
-  if #text <= limit then return text end
-  local stop = limit
-  while stop > 0 and is_continuation(text, stop + 1) do stop = stop - 1 end
-  return text:sub(1, stop)
-end
+${UTF8_CUT_LUA}
 
 -- A name too long to open names nothing: left out, not cut into another name.
 local function path_or_nil(name)

@@ -1,3 +1,6 @@
+import { UTF8_CUT_LUA } from "./lua.ts";
+import { MAX_PATH_BYTES } from "./snapshot-caps.ts";
+
 /**
  * The functions the ghost text's start chunk (core/suggest-lua.ts) opens with: what Neovim tells pi of the
  * cursor's context (the text on each side, cut as pi's request cuts it; Neovim 0.9+'s treesitter outline) and
@@ -13,7 +16,7 @@ export const SUGGEST_CONTEXT_BYTES = 8192;
 /** The treesitter outline's cap (Neovim 0.9+): pi's request keeps 12 000 characters, never fewer than bytes. */
 export const SUGGEST_OUTLINE_BYTES = 12_000;
 /** A path longer than this names no file (pi's request refuses it); a filetype longer than this is not sent. */
-export const SUGGEST_MAX_PATH_BYTES = 4096;
+export const SUGGEST_MAX_PATH_BYTES = MAX_PATH_BYTES;
 export const SUGGEST_MAX_LANGUAGE_BYTES = 64;
 /** Alternatives asked for and drawn, cycled with the next/previous keys and marked `[i/n]`. */
 export const SUGGEST_COUNT = 3;
@@ -22,19 +25,9 @@ export const SUGGEST_COUNT = 3;
 export const SUGGEST_FUNCTIONS = String.raw`local api, fn = vim.api, vim.fn
 local CONTEXT_BYTES, OUTLINE_BYTES, MAX_PATH_BYTES, MAX_LANGUAGE_BYTES, COUNT = ${SUGGEST_CONTEXT_BYTES}, ${SUGGEST_OUTLINE_BYTES}, ${SUGGEST_MAX_PATH_BYTES}, ${SUGGEST_MAX_LANGUAGE_BYTES}, ${SUGGEST_COUNT}
 
-local function is_continuation(text, index)
-  local byte = text:byte(index)
-  return byte ~= nil and byte >= 0x80 and byte < 0xC0
-end
+${UTF8_CUT_LUA}
 
--- The first or the last limit bytes, never inside a UTF-8 character.
-local function head(text, limit)
-  if #text <= limit then return text end
-  local stop = limit
-  while stop > 0 and is_continuation(text, stop + 1) do stop = stop - 1 end
-  return text:sub(1, stop)
-end
-
+-- The last limit bytes, never inside a UTF-8 character.
 local function tail(text, limit)
   if #text <= limit then return text end
   local start = #text - limit + 1
@@ -66,7 +59,7 @@ local function context(buf, row, col, line)
     end
     last = last + 100
   end
-  return tail(table.concat(before, "\n"), CONTEXT_BYTES), head(table.concat(after, "\n"), CONTEXT_BYTES)
+  return tail(table.concat(before, "\n"), CONTEXT_BYTES), cut(table.concat(after, "\n"), CONTEXT_BYTES)
 end
 
 -- Neovim 0.9+: the file's declarations from treesitter, one a line with its line number; nil without a parser.
@@ -84,7 +77,7 @@ local function outline_of(buf)
         if listed then
           local row = child:start()
           local text = (api.nvim_buf_get_lines(buf, row, row + 1, false)[1] or ""):gsub("^%s+", "")
-          local entry = string.rep("  ", level) .. head(text, 200) .. "  -- line " .. (row + 1)
+          local entry = string.rep("  ", level) .. cut(text, 200) .. "  -- line " .. (row + 1)
           size = size + #entry + 1
           if size <= OUTLINE_BYTES then out[#out + 1] = entry end
           if kind:match("class") or kind:match("interface") or kind:match("impl") or kind:match("struct")
