@@ -17,13 +17,8 @@ import {
  * while Neovim showed a prompt still runs once the prompt is dismissed).
  */
 
-/**
- * What the state of the editor is, as one table: the functions every chunk below starts with. Every field is
- * capped here (core/snapshot-caps.ts, the numbers written into the text once), so a real Neovim's answer always
- * passes pi's schema whatever the user selected or opened.
- */
 /** A text cut to a byte limit between UTF-8 characters: the state's Lua and the ghost text's share it. */
-export const UTF8_CUT_LUA = String.raw`local function is_continuation(text, index)
+export const UTF8_CUT_LUA = `local function is_continuation(text, index)
   local byte = text:byte(index)
   return byte ~= nil and byte >= 0x80 and byte < 0xC0
 end
@@ -36,6 +31,11 @@ local function cut(text, limit)
   return text:sub(1, stop)
 end`;
 
+/**
+ * What the state of the editor is, as one table: the functions every chunk below starts with. Every field is
+ * capped here (core/snapshot-caps.ts, the numbers written into the text once), so a real Neovim's answer always
+ * passes pi's schema whatever the user selected or opened.
+ */
 const STATE_FUNCTIONS = String.raw`
 local api, fn = vim.api, vim.fn
 local MAX_TEXT_BYTES, MAX_PATH_BYTES, MAX_ARGS, MAX_LISTED = ${LUA_SELECTION_BYTES}, ${MAX_PATH_BYTES}, ${MAX_ARGS}, ${MAX_LISTED_FILES}
