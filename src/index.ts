@@ -104,7 +104,7 @@ export default function piIdeContext(pi: ExtensionAPI): void {
 			flagModel: () => (typeof flag === "string" ? flag : undefined),
 			sessionModel: () => modelRefOf(ctx.model),
 			models: modelAccessOf(ctx.modelRegistry),
-			isSecretFile: (path) => sessionReferences.secretFile([path]),
+			isSecretFile: sessionReferences.secretFile,
 			redact: suggestionRedaction(settings.redactSecrets.on),
 			clock: systemClock,
 			notify: (message) => {

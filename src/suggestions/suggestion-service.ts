@@ -1,5 +1,6 @@
 import { INTERNAL_ERROR, INVALID_PARAMS, METHOD_NOT_FOUND, REQUEST_CANCELLED } from "../editors/core/json-rpc.ts";
 import type { EditorRequest, EditorRequestAnswer, EditorRequests } from "../editors/editor-source.ts";
+import { realFile } from "../editors/real-paths.ts";
 import type { SecretFileMatch } from "../safety/core/secret-files.ts";
 import type { SuggestionStanding } from "../settings/core/settings.ts";
 import { guarded } from "../shared/background.ts";
@@ -29,8 +30,11 @@ export interface SuggestionServiceInputs {
 	/** The session's model as `provider/id`. */
 	sessionModel: () => string | undefined;
 	models: ModelAccess;
-	/** The secret-file rules of selections: a match gets no suggestion and sends nothing. */
-	isSecretFile: (path: string) => SecretFileMatch | undefined;
+	/**
+	 * The secret-file rules of selections and references, over a file's names (as the editor names it, its real
+	 * path): a match gets no suggestion and sends nothing.
+	 */
+	isSecretFile: (paths: readonly string[]) => SecretFileMatch | undefined;
 	redact: Redact;
 	clock: Clock;
 	/** The one notice of a pi process whose suggestions nobody turned on. */
@@ -169,7 +173,9 @@ export class SuggestionService {
 		const standing = inputs.standing();
 		if (standing.mode === "off" || !request.filePath || request.suggestionCount <= 0)
 			return this.ended("refused", noSuggestions());
-		if (inputs.isSecretFile(request.filePath)) return this.ended("refused", noSuggestions());
+		// A link to a secret file is one: its real path is asked too, as a reference's is.
+		if (inputs.isSecretFile([request.filePath, await realFile(request.filePath)]))
+			return this.ended("refused", noSuggestions());
 		const perMinute = inputs.perMinute();
 		if (!this.editors.admit(editorKey, inputs.clock.nowMs(), perMinute))
 			return this.ended("rateLimited", noSuggestions());

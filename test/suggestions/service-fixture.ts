@@ -67,7 +67,7 @@ export async function serviceRig(overrides: Partial<SuggestionServiceInputs> = {
 		flagModel: () => now.flag,
 		sessionModel: () => `${FAKE_PROVIDER}/coder`,
 		models: modelAccessOf(registry),
-		isSecretFile: (path) => secretFile([path]),
+		isSecretFile: secretFile,
 		redact: suggestionRedaction(true),
 		clock,
 		notify: (message) => notices.push(message),

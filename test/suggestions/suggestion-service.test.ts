@@ -1,6 +1,9 @@
+import { symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { INVALID_PARAMS, METHOD_NOT_FOUND, REQUEST_CANCELLED } from "../../src/editors/core/json-rpc.ts";
 import { messageText } from "../support/fake-model-server.ts";
+import { tempDir } from "../support/temp-dir.ts";
 import { waitFor } from "../support/wait-for.ts";
 import { forgetProcessMemory, getSuggestions, type ServiceRig, serviceRig } from "./service-fixture.ts";
 
@@ -9,11 +12,13 @@ const TOKEN = "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";
 const NONE = { result: { suggestions: [] } };
 
 let rig: ServiceRig | undefined;
+const cleanups: (() => void)[] = [];
 // Each test starts as a fresh pi process would: no counts, no `/ide suggestions`, no notice said yet.
 beforeEach(forgetProcessMemory);
 afterEach(async () => {
 	await rig?.close();
 	rig = undefined;
+	for (const cleanup of cleanups.splice(0)) cleanup();
 });
 
 async function start(...args: Parameters<typeof serviceRig>): Promise<ServiceRig> {
@@ -63,6 +68,18 @@ describe("nothing leaves for a secret file, a request with no file, or suggestio
 		["an empty filePath", { filePath: "" }],
 	])("%s: no suggestions, no model call", async (_name, params) => {
 		const { service, fake, counts } = await start();
+		expect(await service.answer(EDITOR, getSuggestions(1, params))).toEqual(NONE);
+		expect(fake.requests).toEqual([]);
+		expect(counts()).toMatchObject({ requests: 1, refused: 1 });
+	});
+
+	test("a link to a secret file (notes.txt -> .env): no suggestions, no model call", async () => {
+		const dir = tempDir("suggest-secret-link");
+		cleanups.push(dir.cleanup);
+		writeFileSync(join(dir.path, ".env"), "TOKEN=1\n");
+		symlinkSync(join(dir.path, ".env"), join(dir.path, "notes.txt"));
+		const { service, fake, counts } = await start();
+		const params = { filePath: join(dir.path, "notes.txt") };
 		expect(await service.answer(EDITOR, getSuggestions(1, params))).toEqual(NONE);
 		expect(fake.requests).toEqual([]);
 		expect(counts()).toMatchObject({ requests: 1, refused: 1 });
