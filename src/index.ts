@@ -8,7 +8,9 @@
  * |                         | suggestions/suggestion-service.ts answers editors' `getSuggestions`        |
  * | `session_shutdown`      | the same, closed and awaited                                                |
  * | `--pi-ide-suggestion-model` | the flag, read at `session_start`: the suggestions' model              |
- * | `input`                 | text queued while the agent works: its references go with the next prompt    |
+ * | `input`                 | text queued while the agent works: its references go with the next prompt;   |
+ * |                         | an editor's ask (asks/ask-service.ts) loses its token                         |
+ * | run and message events  | asks/pi-events.ts: the editor that asked sees pi work, the reply, `pi: done`  |
  * | `before_agent_start`    | prompt/message-builder.ts: the editor block and references, one message     |
  * | `tool_call`             | safety/unsaved-guard.ts blocks a write of a file with unsaved changes, then |
  * |                         | review/review-gate.ts shows the change in the editor and asks (review on)   |
@@ -26,8 +28,11 @@
  * events → shared → settings → editors → safety → connection → review → suggestions → references → prompt → ui
  * → index.
  */
-import { homedir } from "node:os";
 import type { ExtensionAPI, ExtensionContext, ToolCallEvent } from "@mariozechner/pi-coding-agent";
+import type { AskService } from "./asks/ask-service.ts";
+import { askedFrom, withAskedFrom } from "./asks/core/ask-texts.ts";
+import { wireAskEvents } from "./asks/pi-events.ts";
+import { askServiceOf } from "./asks/session-asks.ts";
 import { IdeController } from "./connection/controller.ts";
 import { showModelWrite } from "./connection/model-writes.ts";
 import { editorSourcesOf } from "./connection/sources-config.ts";
@@ -39,6 +44,7 @@ import { NO_KNOWLEDGE } from "./prompt/core/model-knowledge.ts";
 import { KnowledgeCache } from "./prompt/knowledge-cache.ts";
 import { MessageBuilder, prepareDiagnostics, prepareSelection } from "./prompt/message-builder.ts";
 import { withSelectionReference } from "./references/completion.ts";
+import { referenceOptions } from "./references/session-options.ts";
 import {
 	type EditorInProject,
 	insertEditorReference,
@@ -47,9 +53,8 @@ import {
 	selectionReference,
 } from "./references/shortcut.ts";
 import { SessionReview } from "./review/session-review.ts";
-import { secretFileMatcher, secretFilePatterns } from "./safety/core/secret-files.ts";
 import { guardUnsavedWrite } from "./safety/unsaved-guard.ts";
-import { type IdeSettings, suggestionsPerMinute } from "./settings/core/settings.ts";
+import { suggestionsPerMinute } from "./settings/core/settings.ts";
 import { readSettings, settingsFiles, settingsWarnings } from "./settings/settings-files.ts";
 import { systemClock } from "./shared/clock.ts";
 import { editorName } from "./shared/core/display-text.ts";
@@ -59,8 +64,8 @@ import { modelAccessOf, modelRefOf } from "./suggestions/model-call.ts";
 import { suggestionRedaction } from "./suggestions/redacted-request.ts";
 import { suggestionStandingNow } from "./suggestions/standing.ts";
 import { SuggestionService } from "./suggestions/suggestion-service.ts";
-import { installVscodeClient } from "./ui/client-install.ts";
-import { IDE_SUBCOMMANDS, type IdeCommandConnection, runIdeCommand } from "./ui/ide-command.ts";
+import { IDE_SUBCOMMANDS, runIdeCommand } from "./ui/ide-command.ts";
+import { ideCommandConnection } from "./ui/ide-command-connection.ts";
 import { registerTranscriptLine } from "./ui/transcript-line.ts";
 import { WidgetSurface } from "./ui/widget-surface.ts";
 
@@ -82,6 +87,7 @@ export default function piIdeContext(pi: ExtensionAPI): void {
 	let references: ReturnType<typeof referenceOptions> | undefined;
 	let review: SessionReview | undefined;
 	let suggestions: SuggestionService | undefined;
+	let asks: AskService | undefined;
 	const knowledgeCache = new KnowledgeCache(CONTEXT_MESSAGE_TYPE);
 	const queuedTexts: string[] = [];
 
@@ -109,6 +115,16 @@ export default function piIdeContext(pi: ExtensionAPI): void {
 			clock: systemClock,
 			notify: (message) => {
 				if (ctx.hasUI && !stopped(surface)) ctx.ui.notify(message, "info");
+			},
+		});
+		asks = askServiceOf(pi, ctx, {
+			on: settings.asks.on,
+			placeholders: { ...sessionReferences, projectDir: ctx.cwd },
+			controller: () => controller,
+			insert: (text) => {
+				if (stopped(surface)) return false;
+				surface.insert(text);
+				return true;
 			},
 		});
 		controller = new IdeController(
@@ -141,6 +157,7 @@ export default function piIdeContext(pi: ExtensionAPI): void {
 					surface.insert(mentionText(mention, { cwd: ctx.cwd, projectDir: controller.project, inputBefore }));
 				},
 				requests: suggestions.forEditors(),
+				asks: asks.forEditors(),
 			},
 		);
 		const started = controller;
@@ -168,6 +185,8 @@ export default function piIdeContext(pi: ExtensionAPI): void {
 
 	async function stop(): Promise<void> {
 		const [closing, reviewing, suggesting] = [controller, review, suggestions];
+		asks?.close();
+		asks = undefined;
 		controller = undefined;
 		messages = undefined;
 		references = undefined;
@@ -201,7 +220,10 @@ export default function piIdeContext(pi: ExtensionAPI): void {
 	});
 
 	// Text typed while the agent works is queued by pi and starts no run: its references go with the next prompt.
+	// An ask from the editor carries its lines already: its token comes off and its text is not queued.
 	pi.on("input", (event, ctx) => {
+		const ask = asks?.input(event.text, ctx.isIdle());
+		if (ask !== undefined) return { action: "transform", text: ask };
 		if (!ctx.isIdle()) queuedTexts.push(event.text);
 	});
 
@@ -211,12 +233,14 @@ export default function piIdeContext(pi: ExtensionAPI): void {
 		const view = await controller.viewAfterPendingRead();
 		// What the model already holds, from the session itself: right after /new, /fork, /resume or a compaction.
 		const knowledge = SEND_EVERY_PROMPT ? NO_KNOWLEDGE : knowledgeCache.knowledge(ctx.sessionManager);
-		const texts = [event.prompt, ...queuedTexts.splice(0)];
-		const message = await messages.forPrompt(view, knowledge, {
+		const from = asks?.promptFrom(event.prompt);
+		const texts = from === undefined ? [event.prompt, ...queuedTexts.splice(0)] : queuedTexts.splice(0);
+		const built = await messages.forPrompt(view, knowledge, {
 			texts,
 			mode: controller.settings.context.mode,
 			references,
 		});
+		const message = from === undefined ? built : withAskedFrom(built, askedFrom(from));
 		if (!message) return;
 		return { message: { customType: CONTEXT_MESSAGE_TYPE, ...message, display: true } };
 	});
@@ -235,7 +259,11 @@ export default function piIdeContext(pi: ExtensionAPI): void {
 
 	pi.on("tool_result", (event, ctx) => {
 		const writing = controller;
-		if (writing) showModelWrite(event, ctx.cwd, (path) => writing.afterModelWrite(path));
+		if (writing)
+			showModelWrite(event, ctx.cwd, (path) => {
+				asks?.fileChanged(path);
+				return writing.afterModelWrite(path);
+			});
 		return review?.gate.toolResult(event);
 	});
 
@@ -244,6 +272,7 @@ export default function piIdeContext(pi: ExtensionAPI): void {
 	});
 
 	registerTranscriptLine(pi);
+	wireAskEvents(pi, () => asks);
 
 	pi.registerFlag(SUGGESTION_MODEL_FLAG, {
 		type: "string",
@@ -259,8 +288,8 @@ export default function piIdeContext(pi: ExtensionAPI): void {
 		},
 		handler: async (args, ctx) => {
 			if (!controller) await start(ctx);
-			if (controller && review && suggestions)
-				await runIdeCommand(args, ctx, ideCommandConnection(controller, review, suggestions));
+			if (controller && review && suggestions && asks)
+				await runIdeCommand(args, ctx, ideCommandConnection(controller, review, suggestions, asks));
 		},
 	});
 }
@@ -269,36 +298,4 @@ export default function piIdeContext(pi: ExtensionAPI): void {
 function guardIfOn(controller: IdeController, event: ToolCallEvent, ctx: ExtensionContext) {
 	if (!controller.settings.guardUnsaved.on) return Promise.resolve(undefined);
 	return guardUnsavedWrite(event, ctx, (target) => controller.unsavedAfterPendingRead(target));
-}
-
-/** The controller's, the review's and the suggestions' methods `/ide` calls, each bound. */
-function ideCommandConnection(
-	controller: IdeController,
-	review: SessionReview,
-	suggestions: SuggestionService,
-): IdeCommandConnection {
-	return {
-		statusText: () => [controller.statusText(), ...review.statusLines(), ...suggestions.statusLines()].join("\n"),
-		setReview: (on) => review.set(on),
-		setSuggestions: (on) => suggestions.setForProcess(on),
-		pickable: (all) => controller.pickable(all),
-		liveEditors: () => controller.liveEditors(),
-		connectedKey: () => controller.connectedEditor()?.key,
-		connect: (editor, why) => controller.connect(editor, why),
-		disconnect: (options) => controller.disconnect(options),
-		noMatchText: () => controller.noMatchText(),
-		nowSeconds: () => controller.nowSeconds(),
-		lookAgain: () => controller.lookAgain(),
-		installVscodeClient: () => installVscodeClient(process.env),
-	};
-}
-
-/** How references are read this session: against pi's cwd and home, with the session's secret-file rules. */
-function referenceOptions(cwd: string, settings: IdeSettings) {
-	return {
-		cwd,
-		home: homedir(),
-		secretFile: secretFileMatcher(secretFilePatterns(settings.secretFiles)),
-		redactSecrets: settings.redactSecrets.on,
-	};
 }

@@ -1,3 +1,4 @@
+import type { EditorAsks } from "../editors/editor-asks.ts";
 import type { EditorRequests, NoticeLevel } from "../editors/editor-source.ts";
 import type { Mention } from "../editors/ide-servers/core/status.ts";
 import type { EditorEvent } from "../events.ts";
@@ -32,4 +33,6 @@ export interface ControllerOutputs {
 	mentioned?: (mention: Mention) => void;
 	/** What answers editors' own requests (inline suggestions): a feature after the connection. */
 	requests?: EditorRequests;
+	/** Where editors' asks go (asks/): a feature after the connection. */
+	asks?: EditorAsks;
 }

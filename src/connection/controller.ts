@@ -1,5 +1,6 @@
 import type { Editor, ListedEditor } from "../editors/core/editor.ts";
 import type { EditorChannel } from "../editors/diff-channels.ts";
+import type { DiskFollowed } from "../editors/editor-asks.ts";
 import type { ModelWriteShown, NoticeLevel, SourceHooks } from "../editors/editor-source.ts";
 import type { MergedSources } from "../editors/merged-sources.ts";
 import { realFile, realOrNormal } from "../editors/real-paths.ts";
@@ -75,6 +76,7 @@ export class IdeController {
 			notify: outputs.notify,
 			settled: (key) => this.rejections.settled(key, config.memory.connected, this.sources.facts(key)),
 			...(outputs.requests && { requests: outputs.requests }),
+			...(outputs.asks && { asks: outputs.asks }),
 		};
 		this.all = new EditorSources(config, hooks, {
 			projectDir: () => this.projectDir,
@@ -150,6 +152,18 @@ export class IdeController {
 		void runInBackground("connection changed", () => this.all.connectionChanged(false));
 		this.record({ kind: "connected", label, why });
 		this.presenter.render();
+	}
+
+	/** An ask came from that editor: pi connects to it when it was connected elsewhere or paused by `/ide off`. */
+	connectAsked(key: string, label: string): void {
+		if (this.config.memory.connected?.key === key && !this.config.memory.suppressed) return;
+		const editor = this.liveEditors().find((live) => live.key === key);
+		if (editor) this.connect(editor, connectReason.asked(label));
+	}
+
+	/** A run ended: every source's editors follow the disk (asks/ says what stayed in `pi: done`). */
+	followDisk(): Promise<DiskFollowed[]> {
+		return this.all.followDisk();
 	}
 
 	disconnect(options: { pauseAutoConnect: boolean }): void {

@@ -1,5 +1,6 @@
 import type { EditorOrigin } from "../editors/core/editor.ts";
 import { type EditorChannel, NO_CHANNEL_REASONS } from "../editors/diff-channels.ts";
+import type { DiskFollowed } from "../editors/editor-asks.ts";
 import type { EditorAsked, EditorSource, ModelWriteShown, SourceHooks } from "../editors/editor-source.ts";
 import { EmacsSource, type EmacsSourceOptions } from "../editors/emacs/source.ts";
 import type { Mention } from "../editors/ide-servers/core/status.ts";
@@ -126,5 +127,11 @@ export class EditorSources {
 	 */
 	async connectionChanged(paused: boolean): Promise<void> {
 		await Promise.all(this.all.map((source) => source.connectionChanged?.(paused)));
+	}
+
+	/** A run ended: each source's editors follow the disk; what stayed, per editor. */
+	async followDisk(): Promise<DiskFollowed[]> {
+		const each = await Promise.all(this.all.map((source) => source.followDisk?.() ?? Promise.resolve([])));
+		return each.flat();
 	}
 }

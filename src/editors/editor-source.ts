@@ -2,6 +2,7 @@ import type { Clock } from "../shared/core/clock.ts";
 import type { Editor, EditorFacts, ListedEditor, SourceEvent } from "./core/editor.ts";
 import type { AskedAnswer } from "./core/json-rpc.ts";
 import type { EditorChannel } from "./diff-channels.ts";
+import type { DiskFollowed, EditorAsks } from "./editor-asks.ts";
 
 export type NoticeLevel = "info" | "warning" | "error";
 
@@ -18,6 +19,8 @@ export interface SourceHooks {
 	settled: (key: string) => void;
 	/** Where an editor's own requests go (inline suggestions); none: every request is "method not found". */
 	requests?: EditorRequests;
+	/** Where an editor's asks go (a prompt typed there, `:PiStop`, the reply); none: no editor is offered them. */
+	asks?: EditorAsks;
 }
 
 /** A request an editor sent pi over its connection (JSON-RPC: `getSuggestions`, `listSuggestionModels`). */
@@ -129,4 +132,9 @@ export interface EditorSource {
 	reload?(editor: EditorAsked, realPath: string): Promise<ModelWriteShown | undefined>;
 	/** The connection changed (picked, auto-connected, ended), or `/ide off` paused it. */
 	connectionChanged?(paused: boolean): Promise<void>;
+	/**
+	 * A run of pi's ended: the buffers of the editors this source offers asks to follow the disk (files the
+	 * model's `bash` changed), never one with unsaved changes, never a prompt; what stayed, per editor.
+	 */
+	followDisk?(): Promise<DiskFollowed[]>;
 }

@@ -65,13 +65,13 @@ async function resolveOpened(
 	const sameLines = selection?.start.line === reference.startLine && selection?.end.line === reference.endLine;
 	// A selection serves a reference only when it is whole lines: one word of line 4 is not "line 4".
 	if (selection && sameLines && editor?.wholeLineSelection === true)
-		return finish({ ...place, text: selection.text, from: "selection", unsavedInEditor: false }, context);
+		return finishedReference({ ...place, text: selection.text, from: "selection", unsavedInEditor: false }, context);
 	const read = typeof opened === "string" ? opened : await readLines(opened);
 	if (typeof read === "string") return { kind: "problem", shown: reference.path, problem: read };
 	// A one-line selection of unknown extent (a state file's, from column 1) is the line when it is the line.
 	const wholeLine = sameLines && editor?.wholeLineSelection === undefined && read[reference.startLine - 1];
 	if (selection && wholeLine !== undefined && wholeLine === selection.text)
-		return finish({ ...place, text: selection.text, from: "selection", unsavedInEditor: false }, context);
+		return finishedReference({ ...place, text: selection.text, from: "selection", unsavedInEditor: false }, context);
 	if (reference.startLine > read.length) {
 		return {
 			kind: "problem",
@@ -80,7 +80,7 @@ async function resolveOpened(
 		};
 	}
 	const endLine = Math.min(reference.endLine, read.length);
-	return finish(
+	return finishedReference(
 		{
 			...place,
 			endLine,
@@ -100,10 +100,13 @@ function editorShowing(view: ConnectedView | undefined, file: string, real: stri
 	return shows === file || (real !== undefined && (view.realFile === real || shows === real)) ? view : undefined;
 }
 
-/** Cut to the cap first, then credentials redacted in what will be sent; a failing scan withholds the text. */
-async function finish(
+/**
+ * Cut to the cap first, then credentials redacted in what will be sent; a failing scan withholds the text.
+ * Also what an editor's ask attaches (asks/): its placeholders' texts go along as references' do.
+ */
+export async function finishedReference(
 	found: Omit<Extract<ResolvedReference, { kind: "text" }>, "kind" | "redactions" | "cutNote" | "language">,
-	context: ReferenceContext,
+	context: Pick<ReferenceContext, "redactSecrets" | "scan">,
 ): Promise<ResolvedReference> {
 	const cut = cutText(found.text, { first: found.startLine, last: found.endLine }, "reference");
 	const language = fenceLanguageOf(found.file);

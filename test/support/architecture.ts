@@ -19,6 +19,7 @@ export const FEATURE_ORDER = [
 	"suggestions",
 	"references",
 	"prompt",
+	"asks",
 	"ui",
 	"index",
 ] as const;

@@ -66,6 +66,7 @@ export function editorMatch(
 export const connectReason = {
 	auto: (match: TierVerdict) => `auto-connected: the only live editor in tier ${match.tier} (${match.evidence})`,
 	picked: (all: boolean) => (all ? "picked with /ide all" : "picked with /ide"),
+	asked: (label: string) => `asked from ${label}`,
 } as const;
 
 /** Why a connection ended. pi cannot tell a kill from a crash: both leave the file of a dead process. */

@@ -22,6 +22,8 @@ export type ResolvedReference =
 			language?: string;
 			/** Where the text came from: the editor's selection may hold unsaved edits. */
 			from: "selection" | "disk";
+			/** A selection inside one line (an editor's ask): the columns it covers, 1-based and inclusive. */
+			columns?: { start: number; end: number };
 			/** The editor reports unsaved changes in this file, and the text is the file on disk. */
 			unsavedInEditor: boolean;
 			/** The range asked for ran past the end of the file. */
@@ -122,7 +124,8 @@ function textSection(reference: Extract<ResolvedReference, { kind: "text" }>, wh
 		reference.from === "selection"
 			? "from the editor's selection, which may hold unsaved edits"
 			: "from the file on disk";
-	const lines = [`${OPEN}`, `The user referenced ${where} (${source}):`];
+	const columns = reference.columns ? `, columns ${reference.columns.start}-${reference.columns.end}` : "";
+	const lines = [`${OPEN}`, `The user referenced ${where}${columns} (${source}):`];
 	if (reference.clippedFrom) {
 		const { endLine, lines: total } = reference.clippedFrom;
 		lines.push(`[asked up to line ${endLine}; the file has ${total} ${total === 1 ? "line" : "lines"}]`);

@@ -55,6 +55,8 @@ export interface IdeSettings {
 	neovim: { on: boolean; source: SettingSource };
 	/** Talk to every Emacs's own server (and let pi's elisp connect back): on unless either file says `false`, as `neovim`. */
 	emacs: { on: boolean; source: SettingSource };
+	/** Asks from the editor (`:Pi`, `M-x pi-ask`, "pi: Ask…"): on unless either file says `false`, as `neovim`. */
+	asks: { on: boolean; source: SettingSource };
 	/**
 	 * IDE servers (lockfiles + MCP over WebSocket): `ask` (default) connects to one when picked, `auto` by the
 	 * rules as every editor, `off` ignores them. Either file may turn them off; only the user's own (global) file
@@ -235,6 +237,7 @@ export function resolveSettings(
 		zed: sourceSetting(global.zed, project.zed),
 		neovim: sourceSetting(global.neovim, project.neovim),
 		emacs: sourceSetting(global.emacs, project.emacs),
+		asks: sourceSetting(global.asks, project.asks),
 		ideServers: ideServersSetting(global.ideServers, project.ideServers),
 		review: reviewSetting(global.review, project.review),
 		suggestions: suggestionsSetting(global.suggestions, project.suggestions),

@@ -144,3 +144,8 @@ export const NEOVIM_SUGGEST_CLAIM_RETRY_MS = 2000;
  */
 export const SUGGEST_LINK_RETRY_MS = 2000;
 export const SUGGEST_LINK_RETRY_MAX_MS = 60_000;
+
+/** An ask sent while pi was idle must start a run within this long, or the editor is told it was not sent. */
+export const ASK_START_WAIT_MS = 2000;
+/** An open reply view is sent the streaming reply at most once per this long (a few times a second). */
+export const REPLY_VIEW_UPDATE_MS = 250;

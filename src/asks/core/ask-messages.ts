@@ -1,0 +1,111 @@
+import { type Static, Type } from "typebox";
+import { Compile } from "typebox/compile";
+import type { AskMethod } from "../../editors/core/ask-methods.ts";
+import { DiagnosticSchema, MAX_DIAGNOSTICS } from "../../editors/core/protocol-state.ts";
+
+/** What the user typed may be at most this long (UTF-8): a longer ask is refused, never cut. */
+export const MAX_TYPED_BYTES = 64 * 1024;
+/** `@buffers` names at most this many files. */
+export const MAX_LISTED_BUFFERS = 50;
+/** A placeholder's text as the editor sends it; pi cuts it to the references' 64 KiB after. */
+const MAX_SPAN_CHARS = 1024 * 1024;
+const MAX_LINE = 2_147_483_647;
+
+const Line = Type.Integer({ minimum: 1, maximum: MAX_LINE });
+const Column = Type.Integer({ minimum: 1, maximum: MAX_LINE });
+/** An absolute path, as every editor reports a named buffer's file. */
+const AbsoluteFile = Type.String({ pattern: "^/", minLength: 2, maxLength: 4096 });
+const BufferName = Type.String({ maxLength: 4096 });
+
+/**
+ * A selection or a line as the editor saw it when the user asked: its file (none for a buffer with no name),
+ * its lines, the columns of a selection inside one line (1-based, inclusive), and its text at that moment.
+ */
+const SpanSchema = Type.Object({
+	file: Type.Optional(AbsoluteFile),
+	name: Type.Optional(BufferName),
+	startLine: Line,
+	endLine: Line,
+	startColumn: Type.Optional(Column),
+	endColumn: Type.Optional(Column),
+	text: Type.String({ maxLength: MAX_SPAN_CHARS }),
+});
+
+/** A buffer: its file, or (no name) its text. */
+const BufferSchema = Type.Object({
+	file: Type.Optional(AbsoluteFile),
+	name: Type.Optional(BufferName),
+	text: Type.Optional(Type.String({ maxLength: MAX_SPAN_CHARS })),
+});
+
+const PlaceholdersSchema = Type.Object({
+	this: Type.Optional(SpanSchema),
+	selection: Type.Optional(SpanSchema),
+	buffer: Type.Optional(BufferSchema),
+	buffers: Type.Optional(Type.Array(BufferSchema, { maxItems: MAX_LISTED_BUFFERS })),
+	diagnostics: Type.Optional(
+		Type.Object({
+			file: Type.Optional(AbsoluteFile),
+			name: Type.Optional(BufferName),
+			items: Type.Array(DiagnosticSchema, { maxItems: MAX_DIAGNOSTICS }),
+		}),
+	),
+});
+
+/** An ask: the typed prompt and what each placeholder in it stood for when the user sent it. */
+const AskSchema = Type.Object({
+	prompt: Type.String({ maxLength: MAX_TYPED_BYTES * 4 }),
+	placeholders: Type.Optional(PlaceholdersSchema),
+});
+
+/** `add`: references to these lines go into pi's input, nothing runs. */
+const AddSchema = Type.Object({ file: AbsoluteFile, startLine: Type.Optional(Line), endLine: Type.Optional(Line) });
+
+export type Span = Static<typeof SpanSchema>;
+export type BufferRef = Static<typeof BufferSchema>;
+export type Placeholders = Static<typeof PlaceholdersSchema>;
+export type Ask = Static<typeof AskSchema>;
+export type Add = Static<typeof AddSchema>;
+
+const askCheck = Compile(AskSchema);
+const addCheck = Compile(AddSchema);
+
+export type AskMessage =
+	| { method: "ask"; ask: Ask }
+	| { method: "add"; add: Add }
+	| { method: "stop" }
+	| { method: "reply" }
+	| { method: "replyClosed" };
+
+type Checked<T> = { ok: true; value: T } | { ok: false; reason: string };
+
+/** One editor message checked: what it asks, or why it is not one pi takes. Never throws. */
+export function parseAskMessage(method: AskMethod, params: unknown): Checked<AskMessage> {
+	if (method === "stop" || method === "reply" || method === "replyClosed") return { ok: true, value: { method } };
+	if (method === "add") {
+		if (!addCheck.Check(params)) return { ok: false, reason: `a malformed add (${firstError(addCheck, params)})` };
+		return { ok: true, value: { method, add: params } };
+	}
+	if (!askCheck.Check(params)) return { ok: false, reason: `a malformed ask (${firstError(askCheck, params)})` };
+	const typed = Buffer.byteLength(params.prompt, "utf8");
+	if (typed > MAX_TYPED_BYTES)
+		return {
+			ok: false,
+			reason: `prompt too long (${Math.ceil(typed / 1024)} KiB typed; ${MAX_TYPED_BYTES / 1024} KiB at most)`,
+		};
+	for (const [name, span] of [
+		["@this", params.placeholders?.this],
+		["@selection", params.placeholders?.selection],
+	] as const)
+		if (span && span.endLine < span.startLine)
+			return { ok: false, reason: `a malformed ask (${name} ends before it starts)` };
+	return { ok: true, value: { method, ask: params } };
+}
+
+function firstError(
+	check: { Errors(value: unknown): { instancePath: string; message: string }[] },
+	value: unknown,
+): string {
+	const [error] = check.Errors(value);
+	return error ? `${error.instancePath || "the message"}: ${error.message}` : "unreadable";
+}

@@ -1,0 +1,5 @@
+/** The messages an editor sends pi's asks (asks/ checks their params, never a source), by method. */
+export const ASK_METHODS = ["ask", "add", "stop", "reply", "replyClosed"] as const;
+export type AskMethod = (typeof ASK_METHODS)[number];
+
+export const isAskMethod = (method: string): method is AskMethod => (ASK_METHODS as readonly string[]).includes(method);
