@@ -3,7 +3,7 @@ import type { AskingEditor, DiskFollowed, EditorAsks } from "../editors/editor-a
 import { referenceSections } from "../references/core/sections.ts";
 import { runInBackground } from "../shared/background.ts";
 import type { Cancel, Clock } from "../shared/core/clock.ts";
-import { show } from "../shared/core/display-text.ts";
+import { show, withoutControlCharactersKeepingLines } from "../shared/core/display-text.ts";
 import { ASK_START_WAIT_MS } from "../shared/core/timing.ts";
 import { AskLedger, type AskSent, type RunAsker } from "./core/ask-ledger.ts";
 import { type Add, type Ask, parseAskMessage } from "./core/ask-messages.ts";
@@ -120,7 +120,7 @@ export class AskService {
 		const idle = this.parts.isIdle();
 		// A steered message shows as pi shows any: its first line names the editor.
 		const body = idle ? text : `[${askedFrom(editor.label)}]\n${text}`;
-		const { sent } = this.ledger.sending({
+		const { id, sent } = this.ledger.sending({
 			key: editor.key,
 			label: editor.label,
 			text: body,
@@ -130,7 +130,7 @@ export class AskService {
 		try {
 			this.parts.send(sent);
 		} catch (error) {
-			this.ledger.expired(Number.POSITIVE_INFINITY, 0);
+			this.ledger.forget(id);
 			this.notSent(editor, error instanceof Error ? error.message : String(error));
 			return;
 		}
@@ -140,7 +140,7 @@ export class AskService {
 
 	/** The user's words with their references, then the referenced lines, as one message. */
 	private async composed(ask: Ask): Promise<string> {
-		const plan = planAsk({ ...ask, prompt: ask.prompt.replace(/\r\n?/g, "\n") });
+		const plan = planAsk({ ...ask, prompt: typedText(ask.prompt) });
 		const context = this.parts.placeholders;
 		const [resolved, diagnostics] = await Promise.all([
 			resolvePlaceholders(plan, context),
@@ -151,9 +151,14 @@ export class AskService {
 		return [plan.text, ...sections].join("\n\n");
 	}
 
+	/** An idle ask must start a run within the wait; a compaction before the run (both lines do one) waits too. */
 	private watchStart(): void {
 		const cancel = this.parts.clock.after(ASK_START_WAIT_MS, () => {
 			this.timers.delete(cancel);
+			if (this.compacting) {
+				this.watchStart();
+				return;
+			}
 			for (const ask of this.ledger.expired(this.parts.clock.nowMs(), ASK_START_WAIT_MS))
 				this.notSentAsk(ask, notSentReason.noStart);
 		});
@@ -263,3 +268,6 @@ export class AskService {
 		this.editors.clear();
 	}
 }
+
+/** The user's words as sent: line ends made LF, escape sequences and other control characters dropped. */
+const typedText = (prompt: string) => withoutControlCharactersKeepingLines(prompt.replace(/\r\n?/g, "\n"));

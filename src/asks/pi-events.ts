@@ -1,4 +1,5 @@
 import type { ExtensionAPI } from "@mariozechner/pi-coding-agent";
+import { runInBackground } from "../shared/background.ts";
 import type { AskService } from "./ask-service.ts";
 
 /** The last assistant message's error of a run, if it ended in one. */
@@ -25,7 +26,7 @@ export function wireAskEvents(pi: ExtensionAPI, asks: () => AskService | undefin
 			"agent_settled",
 			(event) => {
 				const outcome = { ...lastEnd, aborted: event.aborted === true || lastEnd.aborted };
-				void asks()?.runEnded(outcome);
+				void runInBackground("ask run end", () => asks()?.runEnded(outcome));
 			},
 		) === "function";
 	pi.on("agent_start", () => {
@@ -40,7 +41,8 @@ export function wireAskEvents(pi: ExtensionAPI, asks: () => AskService | undefin
 		const error = runError(event.messages);
 		const last = event.messages.at(-1) as { stopReason?: unknown } | undefined;
 		lastEnd = { ...(error !== undefined && { error }), aborted: last?.stopReason === "aborted" };
-		if (!settles) void asks()?.runEnded(lastEnd);
+		const outcome = lastEnd;
+		if (!settles) void runInBackground("ask run end", () => asks()?.runEnded(outcome));
 	});
 	pi.on("session_before_compact", () => asks()?.setCompacting(true));
 	pi.on("session_compact", () => asks()?.setCompacting(false));

@@ -132,14 +132,15 @@ describe.skipIf(!available).each(processFactsLines())("Neovim's own server throu
 			const nvim = await neovim();
 			const rpc = startPi();
 			await rpc.waitForWidget("in main.ts", PI_START_TIMEOUT_MS);
-			await waitFor("pi's group in Neovim", async () => (await nvim.piGroups()).length === 1);
+			// The pushes' group and the asks' (asks are on by default).
+			await waitFor("pi's groups in Neovim", async () => (await nvim.piGroups()).length === 2);
 			await rpc.stop();
 			await nvim.keys("j", "n");
 			await waitFor("no group of pi's left", async () => (await nvim.piGroups()).length === 0, 2000);
 
 			const killed = startPi();
 			await killed.waitForWidget("in main.ts", PI_START_TIMEOUT_MS);
-			await waitFor("pi's group again", async () => (await nvim.piGroups()).length === 1);
+			await waitFor("pi's groups again", async () => (await nvim.piGroups()).length === 2);
 			killed.run.child.kill("SIGKILL");
 			await killed.run.exited;
 			await nvim.keys("k", "n");

@@ -121,6 +121,12 @@ export class AskLedger {
 		return out;
 	}
 
+	/** An ask pi refused outright (its send threw): forgotten, the others kept. */
+	forget(id: number): void {
+		if (this.starting?.id === id) this.starting = undefined;
+		this.waiting.delete(id);
+	}
+
 	/** The session ends: every ask not yet delivered, to be told so; the run forgotten. */
 	clear(): AskSent[] {
 		const out = [...this.waiting.values()];

@@ -1,12 +1,13 @@
 import { type Static, Type } from "typebox";
 import { Compile } from "typebox/compile";
-import type { AskMethod } from "../../editors/core/ask-methods.ts";
+import { type AskMethod, MAX_LISTED_BUFFERS } from "../../editors/core/ask-methods.ts";
 import { DiagnosticSchema, MAX_DIAGNOSTICS } from "../../editors/core/protocol-state.ts";
+import { isFields } from "../../shared/core/fields.ts";
 
 /** What the user typed may be at most this long (UTF-8): a longer ask is refused, never cut. */
 export const MAX_TYPED_BYTES = 64 * 1024;
-/** `@buffers` names at most this many files. */
-export const MAX_LISTED_BUFFERS = 50;
+export { MAX_LISTED_BUFFERS };
+
 /** A placeholder's text as the editor sends it; pi cuts it to the references' 64 KiB after. */
 const MAX_SPAN_CHARS = 1024 * 1024;
 const MAX_LINE = 2_147_483_647;
@@ -86,13 +87,11 @@ export function parseAskMessage(method: AskMethod, params: unknown): Checked<Ask
 		if (!addCheck.Check(params)) return { ok: false, reason: `a malformed add (${firstError(addCheck, params)})` };
 		return { ok: true, value: { method, add: params } };
 	}
+	const prompt = isFields(params) ? params.prompt : undefined;
+	// Each UTF-16 unit is a byte or more: past the cap in units is past it in bytes, whatever the schema says.
+	if (typeof prompt === "string" && prompt.length > MAX_TYPED_BYTES) return tooLong(prompt);
 	if (!askCheck.Check(params)) return { ok: false, reason: `a malformed ask (${firstError(askCheck, params)})` };
-	const typed = Buffer.byteLength(params.prompt, "utf8");
-	if (typed > MAX_TYPED_BYTES)
-		return {
-			ok: false,
-			reason: `prompt too long (${Math.ceil(typed / 1024)} KiB typed; ${MAX_TYPED_BYTES / 1024} KiB at most)`,
-		};
+	if (Buffer.byteLength(params.prompt, "utf8") > MAX_TYPED_BYTES) return tooLong(params.prompt);
 	for (const [name, span] of [
 		["@this", params.placeholders?.this],
 		["@selection", params.placeholders?.selection],
@@ -100,6 +99,14 @@ export function parseAskMessage(method: AskMethod, params: unknown): Checked<Ask
 		if (span && span.endLine < span.startLine)
 			return { ok: false, reason: `a malformed ask (${name} ends before it starts)` };
 	return { ok: true, value: { method, ask: params } };
+}
+
+function tooLong(prompt: string): { ok: false; reason: string } {
+	const typed = Buffer.byteLength(prompt, "utf8");
+	return {
+		ok: false,
+		reason: `prompt too long (${Math.ceil(typed / 1024)} KiB typed; ${MAX_TYPED_BYTES / 1024} KiB at most)`,
+	};
 }
 
 function firstError(

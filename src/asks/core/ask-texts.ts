@@ -10,7 +10,7 @@ export const askText = {
 	added: (reference: string) => `pi: added ${show(reference, 160)} to pi's input`,
 	stopping: "pi: stopping the run",
 	nothingToStop: "pi: nothing runs",
-	noReply: "pi: no reply yet (ask with :Pi first)",
+	noReply: "pi: no reply yet: nothing was asked from this editor",
 } as const;
 
 /** Why an ask is refused before anything is sent, in the user's words. */
@@ -20,7 +20,7 @@ export const notSentReason = {
 	compacting: "pi is compacting its context; ask again in a moment",
 	ending: "pi's session is ending",
 	noStart: "pi started no run (see pi's terminal: no API key?)",
-	noUi: "this pi has no way to take it",
+	noUi: "this pi has no input box to put it in (RPC mode)",
 } as const;
 
 /** How a finished run is told: the files it changed (or its error), then what the editor did not reload. */

@@ -5,9 +5,11 @@ import { NEOVIM_PUSH_THROTTLE_MS, NEOVIM_REQUEST_TIMEOUT_MS } from "../../shared
 import type { EditorReading } from "../core/editor.ts";
 import { pidKey } from "../core/editor-key.ts";
 import type { NeovimDiffChannel } from "../diff-channels.ts";
+import type { EditorAsks } from "../editor-asks.ts";
 import type { EditorRequests } from "../editor-source.ts";
 import { ReadingState } from "../kit/core/reading-state.ts";
 import { countDiagnostics } from "../kit/core/status-texts.ts";
+import { NeovimAsks } from "./asks.ts";
 import { CHANNEL_LUA, PUSH_LUA, RELOAD_LUA, STATE_LUA, STOP_PUSHES_LUA, UNSAVED_LUA } from "./core/lua.ts";
 import type { Snapshot } from "./core/snapshot.ts";
 import type { NeovimEntry } from "./core/status.ts";
@@ -42,6 +44,8 @@ export class NeovimSession {
 	private readonly readings: NeovimReadings;
 	/** Its ghost text, when pi has an answerer and the settings for it. */
 	private readonly suggestions?: NeovimSuggestions;
+	/** Its asks (`:Pi` and the rest), when pi takes asks. */
+	private readonly asks?: NeovimAsks;
 
 	constructor(
 		readonly found: FoundNeovim,
@@ -51,6 +55,9 @@ export class NeovimSession {
 			closed: (session: NeovimSession) => void;
 			requests?: EditorRequests;
 			suggestions?: NeovimSuggestionOptions;
+			asks?: EditorAsks;
+			/** pi's project, as the list of pis in Neovim names it. */
+			project?: () => string;
 		},
 	) {
 		this.requests = new NeovimRequests(() => this.rpc, hooks.clock);
@@ -63,6 +70,14 @@ export class NeovimSession {
 				clock: hooks.clock,
 				channel: () => this.channel,
 				run: (what, request) => this.requests.whenFree(what, request),
+			});
+		if (hooks.asks)
+			this.asks = new NeovimAsks({
+				asks: hooks.asks,
+				editor: { key: pidKey(found.pid), label: `Neovim ${found.pid}` },
+				pi: { pid: process.pid, project: hooks.project?.() ?? process.cwd() },
+				channel: () => this.channel,
+				run: (what, request, deadlineMs) => this.requests.whenFree(what, request, deadlineMs),
 			});
 	}
 
@@ -89,6 +104,7 @@ export class NeovimSession {
 			rpc.whenClosed().then((reason) => {
 				this.now.problem = reason;
 				this.suggestions?.closed();
+				this.asks?.closed();
 				this.hooks.closed(this);
 			}),
 		);
@@ -148,6 +164,17 @@ export class NeovimSession {
 		await this.suggestions?.set(on);
 	}
 
+	/** Asks registered in this Neovim while wanted (asks on, and it is in the project or connected). */
+	async decideAsks(inProject: boolean, connected: boolean): Promise<void> {
+		const on = this.isOpen && inProject && (this.hooks.asks?.on() ?? false);
+		await this.asks?.set(on, connected);
+	}
+
+	/** A run ended: this Neovim's buffers follow the disk (only where asks are registered). */
+	async followDisk(deadlineMs: number): Promise<number | undefined> {
+		return this.asks?.followDisk(deadlineMs);
+	}
+
 	get isBlocked(): boolean {
 		return this.requests.blocking;
 	}
@@ -196,6 +223,7 @@ export class NeovimSession {
 	/** Deletes pi's groups in Neovim (when it answers in time) and closes the socket. */
 	async close(): Promise<void> {
 		if (this.isOpen) await this.suggestions?.set(false);
+		if (this.isOpen) await this.asks?.set(false, false);
 		if (this.wantPushes && this.isOpen) await this.setPushing(false);
 		this.rpc?.close();
 	}
@@ -203,6 +231,7 @@ export class NeovimSession {
 	report(): SessionReport {
 		const buffer = this.now.snapshot?.buffer;
 		const suggestions = this.suggestions?.report();
+		const asks = this.asks?.report();
 		return {
 			pid: this.found.pid,
 			socket: this.found.socket,
@@ -217,11 +246,12 @@ export class NeovimSession {
 			...(this.requests.lastRequest && { lastRequest: this.requests.lastRequest }),
 			...this.now.reportFields(),
 			...(suggestions && { suggestions }),
+			...(asks && { asks }),
 		};
 	}
 
 	private onNotification(method: string, params: unknown): void {
-		if (this.suggestions?.notification(method, params)) {
+		if (this.suggestions?.notification(method, params) || this.asks?.notification(method, params)) {
 			// An ask or a cancel means Neovim runs Lua: it is not waiting for the user.
 			this.requests.heardFrom();
 			return;

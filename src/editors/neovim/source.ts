@@ -1,8 +1,11 @@
 import { realpath } from "node:fs/promises";
 import { runInBackground } from "../../shared/background.ts";
-import { NEOVIM_SCAN_DELAYS_MS } from "../../shared/core/timing.ts";
+import { FOLLOW_DISK_MS, NEOVIM_SCAN_DELAYS_MS } from "../../shared/core/timing.ts";
+import { pidKey } from "../core/editor-key.ts";
+import { scoreTier } from "../core/tiers.ts";
 import type { EditorChannel, NeovimDiffChannel } from "../diff-channels.ts";
 import type { DirWatchers } from "../dir-watch.ts";
+import type { DiskFollowed } from "../editor-asks.ts";
 import type { EditorAsked, EditorSource, SourceHooks } from "../editor-source.ts";
 import { phaseBeforeStart } from "../kit/core/source-phase.ts";
 import { ScanSchedule } from "../kit/scan-schedule.ts";
@@ -158,10 +161,40 @@ export class NeovimSource extends ServerSource<NeovimSession, NeovimDiffChannel,
 		);
 	}
 
-	/** Who pushes decided again, then whose ghost text is drawn (it rides on the pushes). */
+	/** Who pushes decided again, then whose ghost text is drawn (it rides on the pushes), then who takes asks. */
 	protected override async decidePushes(): Promise<void> {
 		await super.decidePushes();
 		await this.decideSuggestions();
+		await this.decideAsks();
+	}
+
+	/** Asks in every Neovim of the project (its tier, pi in its terminal, or connected), whether it pushes or not. */
+	private async decideAsks(): Promise<void> {
+		if (!this.hooks.asks) return;
+		const projectDir = this.options.projectDir();
+		const connected = this.options.connectedKey();
+		await Promise.all(
+			this.table.openSessions().map((session) => {
+				const key = pidKey(session.found.pid);
+				const paths = session.reading()?.paths;
+				const inProject =
+					key === connected ||
+					this.isEnclosing(session.found.pid) ||
+					(paths !== undefined && scoreTier(paths, projectDir).tier !== undefined);
+				return session.decideAsks(inProject && session.hasUi, key === connected);
+			}),
+		);
+	}
+
+	/** A run ended: every Neovim that takes asks follows the disk, within one short budget. */
+	async followDisk(): Promise<DiskFollowed[]> {
+		const deadlineMs = this.hooks.clock.nowMs() + FOLLOW_DISK_MS;
+		const sessions = this.table.openSessions();
+		const counts = await Promise.all(sessions.map((session) => session.followDisk(deadlineMs)));
+		return sessions.flatMap((session, index) => {
+			const notReloaded = counts[index];
+			return notReloaded === undefined ? [] : [{ key: pidKey(session.found.pid), notReloaded }];
+		});
 	}
 
 	private async decideSuggestions(): Promise<void> {
@@ -194,6 +227,7 @@ export class NeovimSource extends ServerSource<NeovimSession, NeovimDiffChannel,
 			closed: (closed) => this.table.closedBy(closed),
 			...(this.hooks.requests && { requests: this.hooks.requests }),
 			...(this.options.suggestions && { suggestions: this.options.suggestions }),
+			...(this.hooks.asks && { asks: this.hooks.asks, project: this.options.projectDir }),
 		});
 		this.table.add(session);
 		// Closed already (a socket that spoke nonsense): a failure with its reason, never an editor found.

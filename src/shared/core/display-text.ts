@@ -21,6 +21,11 @@ export function withoutControlCharacters(text: string): string {
 	return text.replace(ESCAPE_SEQUENCE, "").replace(UNSAFE_CHAR, "");
 }
 
+/** The same, keeping newlines and tabs: several lines a user typed (an editor's ask). */
+export function withoutControlCharactersKeepingLines(text: string): string {
+	return text.replace(ESCAPE_SEQUENCE, "").replace(UNSAFE_CHAR_EXCEPT_NEWLINE_TAB, "");
+}
+
 const escapeChar = (char: string) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`;
 
 /**

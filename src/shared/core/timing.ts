@@ -149,3 +149,5 @@ export const SUGGEST_LINK_RETRY_MAX_MS = 60_000;
 export const ASK_START_WAIT_MS = 2000;
 /** An open reply view is sent the streaming reply at most once per this long (a few times a second). */
 export const REPLY_VIEW_UPDATE_MS = 250;
+/** At a run's end, the editors' buffers follow the disk within this long (`pi: done` waits for it). */
+export const FOLLOW_DISK_MS = 80;

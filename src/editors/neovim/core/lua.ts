@@ -36,7 +36,7 @@ end`;
  * capped here (core/snapshot-caps.ts, the numbers written into the text once), so a real Neovim's answer always
  * passes pi's schema whatever the user selected or opened.
  */
-const STATE_FUNCTIONS = String.raw`
+export const STATE_FUNCTIONS = String.raw`
 local api, fn = vim.api, vim.fn
 local MAX_TEXT_BYTES, MAX_PATH_BYTES, MAX_ARGS, MAX_LISTED = ${LUA_SELECTION_BYTES}, ${MAX_PATH_BYTES}, ${MAX_ARGS}, ${MAX_LISTED_FILES}
 local MAX_NAME_BYTES, MAX_MODE_BYTES = ${MAX_LANGUAGE_BYTES}, ${MAX_MODE_BYTES}

@@ -17,6 +17,28 @@ export interface NeovimEntry extends ServerEntry {
 	autoread?: boolean;
 	/** Its ghost text, while pi wants it there (suggestions on, pushes live); absent otherwise. */
 	suggestions?: NeovimSuggestionsReport;
+	/** Its asks (`:Pi` and the rest), while pi registers itself there; absent otherwise. */
+	asks?: NeovimAsksReport;
+}
+
+/** pi's asks in one Neovim, for `/ide status`. */
+export interface NeovimAsksReport {
+	state: "on" | "unsupported" | "failed" | "starting";
+	/** The commands defined in Neovim (by the first pi there), and the names a command of the user's holds. */
+	defined: readonly string[];
+	taken: readonly string[];
+	reason?: string;
+}
+
+/** `asks: :Pi, :PiAdd, ... (a command of yours holds :Pi: pi's is :PiAsk)`. */
+export function askLines(report: NeovimAsksReport): string[] {
+	if (report.state === "starting") return ["    asks: starting"];
+	if (report.state !== "on") return [`    asks: not offered: ${show(report.reason ?? "unknown")}`];
+	const commands = report.defined.map((name) => `:${name}`).join(", ");
+	const taken = report.taken.map((name) => `:${name}`).join(", ");
+	return [
+		`    asks: ${commands || "commands defined by an older pi"}${taken ? ` (a command of yours holds ${taken}: pi's take the fallback names)` : ""}`,
+	];
 }
 
 /** pi's ghost text in one Neovim, for `/ide status`. */
@@ -71,6 +93,7 @@ function entryLines(entry: NeovimEntry, nowSeconds: number, projectDir: string):
 		`    pushes: ${entry.pushing ? "live" : "off (read on /ide)"}${entry.blocking ? "; blocking: waits for the user" : ""}; autoread: ${autoread}`,
 		...requestAndCutsLines(entry, nowSeconds, "    "),
 		...(entry.suggestions ? suggestionLines(entry.suggestions) : []),
+		...(entry.asks ? askLines(entry.asks) : []),
 	];
 }
 

@@ -9,6 +9,13 @@ import {
 	STOP_PUSHES_LUA,
 	UNSAVED_LUA,
 } from "../../../../src/editors/neovim/core/lua.ts";
+import {
+	ASK_FOLLOW_DISK_LUA,
+	ASK_REPLY_LUA,
+	ASK_SAY_LUA,
+	ASK_START_LUA,
+	ASK_STOP_LUA,
+} from "../../../../src/editors/neovim/core/ask-lua.ts";
 import { SUGGEST_FUNCTIONS } from "../../../../src/editors/neovim/core/suggest-context-lua.ts";
 import {
 	SUGGEST_SHOW_LUA,
@@ -31,19 +38,25 @@ describe("docs/security.md quotes every chunk of Lua pi sends into Neovim", () =
 		["starting the ghost text", tail(SUGGEST_START_LUA, "local channel, options = ...")],
 		["showing an answer", SUGGEST_SHOW_LUA.trim()],
 		["stopping the ghost text", SUGGEST_STOP_LUA.trim()],
+		["registering pi for asks", tail(ASK_START_LUA, "local channel, me, names = ...")],
+		["pi leaving the asks", ASK_STOP_LUA.trim()],
+		["pi's words", ASK_SAY_LUA.trim()],
+		["the reply's view", ASK_REPLY_LUA.trim()],
+		["following the disk", ASK_FOLLOW_DISK_LUA.trim()],
 	])("%s", (_name, chunk) => {
 		expect(docs).toContain(`\`\`\`lua\n${chunk}\n\`\`\``);
 	});
 	test("no API deprecated in Neovim 0.10: vim.bo[buf] for options, vim.uv or vim.loop for libuv", () => {
 		const chunks = [CHANNEL_LUA, STATE_LUA, UNSAVED_LUA, PUSH_LUA, STOP_PUSHES_LUA, RELOAD_LUA];
-		for (const chunk of [...chunks, SUGGEST_START_LUA, SUGGEST_SHOW_LUA, SUGGEST_STOP_LUA]) {
+		const asks = [ASK_START_LUA, ASK_STOP_LUA, ASK_SAY_LUA, ASK_REPLY_LUA, ASK_FOLLOW_DISK_LUA];
+		for (const chunk of [...chunks, SUGGEST_START_LUA, SUGGEST_SHOW_LUA, SUGGEST_STOP_LUA, ...asks]) {
 			expect(chunk).not.toMatch(/nvim_(buf|win)_[gs]et_option/);
 			expect(chunk.replaceAll("vim.uv or vim.loop", "")).not.toContain("vim.loop");
 		}
 	});
 	test("the shared functions open every chunk", () => {
 		const functions = STATE_LUA.slice(0, STATE_LUA.lastIndexOf("return state(nil)"));
-		for (const chunk of [UNSAVED_LUA, PUSH_LUA]) expect(chunk.startsWith(functions)).toBe(true);
+		for (const chunk of [UNSAVED_LUA, PUSH_LUA, ASK_START_LUA]) expect(chunk.startsWith(functions)).toBe(true);
 		expect(SUGGEST_START_LUA.startsWith(SUGGEST_FUNCTIONS)).toBe(true);
 	});
 });
