@@ -2,6 +2,13 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import {
+	ASK_FOLLOW_DISK_LUA,
+	ASK_REPLY_LUA,
+	ASK_SAY_LUA,
+	ASK_START_LUA,
+	ASK_STOP_LUA,
+} from "../../../../src/editors/neovim/core/ask-lua.ts";
+import {
 	CHANNEL_LUA,
 	PUSH_LUA,
 	RELOAD_LUA,
@@ -9,13 +16,6 @@ import {
 	STOP_PUSHES_LUA,
 	UNSAVED_LUA,
 } from "../../../../src/editors/neovim/core/lua.ts";
-import {
-	ASK_FOLLOW_DISK_LUA,
-	ASK_REPLY_LUA,
-	ASK_SAY_LUA,
-	ASK_START_LUA,
-	ASK_STOP_LUA,
-} from "../../../../src/editors/neovim/core/ask-lua.ts";
 import { SUGGEST_FUNCTIONS } from "../../../../src/editors/neovim/core/suggest-context-lua.ts";
 import {
 	SUGGEST_SHOW_LUA,
