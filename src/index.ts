@@ -239,6 +239,8 @@ export default function piIdeContext(pi: ExtensionAPI): void {
 			texts,
 			mode: controller.settings.context.mode,
 			references,
+			// An ask carries what the user pointed at (its @this); the block adds no selection of its own.
+			withSelection: from === undefined,
 		});
 		const message = from === undefined ? built : withAskedFrom(built, askedFrom(from));
 		if (!message) return;

@@ -99,9 +99,15 @@ export class MessageBuilder {
 	async forPrompt(
 		view: ConnectedView,
 		knowledge: ModelKnowledge,
-		input: { texts: readonly string[]; mode: ContextMode; references: Omit<ReferenceContext, "view" | "projectDir"> },
+		input: {
+			texts: readonly string[];
+			mode: ContextMode;
+			references: Omit<ReferenceContext, "view" | "projectDir">;
+			/** False for a prompt the editor sent (an ask): it carries what the user pointed at, the block no selection. */
+			withSelection?: boolean;
+		},
 	): Promise<ContextMessage | undefined> {
-		const ambient = input.mode === "auto" ? await this.ambient(view, knowledge) : {};
+		const ambient = input.mode === "auto" ? await this.ambient(view, knowledge, input.withSelection ?? true) : {};
 		const parsed = parseReferences(input.texts.join("\n"));
 		if (parsed.references.length === 0 && parsed.notes.length === 0) return ambient.message;
 		const context = { ...input.references, view, projectDir: this.projectDir() };
@@ -116,9 +122,12 @@ export class MessageBuilder {
 	private async ambient(
 		view: ConnectedView,
 		knowledge: ModelKnowledge,
+		withSelection: boolean,
 	): Promise<{ message?: ContextMessage; selection?: { file: string; startLine: number; endLine: number } }> {
 		if (view.kind === "gone") return { message: contextMessage(view, knowledge) };
-		const fresh = freshSelectionSource(view.state, view.selectionFirstSeenSeconds, view.nowSeconds);
+		const fresh = withSelection
+			? freshSelectionSource(view.state, view.selectionFirstSeenSeconds, view.nowSeconds)
+			: undefined;
 		const selection = fresh && (await this.payload(fresh, view.secret));
 		const buffer = view.state.active_buffer;
 		const section = diagnosticsSection(buffer?.diagnostics, {

@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { PACKAGE_ROOT } from "../support/pi-cli.ts";
 import { installPi1Toolchain } from "../support/pi1-toolchain.ts";
 import { installVscodeHost } from "../support/vscode-host.ts";
+import { askRows } from "./ask-rows.ts";
 import { emacsRows } from "./emacs-rows.ts";
 import { ghostTextRows } from "./ghost-text-rows.ts";
 import { ideServerRows } from "./ide-server-rows.ts";
@@ -50,7 +51,7 @@ const only = new Set(
 		.find((arg) => arg.startsWith("--only="))
 		?.slice("--only=".length)
 		.split(",")
-		.map(Number) ?? [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17],
+		.map(Number) ?? [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18],
 );
 const size = {
 	writes: quick ? 40 : 200,
@@ -81,6 +82,8 @@ const size = {
 	suggestionCancels: quick ? 10 : 40,
 	ghostSamples: quick ? 10 : 50,
 	ghostKeys: quick ? 40 : 200,
+	askSamples: quick ? 10 : 50,
+	askIdleSeconds: quick ? 5 : 20,
 };
 
 const ours: Implementation = { name: "pi-ide-context", extension: PACKAGE_ROOT };
@@ -152,7 +155,7 @@ async function main(): Promise<void> {
 	const started = performance.now();
 
 	if (only.has(1)) {
-		log("1/17 follow latency");
+		log("1/18 follow latency");
 		const followOurs = await followLatency(ours, size.writes);
 		const followBase = await followLatency(baseline, size.writes);
 		for (const kind of ["single", "burst"] as const) {
@@ -176,7 +179,7 @@ async function main(): Promise<void> {
 		}
 	}
 	if (only.has(2)) {
-		log("2/17 freshness flip (both at once)");
+		log("2/18 freshness flip (both at once)");
 		const [flipOurs, flipBase] = await Promise.all([
 			freshnessFlipLag(ours, size.flips),
 			freshnessFlipLag(baseline, size.flips),
@@ -193,7 +196,7 @@ async function main(): Promise<void> {
 		});
 	}
 	if (only.has(3)) {
-		log("3/17 kill -9 to widget cleared (both at once)");
+		log("3/18 kill -9 to widget cleared (both at once)");
 		const [deathOurs, deathBase] = await Promise.all([
 			deathLatency(ours, size.deaths),
 			deathLatency(baseline, size.deaths),
@@ -210,7 +213,7 @@ async function main(): Promise<void> {
 		});
 	}
 	if (only.has(4)) {
-		log("4/17 prompt cost");
+		log("4/18 prompt cost");
 		const promptP50s: number[] = [];
 		for (const files of [1, 100, 5000]) {
 			const o = await promptCost(ours, files, size.prompts);
@@ -297,7 +300,7 @@ async function main(): Promise<void> {
 		});
 	}
 	if (only.has(5)) {
-		log("5/17 startup");
+		log("5/18 startup");
 		const startups: { files: number; ours: number; baseline: number }[] = [];
 		for (const files of [1, 100, 1000, 10_000]) {
 			const o: number[] = [];
@@ -329,7 +332,7 @@ async function main(): Promise<void> {
 		}
 	}
 	if (only.has(6)) {
-		log(`6/17 idle CPU, ${size.idleWindows} windows of ${size.idleSeconds} s (nine pi processes at once)`);
+		log(`6/18 idle CPU, ${size.idleWindows} windows of ${size.idleSeconds} s (nine pi processes at once)`);
 		// One window is noisy at 10 ms ticks and may hold pi's own one-off start-up work: medians of windows.
 		const zedSkip = zedSkipReason();
 		const [zedIdle, ...samples] = await Promise.all([
@@ -392,7 +395,7 @@ async function main(): Promise<void> {
 		});
 	}
 	if (only.has(7)) {
-		log("7/17 memory (both at once)");
+		log("7/18 memory (both at once)");
 		const rounds = size.memoryRounds;
 		const [memOurs, memBase] = await Promise.all([
 			memoryGrowth(ours, size.memoryWrites, size.appearances, rounds),
@@ -431,7 +434,7 @@ async function main(): Promise<void> {
 		});
 	}
 	if (only.has(8)) {
-		log("8/17 conversation: editor context the model holds after 20 prompts");
+		log("8/18 conversation: editor context the model holds after 20 prompts");
 		const once = await conversationBytes(ours, false);
 		const every = await conversationBytes(ours, true);
 		rows.push({
@@ -447,7 +450,7 @@ async function main(): Promise<void> {
 		});
 	}
 	if (only.has(9)) {
-		log("9/17 Zed's database (pi 1.x on the toolchain's Node)");
+		log("9/18 Zed's database (pi 1.x on the toolchain's Node)");
 		const skip = zedSkipReason();
 		if (skip) {
 			for (const short of [
@@ -510,7 +513,7 @@ async function main(): Promise<void> {
 		}
 	}
 	if (only.has(10)) {
-		log("10/17 Neovim over its own server (real Neovims in tmux)");
+		log("10/18 Neovim over its own server (real Neovims in tmux)");
 		rows.push(
 			...(await neovimRows(ours, {
 				neovimKeys: size.neovimKeys,
@@ -522,12 +525,12 @@ async function main(): Promise<void> {
 		);
 	}
 	if (only.has(11)) {
-		log("11/17 VS Code: the package's client in a real VS Code (code-server, chromium)");
+		log("11/18 VS Code: the package's client in a real VS Code (code-server, chromium)");
 		rows.push(...(await vscodeRows({ selections: size.vscodeSelections, idleSeconds: size.vscodeIdleSeconds })));
 	}
 	if (only.has(12)) {
 		log(
-			"12/17 IDE servers: MCP over a loopback WebSocket (JetBrains-like and VS Code-like fakes in the bench process)",
+			"12/18 IDE servers: MCP over a loopback WebSocket (JetBrains-like and VS Code-like fakes in the bench process)",
 		);
 		rows.push(
 			...(await ideServerRows(ours, {
@@ -539,11 +542,11 @@ async function main(): Promise<void> {
 		);
 	}
 	if (only.has(13)) {
-		log("13/17 review of the model's edits: a real Neovim (tmux) and a real VS Code (code-server, chromium)");
+		log("13/18 review of the model's edits: a real Neovim (tmux) and a real VS Code (code-server, chromium)");
 		rows.push(...(await reviewRows({ reviewPairs: size.reviewPairs, vscodeReviews: size.vscodeReviews })));
 	}
 	if (only.has(14)) {
-		log("14/17 Emacs over its own server (real Emacsen in tmux)");
+		log("14/18 Emacs over its own server (real Emacsen in tmux)");
 		rows.push(
 			...(await emacsRows({
 				emacsKeys: size.emacsKeys,
@@ -554,7 +557,7 @@ async function main(): Promise<void> {
 		);
 	}
 	if (only.has(15)) {
-		log("15/17 process facts: the ps + lsof backend against /proc (10 headless Neovims, ~300 processes)");
+		log("15/18 process facts: the ps + lsof backend against /proc (10 headless Neovims, ~300 processes)");
 		rows.push(
 			...(await processFactsRows({
 				scans: size.factsScans,
@@ -565,13 +568,17 @@ async function main(): Promise<void> {
 	}
 	if (only.has(16)) {
 		log(
-			"16/17 inline suggestions: pi's share of a suggestion (a pi-ide.nvim-like IDE server, a fake model of fixed latency)",
+			"16/18 inline suggestions: pi's share of a suggestion (a pi-ide.nvim-like IDE server, a fake model of fixed latency)",
 		);
 		rows.push(...(await suggestionRows({ requests: size.suggestions, cancels: size.suggestionCancels })));
 	}
 	if (only.has(17)) {
-		log("17/17 Neovim's ghost text: a real Neovim 0.7.2 (tmux) and the real pi 0.73, a fake model of fixed latency");
+		log("17/18 Neovim's ghost text: a real Neovim 0.7.2 (tmux) and the real pi 0.73, a fake model of fixed latency");
 		rows.push(...(await ghostTextRows({ ghostSamples: size.ghostSamples, ghostKeys: size.ghostKeys })));
+	}
+	if (only.has(18)) {
+		log("18/18 asks from Neovim: a real Neovim 0.7.2 (tmux) and the real pi 0.73, the offline fake model");
+		rows.push(...(await askRows({ askSamples: size.askSamples, askIdleSeconds: size.askIdleSeconds })));
 	}
 	const seconds = (performance.now() - started) / 1000;
 	const machine = {

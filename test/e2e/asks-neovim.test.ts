@@ -59,11 +59,11 @@ describe.skipIf(!available).each(piLines())("asks from Neovim through the real $
 	const screenHas = (nvim: RealNeovim, text: string, timeoutMs = 3000) =>
 		waitFor(`${JSON.stringify(text)} on Neovim's screen`, async () => nvim.screen().includes(text), timeoutMs);
 
-	test.skipIf(!line.node)(
-		":'<,'>Pi explain @this sends the prompt and the three lines under their path, once; working and done show; no Press ENTER",
-		async () => {
+	test.skipIf(!line.node).each(["explicit", "auto"])(
+		":'<,'>Pi explain @this (context %s) sends the prompt and the three lines under their path, once; working and done show; no Press ENTER",
+		async (context) => {
 			const nvim = await neovim();
-			const rpc = startPi({ context: "explicit" });
+			const rpc = startPi({ context });
 			await asksReady(nvim);
 			const before = ws.server.requests.length;
 			// ":" in Visual mode types the range '<,'> itself.
@@ -77,7 +77,9 @@ describe.skipIf(!available).each(piLines())("asks from Neovim through the real $
 			await screenHas(nvim, "pi: done");
 			expect(nvim.screen()).not.toContain("Press ENTER");
 			expect(await nvim.lua("return vim.fn.execute('messages')")).not.toContain("pi: ");
-			expect((await rpc.ideStatus()).join("\n")).toContain("asks: :Pi, :PiAdd, :PiReply, :PiStop");
+			const status = (await rpc.ideStatus()).join("\n");
+			expect(status).toContain("asks: :Pi, :PiAdd, :PiReply, :PiStop");
+			expect(status).toContain("Asks from editors: on (1 asked, 1 sent, 0 not sent, 0 malformed)");
 			// The reply in a read-only scratch buffer.
 			await nvim.keys(":PiReply<CR>", "n");
 			await screenHas(nvim, "ok");
@@ -125,7 +127,7 @@ describe.skipIf(!available).each(piLines())("asks from Neovim through the real $
 			await screenHas(nvim, "pi: working", 5000);
 			await waitFor("the next request", async () => ws.server.requests.length > before, 10_000);
 			const sent = userText(ws.server.requests[before]);
-			expect(sent).toContain(`also @${file()}#L3`);
+			expect(sent).toContain(`[asked from Neovim ${nvim.pid}]\nalso @${file()}#L3`);
 			expect(sent).toContain("const c = 3;");
 			await screenHas(nvim, "pi: done", 10_000);
 

@@ -1,0 +1,54 @@
+/** Group 18 of the benchmark: asks from Neovim, a real Neovim 0.7.2 with a UI in tmux and the real pi 0.73. */
+
+import { askIdleCost, askLatencies } from "./ask-scenarios.ts";
+import { neovimSkipReason } from "./neovim-scenarios.ts";
+import { type ReportRow, skippedRow } from "./report.ts";
+import { max, median, percentile } from "./stats.ts";
+
+const ms = (value: number) =>
+	Number.isFinite(value) ? `${value < 1 ? value.toFixed(3) : value.toFixed(1)} ms` : "n/a";
+const SHORTS = [
+	"an ask from Neovim -> the run started p50 / p95 / max",
+	"the run's end -> pi: done drawn in Neovim p50 / p95 / max",
+	"pi's idle CPU with asks on",
+];
+
+export async function askRows(size: { askSamples: number; askIdleSeconds: number }): Promise<ReportRow[]> {
+	const skip = neovimSkipReason();
+	if (skip) return SHORTS.map((short) => skippedRow(18, short, skip));
+	const { started, done } = await askLatencies(size.askSamples);
+	const idle = await askIdleCost(size.askIdleSeconds);
+	const noise = Math.abs(idle.offAgain - idle.off);
+	return [
+		{
+			short: SHORTS[0] as string,
+			measure: `18. ":Pi bench ask n" typed into a real Neovim 0.7.2 (nvim_input) -> pi 0.73's agent_start on its RPC output: Neovim's notification, pi's checks and reading, sendUserMessage, the input hook, the run's start, ${started.length} asks, p50 / p95 / max`,
+			ours: `${ms(median(started))} / ${ms(percentile(started, 95))} / ${ms(max(started))}`,
+			baseline: "",
+			ratio: "",
+			target: "p50 <= 100 ms",
+			met: median(started) <= 100,
+			raw: { samples: started },
+		},
+		{
+			short: SHORTS[1] as string,
+			measure: `18. pi 0.73's agent_end on its RPC output -> "pi: done" flushed to Neovim's UIs (a UI of the bench's beside tmux's): the buffers following the disk, pi's words sent, Neovim's drawing, ${done.length} runs, p50 / p95 / max`,
+			ours: `${ms(median(done))} / ${ms(percentile(done, 95))} / ${ms(max(done))}`,
+			baseline: "",
+			ratio: "",
+			target: "p50 <= 50 ms, max <= 100 ms",
+			met: median(done) <= 50 && max(done) <= 100,
+			raw: { samples: done },
+		},
+		{
+			short: SHORTS[2] as string,
+			measure: `18. CPU time (user + system, /proc) of an idle pi 0.73 connected to a Neovim and pushing, ${size.askIdleSeconds} s, asks on (commands registered) against asks off before and after (their difference: the noise)`,
+			ours: `on ${idle.on} ms; off ${idle.off} ms, again ${idle.offAgain} ms`,
+			baseline: "",
+			ratio: "",
+			target: `unchanged within the noise: on <= the lower off + max(noise ${noise} ms, 20 ms)`,
+			met: idle.on <= Math.min(idle.off, idle.offAgain) + Math.max(noise, 20),
+			raw: idle,
+		},
+	];
+}
