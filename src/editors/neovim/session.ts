@@ -55,9 +55,8 @@ export class NeovimSession {
 			closed: (session: NeovimSession) => void;
 			requests?: EditorRequests;
 			suggestions?: NeovimSuggestionOptions;
-			asks?: EditorAsks;
-			/** pi's project, as the list of pis in Neovim names it. */
-			project?: () => string;
+			/** Where this Neovim's asks go, and pi's project as the list of pis in Neovim names it. */
+			asks?: { asks: EditorAsks; project: () => string };
 		},
 	) {
 		this.requests = new NeovimRequests(() => this.rpc, hooks.clock);
@@ -73,9 +72,9 @@ export class NeovimSession {
 			});
 		if (hooks.asks)
 			this.asks = new NeovimAsks({
-				asks: hooks.asks,
+				asks: hooks.asks.asks,
 				editor: { key: pidKey(found.pid), label: `Neovim ${found.pid}` },
-				pi: { pid: process.pid, project: hooks.project?.() ?? process.cwd() },
+				pi: { pid: process.pid, project: hooks.asks.project() },
 				channel: () => this.channel,
 				run: (what, request, deadlineMs) => this.requests.whenFree(what, request, deadlineMs),
 			});
@@ -166,7 +165,7 @@ export class NeovimSession {
 
 	/** Asks registered in this Neovim while wanted (asks on, and it is in the project or connected). */
 	async decideAsks(inProject: boolean, connected: boolean): Promise<void> {
-		const on = this.isOpen && inProject && (this.hooks.asks?.on() ?? false);
+		const on = this.isOpen && inProject && (this.hooks.asks?.asks.on() ?? false);
 		await this.asks?.set(on, connected);
 	}
 

@@ -227,7 +227,7 @@ export class NeovimSource extends ServerSource<NeovimSession, NeovimDiffChannel,
 			closed: (closed) => this.table.closedBy(closed),
 			...(this.hooks.requests && { requests: this.hooks.requests }),
 			...(this.options.suggestions && { suggestions: this.options.suggestions }),
-			...(this.hooks.asks && { asks: this.hooks.asks, project: this.options.projectDir }),
+			...(this.hooks.asks && { asks: { asks: this.hooks.asks, project: this.options.projectDir } }),
 		});
 		this.table.add(session);
 		// Closed already (a socket that spoke nonsense): a failure with its reason, never an editor found.

@@ -169,13 +169,16 @@ ${ASK_VIEWS_LUA}
     end
   end
 end
+local known = M.pis[channel] ~= nil
 M.pis[channel] = { pid = me.pid, project = me.project, connected = me.connected == true }
 -- A pi whose pushes failed (it is gone) fires this: it leaves the registry at once.
-api.nvim_create_autocmd("User", {
-  group = M.group,
-  pattern = "pi_ide_gone_" .. channel,
-  callback = function() pcall(M.drop, channel) end,
-})
+if not known then
+  api.nvim_create_autocmd("User", {
+    group = M.group,
+    pattern = "pi_ide_gone_" .. channel,
+    callback = function() pcall(M.drop, channel) end,
+  })
+end
 local defined = {}
 for name in pairs(M.defined) do defined[#defined + 1] = name end
 table.sort(defined)
