@@ -39,6 +39,8 @@ export class TmuxPi {
 			height: number;
 			/** tmux server options (`["extended-keys", "on"]`: modified keys arrive as CSI u, never split). */
 			serverOptions?: [string, string][];
+			/** More of pi's environment (a Neovim test's `TMPDIR` and process scope). */
+			env?: Record<string, string>;
 		},
 	): TmuxPi {
 		if (!line.node) throw new Error(line.skipReason);
@@ -46,7 +48,7 @@ export class TmuxPi {
 			[line.node, line.cli, "--provider", FAKE_PROVIDER, "--model", FAKE_MODEL, "--no-session", "-e", PACKAGE_ROOT],
 			{
 				...options,
-				env: { PI_CODING_AGENT_DIR: options.agentDir, PI_IDE_STATE_DIR: options.stateDir },
+				env: { ...options.env, PI_CODING_AGENT_DIR: options.agentDir, PI_IDE_STATE_DIR: options.stateDir },
 			},
 		);
 	}
