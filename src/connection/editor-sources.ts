@@ -63,7 +63,7 @@ export class EditorSources {
 		const { projectDir, connectedKey } = connection;
 		const offer = config.vscodeSuggestions;
 		this.dirs = config.stateDirs.map(
-			(plan) => new StateDir(plan, config.uid, hooks, config.facts, offer && { projectDir, offer }),
+			(plan) => new StateDir(plan, config.uid, hooks, config.facts, offer && { projectDir, connectedKey, offer }),
 		);
 		const others: EditorSource[] = [
 			...this.dirs,

@@ -54,7 +54,10 @@ const MODEL_WHY: Record<ModelSource, string> = {
 	session: "the session's model, unless the editor names one pi has",
 };
 
-const noSuggestions = (): EditorRequestAnswer => ({ result: { suggestions: [] } });
+/** No suggestions; with why when the editor should be told (a rate limit shows nothing else in VS Code). */
+const noSuggestions = (reason?: string): EditorRequestAnswer => ({
+	result: { suggestions: [], ...(reason && { reason }) },
+});
 const cancelledAnswer = (): EditorRequestAnswer => ({
 	error: { code: REQUEST_CANCELLED, message: "request cancelled" },
 });
@@ -178,7 +181,7 @@ export class SuggestionService {
 			return this.ended("refused", noSuggestions());
 		const perMinute = inputs.perMinute();
 		if (!this.editors.admit(editorKey, inputs.clock.nowMs(), perMinute))
-			return this.ended("rateLimited", noSuggestions());
+			return this.ended("rateLimited", noSuggestions(`rate limited: at most ${perMinute} a minute`));
 		const redacted = await redactedRequest(request, inputs.redact);
 		if (signal.aborted) return this.ended("cancelled", cancelledAnswer());
 		if (!redacted) return this.ended("refused", noSuggestions());

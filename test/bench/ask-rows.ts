@@ -1,6 +1,7 @@
 /** Group 18 of the benchmark: asks from Neovim, a real Neovim 0.7.2 with a UI in tmux and the real pi 0.73. */
 
-import { askIdleCost, askLatencies } from "./ask-scenarios.ts";
+import { vscodeHost } from "../support/vscode-host.ts";
+import { askIdleCost, askLatencies, vscodeAskLatencies } from "./ask-scenarios.ts";
 import { neovimSkipReason } from "./neovim-scenarios.ts";
 import { type ReportRow, skippedRow } from "./report.ts";
 import { max, median, percentile } from "./stats.ts";
@@ -11,6 +12,7 @@ const SHORTS = [
 	"an ask from Neovim -> the run started p50 / p95 / max",
 	"the run's end -> pi: done drawn in Neovim p50 / p95 / max",
 	"pi's idle CPU with asks on",
+	"an ask from VS Code -> the run started p50 / p95 / max",
 ];
 
 export async function askRows(size: { askSamples: number; askIdleSeconds: number }): Promise<ReportRow[]> {
@@ -19,6 +21,33 @@ export async function askRows(size: { askSamples: number; askIdleSeconds: number
 	const { started, done } = await askLatencies(size.askSamples);
 	const idle = await askIdleCost(size.askIdleSeconds);
 	const noise = Math.abs(idle.offAgain - idle.off);
+	return [...neovimRows(started, done, idle, noise, size.askIdleSeconds), await vscodeRow(size.askSamples)];
+}
+
+async function vscodeRow(samples: number): Promise<ReportRow> {
+	const short = SHORTS[3] as string;
+	const skip = vscodeHost().skipReason;
+	if (skip) return skippedRow(18, short, skip);
+	const started = await vscodeAskLatencies(Math.max(5, Math.round(samples / 2)));
+	return {
+		short,
+		measure: `18. Enter in the input box of "pi: Ask…" in a real VS Code (code-server, chromium) with the shipped client -> pi 1.x's agent_start on its RPC output: the client's request over its socket, pi's checks, sendUserMessage, the input hook, the run's start, ${started.length} asks, p50 / p95 / max`,
+		ours: `${ms(median(started))} / ${ms(percentile(started, 95))} / ${ms(max(started))}`,
+		baseline: "",
+		ratio: "",
+		target: "p50 <= 100 ms",
+		met: median(started) <= 100,
+		raw: { samples: started },
+	};
+}
+
+function neovimRows(
+	started: number[],
+	done: number[],
+	idle: { off: number; on: number; offAgain: number },
+	noise: number,
+	idleSeconds: number,
+): ReportRow[] {
 	return [
 		{
 			short: SHORTS[0] as string,
@@ -42,7 +71,7 @@ export async function askRows(size: { askSamples: number; askIdleSeconds: number
 		},
 		{
 			short: SHORTS[2] as string,
-			measure: `18. CPU time (user + system, /proc) of an idle pi 0.73 connected to a Neovim and pushing, ${size.askIdleSeconds} s, asks on (commands registered) against asks off before and after (their difference: the noise)`,
+			measure: `18. CPU time (user + system, /proc) of an idle pi 0.73 connected to a Neovim and pushing, ${idleSeconds} s, asks on (commands registered) against asks off before and after (their difference: the noise)`,
 			ours: `on ${idle.on} ms; off ${idle.off} ms, again ${idle.offAgain} ms`,
 			baseline: "",
 			ratio: "",

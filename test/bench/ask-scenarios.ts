@@ -7,9 +7,12 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { E2eWorkspace } from "../support/e2e-workspace.ts";
-import { type PiLine, piLines } from "../support/pi-cli.ts";
+import { type PiLine, piLines, writeAgentDir } from "../support/pi-cli.ts";
 import { RealNeovim } from "../support/real-neovim.ts";
 import { RpcPi } from "../support/rpc-pi.ts";
+import { vscodeHost } from "../support/vscode-host.ts";
+import { palette } from "../support/vscode-review-page.ts";
+import { VscodeSession } from "../support/vscode-session.ts";
 import { waitFor } from "../support/wait-for.ts";
 import { NeovimScreen } from "./neovim-screen.ts";
 
@@ -118,4 +121,48 @@ export async function askIdleCost(seconds: number): Promise<{ off: number; on: n
 		const offAgain = await idleCpuMs((await startPi({ asks: false })).pid, seconds);
 		return { off, on, offAgain };
 	});
+}
+
+/**
+ * A4. "pi: Ask…" in a real VS Code (code-server, chromium) with the shipped client, through the real pi 1.x (RPC):
+ * Enter pressed in the input box -> pi's `agent_start` on its RPC output (the client's request over its socket,
+ * pi's checks, `sendUserMessage`, the input hook, the run's start), `samples` asks.
+ */
+export async function vscodeAskLatencies(samples: number): Promise<number[]> {
+	const pi1 = piLines()[1] as PiLine;
+	const host = vscodeHost();
+	const ws = await E2eWorkspace.create();
+	writeFileSync(join(ws.project, "src", "ask.ts"), "const a = 1;\nconst b = 2;\n");
+	writeAgentDir(ws.agentDir, ws.server.baseUrl);
+	ws.server.reply = () => "ok";
+	const vscode = await VscodeSession.start(ws, pi1, host as Required<Omit<typeof host, "skipReason">>);
+	try {
+		await vscode.open("ask.ts");
+		await waitFor(
+			"asks offered",
+			async () => (await vscode.rpc.ideStatus()).some((line) => line.includes("asks: offered")),
+			30_000,
+		);
+		const started: number[] = [];
+		for (let n = 1; n <= samples; n++) {
+			const before = vscode.rpc.messages.length;
+			await palette(vscode.page, "pi: Ask…");
+			await vscode.waitForInput("Ask pi");
+			await vscode.page.keyboard.type(`bench ask ${n}`);
+			const pressedAt = performance.now();
+			await vscode.page.keyboard.press("Enter");
+			const start = await waitFor("agent_start", () =>
+				vscode.rpc.messages.slice(before).find((message) => message.type === "agent_start"),
+			);
+			started.push(start.receivedAt - pressedAt);
+			await waitFor("agent_end", () =>
+				vscode.rpc.messages.slice(before).some((message) => message.type === "agent_end"),
+			);
+			await sleep(200);
+		}
+		return started;
+	} finally {
+		await vscode.stop();
+		await ws.cleanup();
+	}
 }

@@ -130,7 +130,10 @@ describe("the rate limit, per editor", () => {
 		const { service, fake, now, clock, counts } = await start();
 		now.perMinute = 2;
 		for (const id of [1, 2]) expect(await service.answer(EDITOR, getSuggestions(id))).not.toEqual(NONE);
-		expect(await service.answer(EDITOR, getSuggestions(3))).toEqual(NONE);
+		// No suggestions, with why: the editor can say so (VS Code's "pi" output channel logs it).
+		expect(await service.answer(EDITOR, getSuggestions(3))).toEqual({
+			result: { suggestions: [], reason: "rate limited: at most 2 a minute" },
+		});
 		expect(await service.answer("pid:7", getSuggestions(4))).not.toEqual(NONE);
 		expect(fake.requests).toHaveLength(3);
 		expect(counts()).toMatchObject({ requests: 4, rateLimited: 1, answered: 3 });

@@ -123,9 +123,16 @@ export class VscodeSession {
 	/** Quick open (Ctrl+P), until the client writes that file as the active one (or, with no client, VS Code names it). */
 	async open(name: string): Promise<void> {
 		await this.page.keyboard.press("Control+P");
-		await this.page.waitForTimeout(400);
+		await this.page.waitForSelector(".quick-input-widget .quick-input-box input", {
+			timeout: 10_000,
+			state: "visible",
+		});
 		await this.page.keyboard.type(name);
-		await this.page.waitForTimeout(600);
+		// Enter only once the row it would open is that file: quick open may still be searching under load.
+		await this.page.waitForSelector(`.quick-input-list .monaco-list-row.focused[aria-label*="${name}"]`, {
+			timeout: 10_000,
+			state: "visible",
+		});
 		await this.page.keyboard.press("Enter");
 		// Without pi's client nothing is written: VS Code's window title names the active editor first.
 		if (this.withoutClient)
@@ -146,10 +153,66 @@ export class VscodeSession {
 		await this.page.waitForTimeout(300);
 	}
 
+	/** Selects whole lines `first`..`last` (1-based) from the first's start to the next line's start, as Shift+Down does. */
+	async selectLines(first: number, last: number): Promise<void> {
+		await this.goToLine(first);
+		await this.page.keyboard.press("Home");
+		for (let line = first; line <= last; line++) await this.page.keyboard.press("Shift+ArrowDown");
+	}
+
+	/** Types `text` into the quick input VS Code shows now (an input box of a command) and sends it with Enter. */
+	async answerInput(title: string, text: string): Promise<void> {
+		await this.waitForInput(title);
+		await this.page.keyboard.type(text);
+		await this.page.keyboard.press("Enter");
+	}
+
+	/** Until the input box titled `title` shows. */
+	async waitForInput(title: string): Promise<void> {
+		await waitFor(
+			`the input box "${title}"`,
+			async () => (await this.page.evaluate<string>(QUICK_INPUT_TITLE)).includes(title),
+			10_000,
+		);
+	}
+
+	/** The palette's rows for `typed` (F1, typed, read, Escape): which commands it offers now. */
+	async paletteRows(typed: string): Promise<string[]> {
+		await this.page.keyboard.press("F1");
+		await this.page.waitForSelector(".quick-input-widget .quick-input-box input", {
+			timeout: 10_000,
+			state: "visible",
+		});
+		await this.page.keyboard.type(typed);
+		await this.page.waitForTimeout(500);
+		const rows = await this.page.evaluate<string[]>(
+			`[...document.querySelectorAll(".quick-input-list .monaco-list-row")].map((row) => row.getAttribute("aria-label") ?? "")`,
+		);
+		await this.page.keyboard.press("Escape");
+		return rows;
+	}
+
+	/** The status bar's items' texts (icons are no text), joined by " | ". */
+	statusBar(): Promise<string> {
+		return this.page.evaluate<string>(
+			`[...document.querySelectorAll(".part.statusbar .statusbar-item")].map((item) => item.textContent.trim()).filter(Boolean).join(" | ")`,
+		);
+	}
+
+	/** Every visible editor's text, each with its lines joined by newlines. */
+	editorTexts(): Promise<string[]> {
+		return this.page.evaluate<string[]>(
+			`[...document.querySelectorAll(".editor-instance .monaco-editor .view-lines")].map((lines) => [...lines.querySelectorAll(".view-line")].sort((a, b) => parseFloat(a.style.top) - parseFloat(b.style.top)).map((line) => line.textContent.replace(/\\u00a0/g, " ")).join("\\n"))`,
+		);
+	}
+
 	stop(): Promise<void> {
 		return this.stopAll();
 	}
 }
+
+/** The title of the quick input VS Code shows now, or "" (none shown). */
+const QUICK_INPUT_TITLE = `(() => { const widget = document.querySelector(".quick-input-widget"); if (!widget || widget.style.display === "none") return ""; return widget.querySelector(".quick-input-title")?.textContent ?? ""; })()`;
 
 /** `/ide install vscode` through the `code` on pi's PATH: what it reported. */
 async function installClient(rpc: RpcPi): Promise<string> {

@@ -1,7 +1,7 @@
 import { chmodSync, lstatSync, rmSync } from "node:fs";
 import { createServer, type Server, type Socket } from "node:net";
 import { frameText, LineFrames } from "../../../src/editors/state-dir/core/channel-frames.ts";
-import { OFFER_SUGGESTIONS_METHOD } from "../../../src/editors/state-dir/core/suggestion-offer.ts";
+import { OFFER_METHOD } from "../../../src/editors/state-dir/core/suggestion-offer.ts";
 import { AskedOfPeer } from "./asked-of-peer.ts";
 import {
 	errorMessage,
@@ -21,8 +21,9 @@ export interface ChannelPeer {
 	readonly id: number;
 	notify(method: string, params: unknown): void;
 	/**
-	 * Asks pi (inline completions, on a connection pi offered itself on): the request's id, for a cancel, and pi's
-	 * answer, or why none came (an error, `timeoutMs` passed, the connection ended). Never rejects.
+	 * Asks pi (inline completions, asks, on a connection pi offered itself on): the request's id, for a cancel,
+	 * and pi's answer, or why none came (an error, `timeoutMs` passed, the connection ended: PEER_ENDED). Never
+	 * rejects.
 	 */
 	request(method: string, params: unknown, timeoutMs: number): { id: number; answer: Promise<PeerAnswer> };
 }
@@ -34,9 +35,14 @@ export interface ChannelHandlers {
 	callTool(peer: ChannelPeer, call: Exclude<ToolCall, { tool: "invalid" }>): Promise<CallOutcome>;
 	/** The peer's connection ended (pi exited or was killed): whatever it showed goes. */
 	peerGone(peer: ChannelPeer): void;
-	/** pi offers itself for inline completions (`pi/offerSuggestions`); none: "method not found". */
+	/** pi offers itself (`pi/offerSuggestions`: inline completions, asks); none: "method not found". */
 	offered?(peer: ChannelPeer, params: unknown): CallOutcome;
+	/** A notification of pi's (an ask's news); none: ignored. */
+	notified?(peer: ChannelPeer, method: string, params: unknown): void;
 }
+
+/** Why a request to a pi got no answer when its connection ended (or had ended). */
+export const PEER_ENDED = "pi's connection ended";
 
 /** More pis than this at once are one per terminal beyond reason: a further connection is closed at once. */
 const MAX_PEERS = 32;
@@ -102,7 +108,7 @@ function serve(socket: Socket, id: number, version: string, handlers: ChannelHan
 		if (gone) return;
 		gone = true;
 		forget();
-		asked.endAll("pi's connection ended");
+		asked.endAll(PEER_ENDED);
 		try {
 			handlers.peerGone(peer);
 		} catch {
@@ -132,10 +138,18 @@ interface Answering {
 	asked: AskedOfPeer;
 }
 
-/** pi's line answered: at once, or (a tool call) once its handler settles; nothing for a notification. */
+/** pi's line answered: at once, or (a tool call) once its handler settles; a notification handed on, unanswered. */
 function answer(frame: string, { send, peer, version, handlers, asked }: Answering): void {
 	const message = readIncoming(frame);
 	if (message.kind === "ignored") return;
+	if (message.kind === "notification") {
+		try {
+			handlers.notified?.(peer, message.method, message.params);
+		} catch {
+			// A handler's failure is the extension's, never pi's to hear about.
+		}
+		return;
+	}
 	if (message.kind === "answer") {
 		asked.settle(message.id, message.answer);
 		return;
@@ -149,9 +163,7 @@ function answer(frame: string, { send, peer, version, handlers, asked }: Answeri
 		method === "tools/call"
 			? toolOutcome(peer, params, handlers)
 			: Promise.resolve(
-					method === OFFER_SUGGESTIONS_METHOD
-						? offeredOutcome(peer, params, handlers)
-						: answerNow(method, params, version),
+					method === OFFER_METHOD ? offeredOutcome(peer, params, handlers) : answerNow(method, params, version),
 				);
 	void outcome.then((done) =>
 		send("result" in done ? resultMessage(id, done.result) : errorMessage(id, done.code, done.message)),
@@ -159,7 +171,7 @@ function answer(frame: string, { send, peer, version, handlers, asked }: Answeri
 }
 
 function offeredOutcome(peer: ChannelPeer, params: unknown, handlers: ChannelHandlers): CallOutcome {
-	if (!handlers.offered) return { code: RPC_ERROR.methodNotFound, message: `no method ${OFFER_SUGGESTIONS_METHOD}` };
+	if (!handlers.offered) return { code: RPC_ERROR.methodNotFound, message: `no method ${OFFER_METHOD}` };
 	try {
 		return handlers.offered(peer, params);
 	} catch (error) {

@@ -1,8 +1,12 @@
 import { join } from "node:path";
 import * as vscode from "vscode";
 import { channelSocketName } from "../../../src/editors/state-dir/core/client-channel.ts";
-import { listenChannel } from "./channel-server.ts";
+import { ASK_NEWS_METHOD, readOffer } from "../../../src/editors/state-dir/core/suggestion-offer.ts";
+import { PiLog, REPLY_SCHEME } from "./ask-views.ts";
+import { documentDiagnostics, WindowAsks } from "./asks.ts";
+import { type CallOutcome, type ChannelPeer, listenChannel } from "./channel-server.ts";
 import { appFromName } from "./core/app-name.ts";
+import { RPC_ERROR } from "./core/channel-rpc.ts";
 import { clientState, type EditorSnapshot, MAX_SELECTION_CHARS } from "./core/client-state.ts";
 import { Debounce } from "./core/debounce.ts";
 import { EMPTY_SCHEME, PROPOSAL_SCHEME } from "./core/proposals.ts";
@@ -24,8 +28,8 @@ let stop: (() => void) | undefined;
 /**
  * Writes this window's state for pi (protocol v0.2): on events only, debounced; nothing runs while nothing
  * happens. The file is the extension host's `<pid>.json`, removed on deactivate; beside it `<pid>.sock`, where pi
- * asks this window to show its proposed changes as diffs (review-views.ts) and, while its suggestions are on,
- * offers itself for inline completions (inline-suggestions.ts).
+ * asks this window to show its proposed changes as diffs (review-views.ts) and, while its suggestions or asks
+ * are on, offers itself for inline completions (inline-suggestions.ts) and asks ("pi: Ask…", asks.ts).
  */
 export function activate(context: vscode.ExtensionContext): void {
 	const dir = stateDirOf(process.env);
@@ -72,9 +76,13 @@ export function activate(context: vscode.ExtensionContext): void {
 		vscode.languages.onDidChangeDiagnostics(changed),
 	);
 	const views = new ReviewViews();
-	const suggestions = new InlineSuggestions();
+	const log = new PiLog();
+	const suggestions = new InlineSuggestions(log);
+	const asks = new WindowAsks(log, () => editors.active());
 	context.subscriptions.push(
 		...views.register(),
+		...asks.register(),
+		log,
 		// VS Code's own trigger: the pi that offered itself for this document answers it at once, up to 3 to cycle.
 		vscode.commands.registerCommand(SUGGEST_COMMAND, () => vscode.commands.executeCommand(INLINE_TRIGGER_COMMAND)),
 	);
@@ -86,8 +94,12 @@ export function activate(context: vscode.ExtensionContext): void {
 		peerGone: (peer) => {
 			views.peerGone(peer);
 			suggestions.peerGone(peer);
+			asks.peerGone(peer);
 		},
-		offered: (peer, params) => suggestions.offered(peer, params),
+		offered: (peer, params) => offered(peer, params, suggestions, asks),
+		notified: (peer, method, params) => {
+			if (method === ASK_NEWS_METHOD) asks.news(peer, params);
+		},
 	}).then((started) => {
 		// Without the channel the state file still works; pi's /ide status says the review cannot reach here.
 		if (!started.ok) console.warn(`pi-ide-context: no review channel: ${started.reason}`);
@@ -102,6 +114,7 @@ export function activate(context: vscode.ExtensionContext): void {
 		removeStateFile(dir, process.pid);
 		views.closeAll();
 		suggestions.closeAll();
+		asks.closeAll();
 		closeChannel?.();
 	};
 }
@@ -111,27 +124,37 @@ export function deactivate(): void {
 	stop = undefined;
 }
 
+/** pi's offer, checked once: each feature takes its part (a feature no longer offered lets go). */
+function offered(peer: ChannelPeer, params: unknown, suggestions: InlineSuggestions, asks: WindowAsks): CallOutcome {
+	const read = readOffer(params);
+	if (!read.ok) return { code: RPC_ERROR.invalidParams, message: read.reason };
+	suggestions.offered(peer, read.offer);
+	asks.offered(peer, read.offer);
+	return { result: { accepted: true } };
+}
+
 /**
- * The editor the user works in: a diff of pi's proposal becomes VS Code's active editor without the user choosing
- * it (focus stays in pi's terminal), so while one is active the file editor before it still counts.
+ * The editor the user works in: a diff of pi's proposal or pi's reply becomes VS Code's active editor without the
+ * user choosing it (focus stays where it was), so while one is active the file editor before it still counts.
  */
 class UserEditor {
 	private last = vscode.window.activeTextEditor;
 
 	/** VS Code passes undefined on the way from one editor to the next (a diff opening): that forgets nothing. */
 	activated(editor: vscode.TextEditor | undefined): void {
-		if (editor && !isReviewEditor(editor)) this.last = editor;
+		if (editor && !isPiEditor(editor)) this.last = editor;
 	}
 
 	active(): vscode.TextEditor | undefined {
 		const now = vscode.window.activeTextEditor;
-		if (!isReviewEditor(now)) return now;
+		if (!isPiEditor(now)) return now;
 		return this.last && !this.last.document.isClosed ? this.last : undefined;
 	}
 }
 
-const isReviewEditor = (editor: vscode.TextEditor | undefined) =>
-	editor?.document.uri.scheme === PROPOSAL_SCHEME || editor?.document.uri.scheme === EMPTY_SCHEME;
+const PI_SCHEMES: ReadonlySet<string> = new Set([PROPOSAL_SCHEME, EMPTY_SCHEME, REPLY_SCHEME]);
+const isPiEditor = (editor: vscode.TextEditor | undefined) =>
+	editor !== undefined && PI_SCHEMES.has(editor.document.uri.scheme);
 
 /** What VS Code shows now, as plain data for the pure rules. */
 function snapshot(clock: SelectionClock, active: vscode.TextEditor | undefined): EditorSnapshot {
@@ -176,13 +199,7 @@ function editorOf(
 				selectedAt: clock.selectedAt(file, rangeKey(primary.start, primary.end)),
 			},
 		}),
-		diagnostics: vscode.languages.getDiagnostics(document.uri).map((diagnostic) => ({
-			start: diagnostic.range.start,
-			lineText: lineText(diagnostic.range.start.line),
-			severity: diagnostic.severity,
-			message: diagnostic.message,
-			...(typeof diagnostic.source === "string" && { source: diagnostic.source }),
-		})),
+		diagnostics: documentDiagnostics(document),
 	};
 }
 

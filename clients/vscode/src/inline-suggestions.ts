@@ -1,15 +1,16 @@
 import { realpathSync } from "node:fs";
 import * as vscode from "vscode";
-import { REQUEST_CANCELLED_NOTIFICATION } from "../../../src/editors/core/json-rpc.ts";
+import { REQUEST_CANCELLED, REQUEST_CANCELLED_NOTIFICATION } from "../../../src/editors/core/json-rpc.ts";
+import type { ClientOffer } from "../../../src/editors/state-dir/core/suggestion-offer.ts";
 import { DEFAULT_SECRET_FILE_PATTERNS, secretFileMatcher } from "../../../src/safety/core/secret-files.ts";
-import type { CallOutcome, ChannelPeer } from "./channel-server.ts";
-import { RPC_ERROR } from "./core/channel-rpc.ts";
+import type { PiLog } from "./ask-views.ts";
+import type { ChannelPeer } from "./channel-server.ts";
 import {
 	CONTEXT_CHARS,
 	type HeldOffer,
 	INVOKED_COUNT,
+	noSuggestionReason,
 	offerFor,
-	readOffer,
 	suggestionRequest,
 	suggestionTexts,
 } from "./core/suggestions.ts";
@@ -24,30 +25,34 @@ interface Offered extends HeldOffer {
 }
 
 /**
- * VS Code's inline completions from pi's model: the provider is registered while at least one pi offered itself
+ * VS Code's inline completions from pi's model: the provider is registered while at least one pi offered them
  * on its connection and gone with the last; a document asks the pi whose project holds it (the deepest), after
  * typing paused (an automatic trigger) or at once (asked by hand), never about a secret file. VS Code's
- * cancellation reaches pi as `request_cancelled`; a pi that goes answers nothing, at once.
+ * cancellation reaches pi as `request_cancelled`; a pi that goes answers nothing, at once. What pi answered
+ * instead of suggestions (an error, no model, rate limited) goes to the log.
  */
 export class InlineSuggestions {
 	private readonly offers = new Map<number, Offered>();
 	private order = 0;
 	private registration?: vscode.Disposable;
 
-	/** `pi/offerSuggestions` on `peer`'s connection: accepted, or why not. */
-	offered(peer: ChannelPeer, params: unknown): CallOutcome {
-		const read = readOffer(params);
-		if (!read.ok) return { code: RPC_ERROR.invalidParams, message: read.reason };
+	constructor(private readonly log: PiLog) {}
+
+	/** pi's offer (checked) on `peer`'s connection: held while it offers inline completions. */
+	offered(peer: ChannelPeer, offer: ClientOffer): void {
+		if (!offer.suggestions) {
+			this.peerGone(peer);
+			return;
+		}
 		// pi's list holds the defaults already; they count here whatever pi sends.
-		const matcher = secretFileMatcher([...new Set([...DEFAULT_SECRET_FILE_PATTERNS, ...read.offer.secretFiles])]);
+		const matcher = secretFileMatcher([...new Set([...DEFAULT_SECRET_FILE_PATTERNS, ...offer.secretFiles])]);
 		this.offers.set(peer.id, {
 			peer,
-			offer: read.offer,
+			offer,
 			order: ++this.order,
 			isSecret: (names) => matcher(names) !== undefined,
 		});
 		this.providing(true);
-		return { result: { accepted: true } };
 	}
 
 	peerGone(peer: ChannelPeer): void {
@@ -107,7 +112,15 @@ export class InlineSuggestions {
 		const cancel = token.onCancellationRequested(() => held.peer.notify(REQUEST_CANCELLED_NOTIFICATION, { id }));
 		const answered = await answer;
 		cancel.dispose();
-		if (!answered.ok || token.isCancellationRequested) return undefined;
+		if (token.isCancellationRequested) return undefined;
+		const why = answered.ok
+			? noSuggestionReason(answered.result)
+			: answered.code === REQUEST_CANCELLED
+				? undefined
+				: answered.reason;
+		if (why !== undefined)
+			this.log.line(`pi ${held.offer.pid}: inline completion: ${why}`, answered.ok ? "info" : "error");
+		if (!answered.ok) return undefined;
 		// Each item replaces the line up to the cursor with itself: VS Code keeps it while the user types it on.
 		const prefix = document.lineAt(position.line).text.slice(0, position.character);
 		const range = new vscode.Range(position.line, 0, position.line, position.character);

@@ -39,6 +39,8 @@ export interface ClientChannel extends ClosableToolCaller {
 	readonly nonsense: { count: number; last: string };
 	/** A request of pi's own beyond tools (`pi/offerSuggestions`); `timeoutMs` undefined: while connected. */
 	ask(method: string, params: unknown, timeoutMs: number | undefined): Promise<ToolAnswer>;
+	/** A notification of pi's (an ask's news): never waits; dropped once closed or while the client reads nothing. */
+	notify(method: string, params: unknown): void;
 }
 
 export type ClientChannelOpen = { ok: true; caller: ClientChannel } | { ok: false; reason: string };
@@ -48,8 +50,8 @@ export interface ClientChannelOptions {
 	timeoutMs?: number;
 	clock?: Clock;
 	/**
-	 * Where the client's own requests on this connection go (inline completions on a standing connection): its
-	 * `getSuggestions`, its `request_cancelled`, and the connection's end. None: "method not found".
+	 * Where the client's own requests on this connection go (a standing connection: its `getSuggestions` and its
+	 * asks, its `request_cancelled`, and the connection's end). None: "method not found".
 	 */
 	requests?: BoundRequests;
 	/** Gives the connection up, wherever it is (a source closing): it resolves `{ ok: false }` at once. */
@@ -225,6 +227,11 @@ class SocketChannel implements ClientChannel {
 		});
 		this.send(requestText(id, method, params));
 		return answer;
+	}
+
+	notify(method: string, params: unknown): void {
+		// A client that stopped reading holds no more than one frame's worth of pi's news.
+		if (this.socket.writableLength <= CHANNEL_MAX_FRAME_BYTES) this.send(notificationText(method, params));
 	}
 
 	private send(text: string): void {

@@ -49,7 +49,10 @@ export class StateDir implements EditorSource {
 	private checking = false;
 	private closed = false;
 
-	/** `suggestions`: what VS Code windows of pi's project are offered for inline completions (none: never offered). */
+	/**
+	 * `suggestions`: what VS Code windows of pi's project are offered (inline completions, asks) and which editor
+	 * pi is connected to (none: never offered).
+	 */
 	constructor(
 		private readonly plan: DirPlan,
 		private readonly uid: number,
@@ -179,6 +182,11 @@ export class StateDir implements EditorSource {
 	/** A state file cannot be asked: the guard goes by what it last said. */
 	async unsavedNow(): Promise<undefined> {
 		return undefined;
+	}
+
+	/** pi connected to another editor, or `/ide off`: each window's offer says again whether pi is connected to it. */
+	async connectionChanged(): Promise<void> {
+		this.clients.update();
 	}
 
 	/** `/ide` looks again: the dir's standing now, not at the next re-check. */

@@ -35,12 +35,24 @@ describe("the VS Code client's build", () => {
 		expect(manifest).not.toHaveProperty("dependencies");
 	}, 60_000);
 
-	test("the review's two commands in the palette while a proposal is up and in the diff's title bar; Suggest Here while a pi offers itself", () => {
-		const { contributes } = JSON.parse(readFileSync(join(client, "package.json"), "utf8"));
+	test("the review's two commands in the palette while a proposal is up and in the diff's title bar; Suggest Here while a pi offers inline completions, the asks while one offers asks; no key bound", () => {
+		const manifest = JSON.parse(readFileSync(join(client, "package.json"), "utf8"));
+		const { contributes } = manifest;
 		const titles = contributes.commands.map(
 			(command: { category: string; title: string }) => `${command.category}: ${command.title}`,
 		);
-		expect(titles).toEqual(["pi: Accept Proposed Change", "pi: Reject Proposed Change", "pi: Suggest Here"]);
+		expect(titles).toEqual([
+			"pi: Accept Proposed Change",
+			"pi: Reject Proposed Change",
+			"pi: Suggest Here",
+			"pi: Ask…",
+			"pi: Ask About Selection",
+			"pi: Add Selection to pi's Input",
+			"pi: Stop",
+			"pi: Show Reply",
+		]);
+		// A key of pi's could shadow one of VS Code's or the user's: the palette only.
+		expect(contributes).not.toHaveProperty("keybindings");
 		// In a diff editor `resourceScheme` is the modified side's: the proposal's own scheme.
 		for (const item of contributes.menus["editor/title"])
 			expect(item).toMatchObject({
@@ -51,6 +63,10 @@ describe("the VS Code client's build", () => {
 			{ command: "piIdeContext.acceptProposal", when: "piIdeContext.reviewPending" },
 			{ command: "piIdeContext.rejectProposal", when: "piIdeContext.reviewPending" },
 			{ command: "piIdeContext.suggest", when: "piIdeContext.suggestionsOffered" },
+			...["ask", "askSelection", "addSelection", "stop", "showReply"].map((name) => ({
+				command: `piIdeContext.${name}`,
+				when: "piIdeContext.asksOffered",
+			})),
 		]);
 	});
 

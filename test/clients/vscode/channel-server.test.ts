@@ -2,7 +2,8 @@
  * The client's socket server (clients/vscode/src/channel-server.ts) on real unix sockets, without VS Code: where it
  * listens and with which mode, a stale socket replaced, removed on close; every bad line answered with a JSON-RPC
  * error and the server answering on; a handler that throws; an oversize line; a peer that goes; pi's
- * `pi/offerSuggestions` answered by the `offered` handler, and the client's own requests to pi answered by pi.
+ * `pi/offerSuggestions` answered by the `offered` handler, the client's own requests to pi answered by pi, and
+ * pi's notifications (an ask's news) handed to the `notified` handler, never answered.
  */
 import { lstatSync, mkdirSync, writeFileSync } from "node:fs";
 import { connect, type Socket } from "node:net";
@@ -167,6 +168,46 @@ describe("the client's socket", () => {
 		a.socket.destroy();
 		await waitFor("a gone", () => gone.length === 1);
 		expect(gone).toHaveLength(1);
+	});
+});
+
+describe("pi's notifications on the client's socket", () => {
+	test("each reaches notified with its peer, in order, unanswered; a handler that throws changes nothing", async () => {
+		const path = socketPath();
+		const seen: [number, string, unknown][] = [];
+		await listening(path, {
+			...quiet,
+			notified: (from, method, params) => {
+				seen.push([from.id, method, params]);
+				if (method === "boom") throw new Error("boom");
+			},
+		});
+		const pi = await peer(path);
+		const news = { kind: "status", text: "pi: working (faux/m)", level: "working" };
+		pi.send(JSON.stringify({ jsonrpc: "2.0", method: "pi/askNews", params: news }));
+		pi.send(JSON.stringify({ jsonrpc: "2.0", method: "boom" }));
+		pi.send(
+			JSON.stringify({ jsonrpc: "2.0", method: "pi/askNews", params: { kind: "reply", text: "", streaming: true } }),
+		);
+		pi.send(request(1, "ping"));
+		await waitFor("the ping answered", () => pi.lines.length === 1);
+		expect(pi.lines).toEqual([{ jsonrpc: "2.0", id: 1, result: {} }]);
+		const id = seen[0]?.[0];
+		expect(seen).toEqual([
+			[id, "pi/askNews", news],
+			[id, "boom", undefined],
+			[id, "pi/askNews", { kind: "reply", text: "", streaming: true }],
+		]);
+	});
+
+	test("no notified handler: notifications are ignored", async () => {
+		const path = socketPath();
+		await listening(path);
+		const pi = await peer(path);
+		pi.send(JSON.stringify({ jsonrpc: "2.0", method: "pi/askNews", params: {} }));
+		pi.send(request(1, "ping"));
+		await waitFor("the ping answered", () => pi.lines.length === 1);
+		expect(pi.lines).toEqual([{ jsonrpc: "2.0", id: 1, result: {} }]);
 	});
 });
 

@@ -21,12 +21,13 @@ export const RPC_ERROR = {
 type Id = string | number;
 
 /**
- * One line from pi: a request to answer, an answer to a request of the client's own (inline completions), a
- * message to ignore (a notification, an answer with no id of the client's), or an error to send.
+ * One line from pi: a request to answer, an answer to a request of the client's own (inline completions, asks),
+ * a notification (an ask's news), a message to ignore (an answer with no id of the client's), or an error to send.
  */
 export type IncomingMessage =
 	| { kind: "request"; id: Id; method: string; params: unknown }
 	| { kind: "answer"; id: number; answer: PeerAnswer }
+	| { kind: "notification"; method: string; params: unknown }
 	| { kind: "ignored" }
 	| { kind: "invalid"; id: Id | null; code: number; message: string };
 
@@ -57,7 +58,7 @@ export function readIncoming(line: string): IncomingMessage {
 		if ("result" in raw || "error" in raw) return { kind: "ignored" };
 		return { kind: "invalid", id, code: RPC_ERROR.invalidRequest, message: "no method" };
 	}
-	if (raw.id === undefined) return { kind: "ignored" };
+	if (raw.id === undefined) return { kind: "notification", method: raw.method, params: raw.params };
 	if (id === null)
 		return { kind: "invalid", id, code: RPC_ERROR.invalidRequest, message: "an id that is no string or number" };
 	return { kind: "request", id, method: raw.method, params: raw.params };

@@ -83,7 +83,7 @@ function activeBuffer(editor: EditorSnapshot["editor"]): ActiveBuffer {
 		selection: editor.selection ? selection(editor.selection) : null,
 		modified: editor.dirty,
 		lines_total: editor.lineCount,
-		diagnostics: diagnostics(editor.diagnostics),
+		diagnostics: diagnosticsOf(editor.diagnostics),
 	};
 }
 
@@ -109,8 +109,8 @@ function selection(selected: NonNullable<NonNullable<EditorSnapshot["editor"]>["
 	};
 }
 
-/** Errors first, at most 100, each message cut to 1024 characters. */
-function diagnostics(items: NonNullable<EditorSnapshot["editor"]>["diagnostics"]) {
+/** Errors first, at most 100, each message cut to 1024 characters (the state file's, and an ask's `@diagnostics`). */
+export function diagnosticsOf(items: NonNullable<EditorSnapshot["editor"]>["diagnostics"]) {
 	return [...items]
 		.sort((a, b) => a.severity - b.severity || a.start.line - b.start.line)
 		.slice(0, MAX_DIAGNOSTICS)

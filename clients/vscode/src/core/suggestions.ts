@@ -1,4 +1,4 @@
-import type { SuggestionOffer } from "../../../../src/editors/state-dir/core/suggestion-offer.ts";
+import type { ClientOffer } from "../../../../src/editors/state-dir/core/suggestion-offer.ts";
 import { isFields } from "../../../../src/shared/core/fields.ts";
 import { isSameOrInside } from "../../../../src/shared/core/paths.ts";
 
@@ -19,7 +19,7 @@ const MAX_SUGGESTION_CHARS = 20_000;
 
 /** An offer as the client holds it: `order` grows with each offer made. */
 export interface HeldOffer {
-	offer: SuggestionOffer;
+	offer: ClientOffer;
 	order: number;
 }
 
@@ -59,6 +59,13 @@ export function suggestionRequest(context: CursorContext, count: number) {
 /** Control characters but tab and newline: pi strips them already; the client never shows them either way. */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters removed
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+
+/** Why pi answered no suggestion, when it says (`{ suggestions: [], reason: "rate limited" }`); cut to one line. */
+export function noSuggestionReason(result: unknown): string | undefined {
+	if (!isFields(result) || typeof result.reason !== "string") return undefined;
+	const reason = result.reason.replace(/\s+/g, " ").replace(CONTROL, "").trim().slice(0, 300);
+	return reason === "" ? undefined : reason;
+}
 
 /** pi's `{ suggestions: [...] }`: the non-empty strings, at most `count`, duplicates once; anything else none. */
 export function suggestionTexts(result: unknown, count: number): string[] {

@@ -24,14 +24,24 @@ export function channelClientOf(client: string | undefined): ChannelClient {
 /** The client version that first asks pi for inline completions over the channel. */
 export const SUGGESTIONS_SINCE_VERSION = "0.5.0";
 
-/** What a state file's `client` says of inline completions: this package's client that asks, an older one, or none. */
-export type SuggestingClient = { kind: "asks" } | { kind: "older"; version: string } | { kind: "other" };
+/** The client version that first sends pi asks ("pi: Ask…") over the channel. */
+export const ASKS_SINCE_VERSION = "0.6.0";
 
-export function suggestingClientOf(client: string | undefined): SuggestingClient {
+/** What a state file's `client` says of one thing a client does from some version on: it does, an older one, or none. */
+export type ClientSince = { kind: "does" } | { kind: "older"; version: string } | { kind: "other" };
+
+/** This package's client at `since` or later (`does`), before it (`older`), or not this package's (`other`). */
+export function clientSince(client: string | undefined, since: string): ClientSince {
 	const version = vscodeClientVersion(client);
 	if (version === undefined) return { kind: "other" };
-	return versionAtLeast(version, SUGGESTIONS_SINCE_VERSION) ? { kind: "asks" } : { kind: "older", version };
+	return versionAtLeast(version, since) ? { kind: "does" } : { kind: "older", version };
 }
+
+/** Whether the client asks pi for inline completions (0.5.0 on). */
+export const suggestingClientOf = (client: string | undefined) => clientSince(client, SUGGESTIONS_SINCE_VERSION);
+
+/** Whether the client sends pi asks (0.6.0 on). */
+export const askingClientOf = (client: string | undefined) => clientSince(client, ASKS_SINCE_VERSION);
 
 /** Why the editor's state file names no channel to connect to, for `/ide status`; undefined when it has one. */
 export function missingChannelText(client: ChannelClient, socketProblem: string | undefined): string | undefined {

@@ -17,7 +17,16 @@ describe("the client reads pi's lines", () => {
 			'{"jsonrpc":"2.0","id":"a","method":"x","params":[1]}',
 			{ kind: "request", id: "a", method: "x", params: [1] },
 		],
-		["a notification", '{"jsonrpc":"2.0","method":"notifications/initialized"}', { kind: "ignored" }],
+		[
+			"a notification",
+			'{"jsonrpc":"2.0","method":"notifications/initialized"}',
+			{ kind: "notification", method: "notifications/initialized", params: undefined },
+		],
+		[
+			"an ask's news",
+			'{"jsonrpc":"2.0","method":"pi/askNews","params":{"kind":"status","text":"pi: done","level":"info"}}',
+			{ kind: "notification", method: "pi/askNews", params: { kind: "status", text: "pi: done", level: "info" } },
+		],
 		[
 			"an answer (to a request of the client's, by its number)",
 			'{"jsonrpc":"2.0","id":4,"result":{"suggestions":[]}}',

@@ -8,13 +8,23 @@ import { describe, expect, test } from "vitest";
 import {
 	CONTEXT_CHARS,
 	type HeldOffer,
+	noSuggestionReason,
 	offerFor,
 	readOffer,
 	suggestionRequest,
 	suggestionTexts,
 } from "../../../../clients/vscode/src/core/suggestions.ts";
 
-const offer = { project: "/p", pid: 4242, debounceMs: 300, timeoutMs: 32_000, secretFiles: ["*.env", "secrets/**"] };
+const offer = {
+	project: "/p",
+	pid: 4242,
+	suggestions: true,
+	asks: false,
+	connected: false,
+	debounceMs: 300,
+	timeoutMs: 32_000,
+	secretFiles: ["*.env", "secrets/**"],
+};
 
 describe("pi's offer, read", () => {
 	test.each([
@@ -41,11 +51,21 @@ describe("pi's offer, read", () => {
 		expect(readOffer({ ...offer, extra: "dropped" })).toEqual({ ok: true, offer });
 	});
 
+	test.each([
+		["a pi before asks (no flags): inline completions only", {}, { suggestions: true, asks: false, connected: false }],
+		["asks alone", { suggestions: false, asks: true }, { suggestions: false, asks: true, connected: false }],
+		["both, connected", { asks: true, connected: true }, { suggestions: true, asks: true, connected: true }],
+	])("what it offers: %s", (_name, flags, read) => {
+		const { suggestions: _s, asks: _a, connected: _c, ...settings } = offer;
+		expect(readOffer({ ...settings, ...flags })).toEqual({ ok: true, offer: { ...settings, ...read } });
+	});
+
 	const project = "the offer's project is no absolute path";
 	const pid = "the offer's pid is no pid";
 	const debounce = "debounceMs is not 0..10000";
 	const timeout = "timeoutMs is not 1..120000";
 	const globs = "secretFiles is not a list of at most 500 globs of 500 characters";
+	const flags = "suggestions, asks and connected are each true or false";
 	test.each([
 		["no object", null, "the offer is no object"],
 		["an array", [offer], "the offer is no object"],
@@ -71,6 +91,9 @@ describe("pi's offer, read", () => {
 		["timeoutMs 0", { ...offer, timeoutMs: 0 }, timeout],
 		["a timeoutMs past 120000", { ...offer, timeoutMs: 120_001 }, timeout],
 		["an infinite timeoutMs", { ...offer, timeoutMs: Number.POSITIVE_INFINITY }, timeout],
+		["suggestions as a string", { ...offer, suggestions: "yes" }, flags],
+		["asks as 1", { ...offer, asks: 1 }, flags],
+		["connected as null", { ...offer, connected: null }, flags],
 		["no secretFiles", { ...offer, secretFiles: undefined }, globs],
 		["secretFiles as one string", { ...offer, secretFiles: "*.env" }, globs],
 		["501 globs", { ...offer, secretFiles: Array(501).fill("*.env") }, globs],
@@ -215,5 +238,19 @@ describe("pi's answer, read as texts to show", () => {
 		["suggestions as an object", { suggestions: { 0: "a" } }, 3, []],
 	])("%s", (_name, result, count, texts) => {
 		expect(suggestionTexts(result, count)).toEqual(texts);
+	});
+});
+
+describe("why pi answered no suggestion, for the log", () => {
+	test.each([
+		["a reason", { suggestions: [], reason: "rate limited: 12 a minute" }, "rate limited: 12 a minute"],
+		["one line, control characters gone", { suggestions: [], reason: "no\nmodel\u0007 " }, "no model"],
+		["cut", { suggestions: [], reason: "x".repeat(400) }, "x".repeat(300)],
+		["none said", { suggestions: [] }, undefined],
+		["an empty one", { suggestions: [], reason: "  " }, undefined],
+		["no string", { reason: 42 }, undefined],
+		["no object", "rate limited", undefined],
+	])("%s", (_name, result, reason) => {
+		expect(noSuggestionReason(result)).toBe(reason);
 	});
 });

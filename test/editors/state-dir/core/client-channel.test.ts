@@ -1,9 +1,11 @@
 import { describe, expect, test } from "vitest";
 import {
+	askingClientOf,
 	CHANNEL_SERVER_NAME,
 	channelClientOf,
 	channelSocketName,
 	missingChannelText,
+	suggestingClientOf,
 } from "../../../../src/editors/state-dir/core/client-channel.ts";
 
 describe("which state files name a client with the channel", () => {
@@ -26,6 +28,23 @@ describe("which state files name a client with the channel", () => {
 	test("the socket's name and the server's name", () => {
 		expect(channelSocketName(4242)).toBe("4242.sock");
 		expect(CHANNEL_SERVER_NAME).toBe("pi-ide-context-vscode");
+	});
+});
+
+describe("which clients ask for inline completions (0.5.0 on) and send asks (0.6.0 on)", () => {
+	test.each([
+		["pi-ide-context-vscode/0.4.9", { kind: "older", version: "0.4.9" }, { kind: "older", version: "0.4.9" }],
+		["pi-ide-context-vscode/0.5.0", { kind: "does" }, { kind: "older", version: "0.5.0" }],
+		["pi-ide-context-vscode/0.5.9", { kind: "does" }, { kind: "older", version: "0.5.9" }],
+		["pi-ide-context-vscode/0.6.0", { kind: "does" }, { kind: "does" }],
+		["pi-ide-context-vscode/0.6.0-rc.1", { kind: "does" }, { kind: "does" }],
+		["pi-ide-context-vscode/1.0.0", { kind: "does" }, { kind: "does" }],
+		["pi-ide-context-vscode/unknown", { kind: "older", version: "unknown" }, { kind: "older", version: "unknown" }],
+		["someone-else/9.9.9", { kind: "other" }, { kind: "other" }],
+		[undefined, { kind: "other" }, { kind: "other" }],
+	])("%s", (client, suggesting, asking) => {
+		expect(suggestingClientOf(client)).toEqual(suggesting);
+		expect(askingClientOf(client)).toEqual(asking);
 	});
 });
 

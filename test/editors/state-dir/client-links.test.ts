@@ -1,20 +1,19 @@
 /**
- * The standing links over which VS Code windows ask pi for inline completions (src/editors/state-dir/
- * suggestion-links.ts), against the client's real channel server on a real unix socket in a real 0700 dir: one
- * link per client of pi's project while suggestions are on, pi offered on it; the client's requests, cancels and
- * end reaching the suggestions' feature under the editor's key; off, a refused offer and its retries on the
- * injected clock, an offer pi would not send, a connection given up, a window that goes, the source's close. Then the state dir wiring it: `/ide status` notes.
+ * The standing links over which VS Code windows ask pi for inline completions and send it asks (src/editors/
+ * state-dir/client-links.ts), against the client's real channel server on a real unix socket in a real 0700
+ * dir: one link per client of pi's project while suggestions are on, pi offered on it; the client's requests,
+ * cancels and end reaching the suggestions' feature under the editor's key; off, a refused offer and its retries
+ * on the injected clock, an offer pi would not send, a connection given up, a window that goes, the source's
+ * close. Asks (client-links-asks.test.ts) have their own file; then the state dir wiring it: `/ide status` notes.
  */
 import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
-import { type ChannelPeer, listenChannel } from "../../../clients/vscode/src/channel-server.ts";
 import { pidKey } from "../../../src/editors/core/editor-key.ts";
-import type { EditorRequest, EditorRequests } from "../../../src/editors/editor-source.ts";
 import { connectClientChannel } from "../../../src/editors/state-dir/client-channel.ts";
+import { ClientLinks, type LinkCandidate } from "../../../src/editors/state-dir/client-links.ts";
 import { StateDir } from "../../../src/editors/state-dir/state-dir.ts";
-import { type LinkCandidate, SuggestionLinks } from "../../../src/editors/state-dir/suggestion-links.ts";
 import { IDE_REQUEST_TIMEOUT_MS, SUGGEST_LINK_RETRY_MS } from "../../../src/shared/core/timing.ts";
 import { ManualClock } from "../../support/clocks.ts";
 import { projectState } from "../../support/fixtures.ts";
@@ -22,6 +21,7 @@ import { listeningPathsOf, testProcessFacts } from "../../support/process-facts.
 import { sourceHooks } from "../../support/source-hooks.ts";
 import { tempDir } from "../../support/temp-dir.ts";
 import { waitFor } from "../../support/wait-for.ts";
+import { accept, clientListening as listenedBy, OFFER, suggestionsFeature } from "./link-fixtures.ts";
 
 const uid = process.getuid?.() ?? 0;
 const key = pidKey(process.pid);
@@ -30,58 +30,8 @@ afterEach(async () => {
 	for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-/** The suggestions' side as pi's feature gives it to sources: switchable, every call recorded. */
-function feature(on: boolean) {
-	let own = on;
-	const listeners = new Set<() => void>();
-	const seen = {
-		answered: [] as [string, EditorRequest][],
-		cancelled: [] as [string, number | string][],
-		gone: [] as string[],
-	};
-	const requests: EditorRequests = {
-		wanted: () => own,
-		ownEditors: () => own,
-		onStandingChange: (listener) => {
-			listeners.add(listener);
-			return () => listeners.delete(listener);
-		},
-		answer: async (editorKey, request) => {
-			seen.answered.push([editorKey, request]);
-			return { result: { suggestions: ["42;"] } };
-		},
-		cancelled: (editorKey, id) => seen.cancelled.push([editorKey, id]),
-		gone: (editorKey) => seen.gone.push(editorKey),
-	};
-	const set = (next: boolean) => {
-		own = next;
-		for (const listener of [...listeners]) listener();
-	};
-	return { requests, seen, set, listeners };
-}
-
-/** A 0700 dir with the client's channel server of this process listening in it, as VS Code's would. */
-async function clientListening(offer: (params: unknown) => { result: unknown } | { code: number; message: string }) {
-	const root = tempDir("suggestion-links");
-	cleanups.push(root.cleanup);
-	chmodSync(root.path, 0o700);
-	const offers: { peer: ChannelPeer; params: unknown }[] = [];
-	const gone: ChannelPeer[] = [];
-	const started = await listenChannel(join(root.path, `${process.pid}.sock`), "0.5.0", {
-		callTool: async () => ({ result: {} }),
-		peerGone: (peer) => gone.push(peer),
-		offered: (peer, params) => {
-			offers.push({ peer, params });
-			return offer(params);
-		},
-	});
-	if (!started.ok) throw new Error(started.reason);
-	cleanups.push(started.close);
-	return { dir: root.path, offers, gone, close: started.close };
-}
-
-const accept = () => ({ result: { accepted: true } });
-const OFFER = { debounceMs: 300, timeoutMs: 17_000, secretFiles: [".env", "*.pem"] };
+const feature = suggestionsFeature;
+const clientListening = (offer: Parameters<typeof listenedBy>[1]) => listenedBy(cleanups, offer);
 
 function linksFor(
 	dir: string,
@@ -95,9 +45,12 @@ function linksFor(
 		key,
 		target: { dir, pid: process.pid, uid, listeningPaths: listeningPathsOf() },
 		inProject,
+		asks: true,
+		label: `VS Code ${process.pid}`,
+		connected: false,
 	};
 	const state = { candidates: [candidate], connects: 0, changes: 0 };
-	const links = new SuggestionLinks({
+	const links = new ClientLinks({
 		requests: the.requests,
 		candidates: () => state.candidates,
 		offer: () => ({ ...OFFER, ...options.offer, project: "/home/dev/proj", pid: process.pid }),
@@ -121,7 +74,7 @@ describe("the standing links of VS Code windows", () => {
 		links.update();
 		await waitFor("the link offered", () => links.statusOf(key)?.includes("offered"));
 		expect(client.offers.map((offer) => offer.params)).toEqual([
-			{ ...OFFER, project: "/home/dev/proj", pid: process.pid },
+			{ ...OFFER, project: "/home/dev/proj", pid: process.pid, suggestions: true, asks: false, connected: false },
 		]);
 		// Many updates (every cursor move of the window) make no second link.
 		for (let round = 0; round < 20; round++) links.update();
