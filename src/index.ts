@@ -25,8 +25,8 @@
  * | message renderer        | ui/transcript-line.ts: the dim line under each prompt                       |
  *
  * Features depend in this order, each with its pure rules in its own `core/` (docs/development.md):
- * events → shared → settings → editors → safety → connection → review → suggestions → references → prompt → ui
- * → index.
+ * events → shared → settings → editors → safety → connection → review → suggestions → references → prompt → asks
+ * → ui → index.
  */
 import type { ExtensionAPI, ExtensionContext, ToolCallEvent } from "@mariozechner/pi-coding-agent";
 import type { AskService } from "./asks/ask-service.ts";

@@ -83,7 +83,8 @@ const size = {
 	ghostSamples: quick ? 10 : 50,
 	ghostKeys: quick ? 40 : 200,
 	askSamples: quick ? 10 : 50,
-	askIdleSeconds: quick ? 5 : 20,
+	askIdleSeconds: quick ? 5 : 10,
+	askSettleSeconds: quick ? 5 : 60,
 };
 
 const ours: Implementation = { name: "pi-ide-context", extension: PACKAGE_ROOT };
@@ -578,7 +579,7 @@ async function main(): Promise<void> {
 	}
 	if (only.has(18)) {
 		log("18/18 asks from Neovim: a real Neovim 0.7.2 (tmux) and the real pi 0.73, the offline fake model");
-		rows.push(...(await askRows({ askSamples: size.askSamples, askIdleSeconds: size.askIdleSeconds })));
+		rows.push(...(await askRows(size)));
 	}
 	const seconds = (performance.now() - started) / 1000;
 	const machine = {
