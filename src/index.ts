@@ -30,7 +30,7 @@
  */
 import type { ExtensionAPI, ExtensionContext, ToolCallEvent } from "@mariozechner/pi-coding-agent";
 import type { AskService } from "./asks/ask-service.ts";
-import { askedFrom, withAskedFrom } from "./asks/core/ask-texts.ts";
+import { withAskedFrom } from "./asks/core/ask-texts.ts";
 import { wireAskEvents } from "./asks/pi-events.ts";
 import { askServiceOf } from "./asks/session-asks.ts";
 import { IdeController } from "./connection/controller.ts";
@@ -242,7 +242,7 @@ export default function piIdeContext(pi: ExtensionAPI): void {
 			// An ask carries what the user pointed at (its @this); the block adds no selection of its own.
 			withSelection: from === undefined,
 		});
-		const message = from === undefined ? built : withAskedFrom(built, askedFrom(from));
+		const message = from === undefined ? built : withAskedFrom(built, from);
 		if (!message) return;
 		return { message: { customType: CONTEXT_MESSAGE_TYPE, ...message, display: true } };
 	});

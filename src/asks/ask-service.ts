@@ -26,7 +26,7 @@ export interface AskServiceParts {
 	/** A reference into pi's input, as an IDE's "send to agent" puts it; none without a UI. */
 	insertInput?: (file: string, lines?: { start: number; end: number }) => string | undefined;
 	/** Connects pi to the asking editor (`asked from <editor>`) when it is connected elsewhere or paused. */
-	connectAsked: (key: string, label: string) => void;
+	connectAsked: (key: string, label: string) => boolean;
 	/** Every source that reads editors of the project makes their buffers follow the disk (a run ended). */
 	followDisk: () => Promise<readonly DiskFollowed[]>;
 	placeholders: PlaceholderContext;
@@ -116,13 +116,14 @@ export class AskService {
 			this.notSent(editor, late);
 			return;
 		}
-		this.parts.connectAsked(editor.key, editor.label);
+		const from = askedFrom(editor.label, this.parts.connectAsked(editor.key, editor.label));
 		const idle = this.parts.isIdle();
 		// A steered message shows as pi shows any: its first line names the editor.
-		const body = idle ? text : `[${askedFrom(editor.label)}]\n${text}`;
+		const body = idle ? text : `[${from}]\n${text}`;
 		const { id, sent } = this.ledger.sending({
 			key: editor.key,
 			label: editor.label,
+			from,
 			text: body,
 			idle,
 			sentAtMs: this.parts.clock.nowMs(),
@@ -196,9 +197,9 @@ export class AskService {
 		return this.ledger.inputSeen(text, idleNow)?.text;
 	}
 
-	/** `before_agent_start`: the editor an ask starting this run came from (the transcript names it). */
+	/** `before_agent_start`: where an ask starting this run came from, as the transcript's dim line says it. */
 	promptFrom(prompt: string): string | undefined {
-		return this.ledger.promptAsk(prompt)?.label;
+		return this.ledger.promptAsk(prompt)?.from;
 	}
 
 	agentStarted(): void {

@@ -35,7 +35,7 @@ export function askServiceOf(
 			const text = mentionText({ file, ...(lines && { lines }) }, place);
 			return session.insert(text) ? text : undefined;
 		},
-		connectAsked: (key, label) => controller()?.connectAsked(key, label),
+		connectAsked: (key, label) => controller()?.connectAsked(key, label) ?? false,
 		followDisk: () => controller()?.followDisk() ?? Promise.resolve([]),
 		placeholders: session.placeholders,
 		clock: systemClock,

@@ -155,10 +155,11 @@ export class IdeController {
 	}
 
 	/** An ask came from that editor: pi connects to it when it was connected elsewhere or paused by `/ide off`. */
-	connectAsked(key: string, label: string): void {
-		if (this.config.memory.connected?.key === key && !this.config.memory.suppressed) return;
+	connectAsked(key: string, label: string): boolean {
+		if (this.config.memory.connected?.key === key && !this.config.memory.suppressed) return false;
 		const editor = this.liveEditors().find((live) => live.key === key);
 		if (editor) this.connect(editor, connectReason.asked(label));
+		return editor !== undefined;
 	}
 
 	/** A run ended: every source's editors follow the disk (asks/ says what stayed in `pi: done`). */

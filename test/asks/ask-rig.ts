@@ -81,6 +81,7 @@ export function askRig(projectDir: string, options: { insertInput?: boolean } = 
 		}),
 		connectAsked: (key, label) => {
 			state.connected.push(`${key} ${label}`);
+			return state.connected.length === 1;
 		},
 		followDisk: async () => {
 			state.followCalls++;

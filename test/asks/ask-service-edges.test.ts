@@ -28,7 +28,7 @@ describe("an ask's edges: a refused send, control characters, a compaction befor
 		state.sendThrows = new Error("refused");
 		expect(await ask(b, { prompt: "from b" })).toBeUndefined();
 		expect(input(sentA ?? "")).toBe("from a");
-		expect(service.promptFrom("from a")).toBe("Neovim 31");
+		expect(service.promptFrom("from a")).toBe("asked from Neovim 31, now connected to it");
 		service.agentStarted();
 		expect(a.statuses()).toEqual(["pi: working (faux/model-1)"]);
 		expect(b.statuses()).toEqual(["pi: not sent: refused"]);
@@ -50,7 +50,7 @@ describe("an ask's edges: a refused send, control characters, a compaction befor
 		clock.advance(10 * ASK_START_WAIT_MS);
 		expect(neovim.told).toEqual([]);
 		service.setCompacting(false);
-		expect(service.promptFrom(text)).toBe("Neovim 34");
+		expect(service.promptFrom(text)).toBe("asked from Neovim 34, now connected to it");
 		service.agentStarted();
 		expect(neovim.statuses()).toEqual(["pi: working (faux/model-1)"]);
 		clock.advance(10 * ASK_START_WAIT_MS);

@@ -54,7 +54,7 @@ describe("an ask is one message: the words, then the attached lines once", () =>
 		);
 		expect(count(message, "two\nthree\nfour")).toBe(1);
 		expect(state.connected).toEqual(["pid:11 Neovim 11"]);
-		expect(service.promptFrom(message)).toBe("Neovim 11");
+		expect(service.promptFrom(message)).toBe("asked from Neovim 11, now connected to it");
 		expect(neovim.told).toEqual([]);
 	});
 
@@ -226,7 +226,9 @@ describe("working and done", () => {
 		const emacs = fakeEditor(34, "Emacs 34");
 		const vscodeMessage = input((await ask(vscode, { prompt: "why?" })) ?? "");
 		const emacsMessage = input((await ask(emacs, { prompt: "how?" })) ?? "");
-		expect(vscodeMessage).toBe("[asked from VS Code 33]\nwhy?");
+		// The first ask connected pi to its editor (the rig's connectAsked says so once): the line says that too.
+		expect(vscodeMessage).toBe("[asked from VS Code 33, now connected to it]\nwhy?");
+		expect(emacsMessage).toBe("[asked from Emacs 34]\nhow?");
 		clock.advance(10 * ASK_START_WAIT_MS);
 		service.messageStarted(userMessage("a prompt typed in pi"));
 		service.messageStarted(userMessage(emacsMessage));

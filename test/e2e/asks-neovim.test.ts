@@ -245,6 +245,8 @@ describe.skipIf(!available).each(piLines())("asks from Neovim through the real $
 				10_000,
 			);
 			expect(userMessages(first).some((text) => text.includes("which of you?"))).toBe(false);
+			// The ask connected its pi again after /ide off, with its own reason.
+			expect((await second.ideStatus()).join("\n")).toContain(`: asked from Neovim ${nvim.pid}`);
 			await nvim.keys(":Pi again?<CR>", "n");
 			await waitFor(
 				"the same pi took the next ask",

@@ -13,6 +13,8 @@ export interface AskSent {
 	id: number;
 	key: string;
 	label: string;
+	/** How the transcript names where it came from (`asked from Neovim 4242`, and a connection it made). */
+	from: string;
 	/** The message as the model reads it (without the token). */
 	text: string;
 	/** pi was idle when it was sent: it must start a run. */

@@ -47,7 +47,8 @@ function changedFiles(files: readonly string[]): string {
 }
 
 /** The transcript's words for a prompt that came from an editor. */
-export const askedFrom = (label: string) => `asked from ${label}`;
+export const askedFrom = (label: string, connectedNow = false) =>
+	`asked from ${label}${connectedNow ? ", now connected to it" : ""}`;
 
 /**
  * The prompt's message when the prompt came from an editor: its transcript line starts by naming the editor;

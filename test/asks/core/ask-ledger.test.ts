@@ -7,7 +7,7 @@ const EMACS = { key: "pid:2", label: "Emacs 2" };
 
 /** An ask sent now: what went to pi (with its token). */
 function send(ledger: AskLedger, editor: typeof NEOVIM, text: string, idle: boolean, sentAtMs = 0) {
-	return ledger.sending({ ...editor, text, idle, sentAtMs });
+	return ledger.sending({ ...editor, from: `asked from ${editor.label}`, text, idle, sentAtMs });
 }
 
 describe("an ask sent while pi is idle", () => {
