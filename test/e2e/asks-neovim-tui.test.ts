@@ -46,16 +46,20 @@ describe.skipIf(!available).each(piLines())(":PiAdd into the real $name's TUI", 
 			await waitFor("the widget", () => tui.belowEditor()?.trim() === "in ask.ts", PI_START_TIMEOUT_MS, 50);
 			await waitFor("pi's commands in Neovim", async () => (await nvim.lua("return vim.fn.exists(':PiAdd')")) === 2);
 			tui.type("look at ");
-			await waitFor("typed", () => tui.editorText() === "look at", 5000, 20);
+			await waitFor("typed", () => tui.editorText() === "look at", 10_000, 20);
 			await nvim.keys("2GVj:PiAdd<CR>", "n");
 			// No key is pressed in pi: only pi's own redraw can show it.
 			await waitFor(
 				"the reference in pi's input",
 				() => tui.editorText()?.startsWith("look at @src/ask.ts#L2-3"),
-				3000,
+				10_000,
 				20,
 			);
-			await waitFor("Neovim told", async () => nvim.screen().includes("pi: added @src/ask.ts#L2-3 to pi's input"));
+			await waitFor(
+				"Neovim told",
+				async () => nvim.screen().includes("pi: added @src/ask.ts#L2-3 to pi's input"),
+				10_000,
+			);
 			expect(ws.server.requests).toHaveLength(0);
 			tui.press("Enter");
 			await waitFor("the prompt sent", () => ws.server.requests.length === 1, 15_000, 50);

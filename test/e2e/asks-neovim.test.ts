@@ -56,7 +56,7 @@ describe.skipIf(!available).each(piLines())("asks from Neovim through the real $
 		) as Promise<string[]>;
 	const asksReady = (nvim: RealNeovim) =>
 		waitFor("pi's commands in Neovim", async () => (await commands(nvim)).includes("Pi"), PI_START_TIMEOUT_MS);
-	const screenHas = (nvim: RealNeovim, text: string, timeoutMs = 3000) =>
+	const screenHas = (nvim: RealNeovim, text: string, timeoutMs = 10_000) =>
 		waitFor(`${JSON.stringify(text)} on Neovim's screen`, async () => nvim.screen().includes(text), timeoutMs);
 
 	test.skipIf(!line.node).each(["explicit", "auto"])(
@@ -68,7 +68,7 @@ describe.skipIf(!available).each(piLines())("asks from Neovim through the real $
 			const before = ws.server.requests.length;
 			// ":" in Visual mode types the range '<,'> itself.
 			await nvim.keys("2GVjj:Pi explain @this<CR>", "n");
-			await waitFor("the ask reached the model", async () => ws.server.requests.length > before, 5000);
+			await waitFor("the ask reached the model", async () => ws.server.requests.length > before, 15_000);
 			const sent = userText(ws.server.requests.at(-1));
 			expect(sent).toContain(`explain @${file()}#L2-4`);
 			expect(sent).toContain("const b = 2;\nconst c = 3;\nconst d = 4;");
@@ -96,14 +96,14 @@ describe.skipIf(!available).each(piLines())("asks from Neovim through the real $
 		await nvim.command("edit .env");
 		let before = ws.server.requests.length;
 		await nvim.keys(":Pi look at @this<CR>", "n");
-		await waitFor("the ask reached the model", async () => ws.server.requests.length > before, 5000);
+		await waitFor("the ask reached the model", async () => ws.server.requests.length > before, 15_000);
 		let sent = userText(ws.server.requests.at(-1));
 		expect(sent).toContain("text withheld");
 		expect(sent).not.toContain("abc123secretvalue");
 		await nvim.command("edit src/token.ts");
 		before = ws.server.requests.length;
 		await nvim.keys("V:Pi check @selection<CR>", "n");
-		await waitFor("the second ask reached the model", async () => ws.server.requests.length > before, 5000);
+		await waitFor("the second ask reached the model", async () => ws.server.requests.length > before, 15_000);
 		sent = userText(ws.server.requests.at(-1));
 		expect(sent).toContain("const token =");
 		expect(sent).not.toContain("ghp_abcdefghijklmnopqrstuvwxyz0123456789");
@@ -124,7 +124,7 @@ describe.skipIf(!available).each(piLines())("asks from Neovim through the real $
 			await waitFor("the bash call under way", async () => ws.server.requests.length >= 1, 10_000);
 			const before = ws.server.requests.length;
 			await nvim.keys("3G:Pi also @this<CR>", "n");
-			await screenHas(nvim, "pi: working", 5000);
+			await screenHas(nvim, "pi: working");
 			await waitFor("the next request", async () => ws.server.requests.length > before, 10_000);
 			const sent = userText(ws.server.requests[before]);
 			expect(sent).toContain(`[asked from Neovim ${nvim.pid}]\nalso @${file()}#L3`);
@@ -136,7 +136,7 @@ describe.skipIf(!available).each(piLines())("asks from Neovim through the real $
 			rpc.send({ type: "prompt", message: "sleep long" });
 			await waitFor("the long bash call", async () => ws.server.requests.length > before + 2, 10_000);
 			await nvim.keys(":PiStop<CR>", "n");
-			await screenHas(nvim, "pi: stopping the run", 3000);
+			await screenHas(nvim, "pi: stopping the run");
 		},
 	);
 
@@ -178,9 +178,9 @@ describe.skipIf(!available).each(piLines())("asks from Neovim through the real $
 		expect((await rpc.ideStatus()).join("\n")).toContain("a command of yours holds :Pi");
 		const before = ws.server.requests.length;
 		await nvim.keys(":PiAsk hello from the fallback<CR>", "n");
-		await waitFor("the ask reached the model", async () => ws.server.requests.length > before, 5000);
+		await waitFor("the ask reached the model", async () => ws.server.requests.length > before, 15_000);
 		await rpc.stop();
-		await waitFor("pi's commands gone", async () => !(await commands(nvim)).includes("PiAsk"), 3000);
+		await waitFor("pi's commands gone", async () => !(await commands(nvim)).includes("PiAsk"), 10_000);
 		expect(await commands(nvim)).toContain("Pi");
 		expect(await nvim.lua(`return package.loaded["pi_ide_asks"] == nil and _G.PiIdeAsksComplete == nil`)).toBe(true);
 	});
@@ -194,7 +194,7 @@ describe.skipIf(!available).each(piLines())("asks from Neovim through the real $
 		await nvim.keys(":Pi anyone there?<CR>", "n");
 		await screenHas(nvim, "pi: gone");
 		expect(ws.server.requests.length).toBe(before);
-		await waitFor("the commands gone", async () => !(await commands(nvim)).includes("Pi"), 3000);
+		await waitFor("the commands gone", async () => !(await commands(nvim)).includes("Pi"), 10_000);
 	});
 
 	/** The user messages an RPC pi started a run with or was steered by (its own events). */
@@ -215,6 +215,7 @@ describe.skipIf(!available).each(piLines())("asks from Neovim through the real $
 			await waitFor(
 				"both pis registered",
 				async () => (await nvim.lua(`return vim.tbl_count(package.loaded["pi_ide_asks"].pis)`)) === 2,
+				PI_START_TIMEOUT_MS,
 			);
 			expect((await commands(nvim)).filter((name) => name.startsWith("Pi"))).toEqual([
 				"Pi",
@@ -229,6 +230,7 @@ describe.skipIf(!available).each(piLines())("asks from Neovim through the real $
 					(await nvim.lua(
 						`local n = 0 for _, pi in pairs(package.loaded["pi_ide_asks"].pis) do if pi.connected then n = n + 1 end end return n`,
 					)) === 0,
+				10_000,
 			);
 			await nvim.keys(":Pi which of you?<CR>", "n");
 			await screenHas(nvim, "Which pi takes the ask?");
@@ -258,10 +260,11 @@ describe.skipIf(!available).each(piLines())("asks from Neovim through the real $
 			await waitFor(
 				"one pi left",
 				async () => (await nvim.lua(`return vim.tbl_count(package.loaded["pi_ide_asks"].pis)`)) === 1,
+				10_000,
 			);
 			expect(await commands(nvim)).toContain("Pi");
 			await first.stop();
-			await waitFor("the commands gone with the last pi", async () => !(await commands(nvim)).includes("Pi"), 3000);
+			await waitFor("the commands gone with the last pi", async () => !(await commands(nvim)).includes("Pi"), 10_000);
 		},
 	);
 
