@@ -101,7 +101,8 @@ export async function pushesReceived(rpc: RpcPi): Promise<number> {
 /**
  * What of any pi is left in that Emacs, as Emacs itself says: entries of the hooks pi's elisp uses, advice on
  * Flymake's report handler, timers, processes and bound symbols whose names start with `pi-ide-` (not the
- * test's own server, `pi-ide-test-...`). The empty list is the answer after pi has gone.
+ * test's own server, `pi-ide-test-...`), the asks' commands (`pi-ask` ...) and pi's buffers (`*pi reply*` ...).
+ * The empty list is the answer after pi has gone.
  */
 export async function piLeftovers(emacs: RealEmacs): Promise<string[]> {
 	const text = await evalText(
@@ -126,6 +127,11 @@ export async function piLeftovers(emacs: RealEmacs): Promise<string[]> {
   (mapatoms (lambda (symbol)
               (when (and (funcall pi-p (symbol-name symbol)) (or (fboundp symbol) (boundp symbol)))
                 (push (format "symbol: %s" symbol) found))))
+  ;; The asks' commands (a pi-ide-<name> twin is a pi-ide- symbol above) and pi's buffers.
+  (dolist (command '(pi-ask pi-add pi-stop pi-reply))
+    (when (fboundp command) (push (format "command: %s" command) found)))
+  (dolist (name '("*pi ask*" "*pi reply*" "*pi choose*"))
+    (when (get-buffer name) (push (format "buffer: %s" name) found)))
   (mapconcat #'identity found "\\n"))`,
 	);
 	return text === "" ? [] : text.split("\n");

@@ -1,6 +1,6 @@
 import { INSTALL_ELISP } from "../../src/editors/emacs/core/elisp/push-elisp.ts";
 import { EMACS_SNAPSHOT_CAPS, type EmacsSnapshot, parseEmacsSnapshot } from "../../src/editors/emacs/core/snapshot.ts";
-import type { PushListener, PushPeer } from "../../src/editors/emacs/push-listener.ts";
+import type { PushListener, PushPeer } from "../../src/editors/emacs/push/push-listener.ts";
 import { type EvalAnswer, evalInEmacs } from "../../src/editors/emacs/server-client.ts";
 import { systemClock } from "../../src/shared/clock.ts";
 import { EMACS_PUSH_DEBOUNCE_MS } from "../../src/shared/core/timing.ts";

@@ -5,7 +5,7 @@ import type { EmacsDiffChannel } from "../../src/editors/diff-channels.ts";
 import { elispChunk } from "../../src/editors/emacs/core/elisp/elisp-chunk.ts";
 import { INSTALL_ELISP } from "../../src/editors/emacs/core/elisp/push-elisp.ts";
 import { EMACS_SNAPSHOT_CAPS } from "../../src/editors/emacs/core/snapshot.ts";
-import { PushListener, type PushPeer } from "../../src/editors/emacs/push-listener.ts";
+import { PushListener, type PushPeer } from "../../src/editors/emacs/push/push-listener.ts";
 import { evalInEmacs } from "../../src/editors/emacs/server-client.ts";
 import type { DiffHost, DiffRequest, DiffView, EditorAnswer } from "../../src/review/core/diff-host.ts";
 import { emacsDiffHost } from "../../src/review/hosts/emacs-host.ts";

@@ -5,7 +5,7 @@ import { SessionTable } from "../kit/session-table.ts";
 import { sameStart } from "../processes/core/backend-choice.ts";
 import type { EmacsUnread } from "./core/status.ts";
 import type { FoundEmacs } from "./discovery.ts";
-import type { PushListener } from "./push-listener.ts";
+import type { PushListener } from "./push/push-listener.ts";
 import { EmacsSession, type EmacsSessionHooks, type ServedEmacs } from "./session.ts";
 
 interface Failure {
@@ -23,6 +23,9 @@ export interface ConnectionsHooks {
 	changed: () => void;
 	/** Where a session reads its Emacs's cwd and arguments. */
 	processOf: EmacsSessionHooks["processOf"];
+	/** Where the Emacsen's asks go, and pi's project their registry names this pi by. */
+	asks?: EmacsSessionHooks["asks"];
+	projectDir?: () => string;
 }
 
 /**
@@ -101,6 +104,8 @@ export class EmacsConnections {
 			listener,
 			prefix: `pi-ide-${process.pid}-${nextEmacsInstall()}-`,
 			processOf: this.hooks.processOf,
+			...(this.hooks.asks && { asks: this.hooks.asks }),
+			...(this.hooks.projectDir && { projectDir: this.hooks.projectDir }),
 			changed: () => {
 				this.table.readingChanged(session);
 				this.hooks.changed();

@@ -6,8 +6,10 @@ import { isFields } from "../../shared/core/fields.ts";
 import { EMACS_PUSH_DEBOUNCE_MS, EMACS_PUSH_HELLO_TIMEOUT_MS } from "../../shared/core/timing.ts";
 import type { EditorReading } from "../core/editor.ts";
 import type { EmacsDiffChannel } from "../diff-channels.ts";
+import type { EditorAsks } from "../editor-asks.ts";
 import { ReadingState } from "../kit/core/reading-state.ts";
 import { countDiagnostics } from "../kit/core/status-texts.ts";
+import { EmacsAsks } from "./asks.ts";
 import { PROBE_ELISP } from "./core/elisp/probe-elisp.ts";
 import { INSTALL_ELISP, SET_PUSHING_ELISP } from "./core/elisp/push-elisp.ts";
 import { RELOAD_ELISP, STATE_ELISP, UNSAVED_ELISP } from "./core/elisp/state-elisp.ts";
@@ -15,8 +17,8 @@ import { type ProbeAnswer, probeResultOf } from "./core/probe.ts";
 import { EMACS_SNAPSHOT_CAPS, type EmacsSnapshot } from "./core/snapshot.ts";
 import type { EmacsEntry } from "./core/status.ts";
 import type { FoundEmacs } from "./discovery.ts";
-import type { PushListener, PushPeer } from "./push-listener.ts";
-import { PushSwitch } from "./push-switch.ts";
+import type { PushListener, PushPeer } from "./push/push-listener.ts";
+import { PushSwitch } from "./push/push-switch.ts";
 import { EmacsReadings } from "./readings.ts";
 import { EmacsRequests } from "./requests.ts";
 import { ReviewLines } from "./review-lines.ts";
@@ -45,6 +47,9 @@ export interface EmacsSessionHooks {
 	closed: (session: EmacsSession) => void;
 	/** Its process's cwd and launch arguments, as the system tells them (the process facts). */
 	processOf: (pid: number, maxArgs: number) => Promise<{ cwd?: string; argv?: string[] }>;
+	/** Where its asks go (asks/; none: no command there), and pi's project its registry of pis names. */
+	asks?: EditorAsks;
+	projectDir?: () => string;
 }
 
 /** Arguments pi reads of one process: enough for the files it was opened on. */
@@ -73,6 +78,8 @@ export class EmacsSession {
 
 	private readonly requests: EmacsRequests;
 	private readonly readings: EmacsReadings;
+	/** pi's commands in that Emacs (`M-x pi-ask`), its asks and what pi tells it. */
+	readonly asks: EmacsAsks;
 
 	constructor(
 		public found: ServedEmacs,
@@ -80,6 +87,11 @@ export class EmacsSession {
 	) {
 		this.requests = new EmacsRequests(() => this.found, hooks.clock);
 		this.readings = new EmacsReadings(hooks.clock);
+		const { prefix, asks, projectDir = () => "/", clock } = hooks;
+		const privateDir = dirname(hooks.listener.socketPath);
+		const send = (value: unknown) => this.isOpen && this.peer?.send(value) === true;
+		const { requests } = this;
+		this.asks = new EmacsAsks({ pid: found.pid, prefix, privateDir, projectDir, asks, clock, send, requests });
 		this.pushSwitch = new PushSwitch(async (push) => {
 			const what = push ? "pushes on" : "pushes off";
 			return this.isOpen && (await this.requests.ask(what, SET_PUSHING_ELISP, { prefix: hooks.prefix, push })).ok;
@@ -237,6 +249,7 @@ export class EmacsSession {
 				diagnostics: countDiagnostics(snapshot.diagnostics),
 			}),
 			...(this.requests.lastRequest && { lastRequest: this.requests.lastRequest }),
+			asks: this.asks.report(),
 			...this.now.reportFields(),
 		};
 	}
@@ -270,6 +283,7 @@ export class EmacsSession {
 			void runInBackground("emacs reload", () => this.reload(file));
 		}
 		if (value.kind === "review") this.reviewLines.deliver(value);
+		if (value.kind === "ask" || value.kind === "followed") this.asks.line(value);
 		if (value.kind !== "state") return;
 		this.pushes = { count: this.pushes.count + 1, lastAtSeconds: this.hooks.clock.nowSeconds() };
 		this.pushSwitch.pushed(isFields(value.state) ? value.state.frames : undefined);
@@ -281,6 +295,7 @@ export class EmacsSession {
 		this.closedReason = reason;
 		if (this.peer) this.now.problem = reason;
 		for (const waiter of this.closedWaiters.splice(0)) waiter(reason);
+		this.asks.close();
 		if (this.peer) this.hooks.closed(this);
 	}
 

@@ -1,7 +1,9 @@
 import { runInBackground } from "../../shared/background.ts";
 import { EMACS_SCAN_DELAYS_MS } from "../../shared/core/timing.ts";
+import { pidKey } from "../core/editor-key.ts";
 import type { EditorChannel, EmacsDiffChannel } from "../diff-channels.ts";
 import type { DirWatchers } from "../dir-watch.ts";
+import type { DiskFollowed } from "../editor-asks.ts";
 import type { EditorAsked, EditorSource, SourceHooks } from "../editor-source.ts";
 import { phaseBeforeStart } from "../kit/core/source-phase.ts";
 import { ScanSchedule } from "../kit/scan-schedule.ts";
@@ -9,11 +11,12 @@ import { ServerSource } from "../kit/server-source.ts";
 import type { SessionTable } from "../kit/session-table.ts";
 import type { ProcessFacts } from "../processes/process-facts.ts";
 import { EmacsConnections } from "./connections.ts";
+import { asksWanted } from "./core/asks.ts";
 import { runsInsideEmacs } from "./core/emacs-process.ts";
 import { serverSocketDirs } from "./core/server-sockets.ts";
 import { type EmacsReport, type EmacsUnread, emacsNoMatchLine, emacsStatusLines } from "./core/status.ts";
 import { type EmacsFacts, scanForEmacsen } from "./discovery.ts";
-import { PushListener } from "./push-listener.ts";
+import { PushListener } from "./push/push-listener.ts";
 import { serverDirWatchers } from "./server-dirs.ts";
 import type { EmacsSession } from "./session.ts";
 
@@ -77,6 +80,8 @@ export class EmacsSource extends ServerSource<EmacsSession, EmacsDiffChannel, Em
 				void runInBackground("emacs pushes", () => this.decidePushes());
 				this.hooks.changed();
 			},
+			...(hooks.asks && { asks: hooks.asks }),
+			projectDir: () => this.options.projectDir(),
 		});
 		const scan = (followUp: (() => void) | undefined) => this.scanOnce(followUp);
 		this.scans = new ScanSchedule("emacs scan", scan, hooks.clock, EMACS_SCAN_DELAYS_MS);
@@ -113,6 +118,7 @@ export class EmacsSource extends ServerSource<EmacsSession, EmacsDiffChannel, Em
 	/** Every few ticks: dir watches re-armed; an Emacs busy when found, or not read yet, is asked again. */
 	async recheck(): Promise<void> {
 		this.watchers.recheck();
+		for (const session of this.table.openSessions()) session.asks.retry();
 		const unread = this.table.openSessions().filter((session) => !session.reading());
 		const busy = this.connections.takeBusyFailures();
 		await Promise.all([
@@ -125,6 +131,7 @@ export class EmacsSource extends ServerSource<EmacsSession, EmacsDiffChannel, Em
 	async lookAgain(): Promise<void> {
 		if (this.phase !== "watching") return;
 		this.table.clearFailures();
+		for (const session of this.table.openSessions()) session.asks.retry();
 		// A push socket pi could not make is tried again, asked by hand.
 		if (typeof this.listenerNow === "string") {
 			this.listener = undefined;
@@ -168,6 +175,45 @@ export class EmacsSource extends ServerSource<EmacsSession, EmacsDiffChannel, Em
 
 	protected isEnclosing(pid: number): boolean {
 		return this.ancestors?.has(pid) === true;
+	}
+
+	/** A run ended: the buffers of every Emacs with pi's commands follow the disk (asks.ts); what each left. */
+	async followDisk(): Promise<DiskFollowed[]> {
+		const followed = await Promise.all(
+			this.table.openSessions().map(async (session) => {
+				const notReloaded = await session.asks.followDisk();
+				return notReloaded === undefined ? [] : [{ key: pidKey(session.found.pid), notReloaded }];
+			}),
+		);
+		return followed.flat();
+	}
+
+	/** Who has pi's commands, then who pushes: each decision reads the same readings and connection. */
+	protected override async decidePushes(): Promise<void> {
+		// The commands first: an Emacs that pushes has them (pushes live is when a user's keys count).
+		await this.decideAsks();
+		await super.decidePushes();
+	}
+
+	/** Every Emacs read in the project gets pi's commands (core/asks.ts `asksWanted`), told whether pi is connected to it. */
+	private async decideAsks(): Promise<void> {
+		if (this.closing) return;
+		const on = this.hooks.asks?.on() === true;
+		const connectedKey = this.options.connectedKey();
+		await Promise.all(
+			this.table.openSessions().map((session) => {
+				const connected = connectedKey === pidKey(session.found.pid);
+				const candidate = {
+					on,
+					installed: session.asks.installed,
+					paths: session.reading()?.paths,
+					enclosing: this.isEnclosing(session.found.pid),
+					connected,
+				};
+				if (!on) session.asks.off();
+				return asksWanted(candidate, this.options.projectDir()) ? session.asks.want(connected) : undefined;
+			}),
+		);
 	}
 
 	/** pi's push socket, opened once (lazily); never after the source closed. */

@@ -2,7 +2,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { EmacsSnapshot } from "../../../src/editors/emacs/core/snapshot.ts";
-import { PushListener } from "../../../src/editors/emacs/push-listener.ts";
+import { PushListener } from "../../../src/editors/emacs/push/push-listener.ts";
 import { CleanupScope } from "../../support/cleanup-scope.ts";
 import { PushedEmacs } from "../../support/emacs-push.ts";
 import { startOfProcess } from "../../support/process-facts.ts";

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { SET_PUSHING_ELISP } from "../../../src/editors/emacs/core/elisp/push-elisp.ts";
 import { RELOAD_ELISP, STATE_ELISP, UNSAVED_ELISP } from "../../../src/editors/emacs/core/elisp/state-elisp.ts";
 import { EMACS_SNAPSHOT_CAPS } from "../../../src/editors/emacs/core/snapshot.ts";
-import { PushListener } from "../../../src/editors/emacs/push-listener.ts";
+import { PushListener } from "../../../src/editors/emacs/push/push-listener.ts";
 import { CleanupScope } from "../../support/cleanup-scope.ts";
 import { PushedEmacs, runChunk } from "../../support/emacs-push.ts";
 import { startOfProcess } from "../../support/process-facts.ts";

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { INSTALL_ELISP, SET_PUSHING_ELISP } from "../../../src/editors/emacs/core/elisp/push-elisp.ts";
 import { EMACS_SNAPSHOT_CAPS } from "../../../src/editors/emacs/core/snapshot.ts";
-import { PushListener } from "../../../src/editors/emacs/push-listener.ts";
+import { PushListener } from "../../../src/editors/emacs/push/push-listener.ts";
 import { CleanupScope } from "../../support/cleanup-scope.ts";
 import { freshPrefix, PushedEmacs, runChunk } from "../../support/emacs-push.ts";
 import { rawPeer } from "../../support/emacs-raw-peer.ts";

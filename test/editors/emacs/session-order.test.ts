@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { EmacsConnections } from "../../../src/editors/emacs/connections.ts";
-import { PushListener } from "../../../src/editors/emacs/push-listener.ts";
+import { PushListener } from "../../../src/editors/emacs/push/push-listener.ts";
 import { EmacsSession } from "../../../src/editors/emacs/session.ts";
 import { systemClock } from "../../../src/shared/clock.ts";
 import { CleanupScope } from "../../support/cleanup-scope.ts";

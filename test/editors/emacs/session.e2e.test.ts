@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import { PushListener } from "../../../src/editors/emacs/push-listener.ts";
+import { PushListener } from "../../../src/editors/emacs/push/push-listener.ts";
 import { EmacsSession, type ServedEmacs } from "../../../src/editors/emacs/session.ts";
 import { systemClock } from "../../../src/shared/clock.ts";
 import { GUARD_ASK_MS } from "../../../src/shared/core/timing.ts";

@@ -7,6 +7,7 @@ import {
 	tierText,
 	watchProblemLines,
 } from "../../kit/core/status-texts.ts";
+import { type AsksState, asksStatusText } from "./asks.ts";
 
 /** One Emacs pi holds a connection with (its session's report, and what the source adds). */
 export interface EmacsEntry extends ServerEntry {
@@ -22,6 +23,8 @@ export interface EmacsEntry extends ServerEntry {
 	pushes: { count: number; lastAtSeconds?: number };
 	/** A request timed out and nothing came since: a long command runs; what it pushed last stands. */
 	busy: boolean;
+	/** pi's commands there (`M-x pi-ask`): defined or why not, and the last ask line pi could not take. */
+	asks?: { state: AsksState; lastProblem?: string };
 }
 
 /** An Emacs pi does not read: no server, a TCP server, or one pi could not talk to (a frameless daemon is read). */
@@ -80,6 +83,7 @@ function entryLines(entry: EmacsEntry, nowSeconds: number, projectDir: string): 
 		`    ${cwdAndFileText(entry)}${entry.mode ? ` (${show(entry.mode, 40)})` : ""}`,
 		`    ${frames}${entry.minibuffer ? ", in the minibuffer" : ""}; ${offered(entry, projectDir)}`,
 		`    pushes: ${pushesText(entry, nowSeconds)}${entry.busy ? "; busy: its last request timed out" : ""}`,
+		...(entry.asks ? [`    ${asksStatusText(entry.asks.state, entry.asks.lastProblem)}`] : []),
 		...requestAndCutsLines(entry, nowSeconds, "    "),
 	];
 }

@@ -1,14 +1,14 @@
 import { randomBytes } from "node:crypto";
-import { chmod, lstat, mkdtemp, readdir, rm } from "node:fs/promises";
-import { connect, createServer, type Server, type Socket } from "node:net";
+import { mkdtemp, rm } from "node:fs/promises";
+import type { Server, Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { guarded } from "../../shared/background.ts";
-import { systemClock } from "../../shared/clock.ts";
-import type { Clock } from "../../shared/core/clock.ts";
-import { EMACS_PUSH_HELLO_TIMEOUT_MS } from "../../shared/core/timing.ts";
-import { sameStart } from "../processes/core/backend-choice.ts";
-import { PushLines } from "./core/push-lines.ts";
+import { guarded } from "../../../shared/background.ts";
+import { systemClock } from "../../../shared/clock.ts";
+import type { Clock } from "../../../shared/core/clock.ts";
+import { EMACS_PUSH_HELLO_TIMEOUT_MS } from "../../../shared/core/timing.ts";
+import { PushLines } from "../core/push-lines.ts";
+import { listen, ownPrivateDir, PUSH_DIR_PREFIX, removeLeftDirs, type StartOf } from "./push-dirs.ts";
 
 /** The longest line an Emacs may push (a snapshot at its caps is well under 5 MiB); a longer one ends the peer. */
 export const PUSH_LINE_MAX_BYTES = 16 * 1024 * 1024;
@@ -18,13 +18,6 @@ const HELLO_MAX_BYTES = 256;
 const SOCKET_PATH_MAX_BYTES = process.platform === "darwin" ? 103 : 107;
 /** Random bytes of a token (hex on the wire). */
 const TOKEN_BYTES = 16;
-
-/**
- * A push dir's name: `pi-ide-emacs-<pi's pid>-<its start ticks>-` and mkdtemp's six characters. A pi killed
- * with -9 leaves its dir; the next pi to open one removes it, once that pid runs no process started then.
- */
-const PUSH_DIR_PREFIX = "pi-ide-emacs-";
-const PUSH_DIR_NAME = /^pi-ide-emacs-([1-9]\d{0,9})-(\d{1,20})-[A-Za-z0-9]{6}$/;
 
 export interface PushHandlers {
 	/** One JSON value the Emacs sent (untrusted: the caller checks its shape). */
@@ -42,6 +35,8 @@ export interface PushPeer {
 	readonly whenConnected: Promise<boolean>;
 	/** Lines that were not JSON, ignored. */
 	readonly ignoredLines: number;
+	/** One JSON line of pi's to that Emacs (its asks' news); false when the connection is not open. */
+	send(value: unknown): boolean;
 	/** Ends the connection (Emacs's sentinel then removes everything of pi's), or forgets the token. */
 	close(): void;
 }
@@ -96,6 +91,13 @@ class Peer implements PushPeer {
 		this.finish();
 	}
 
+	send(value: unknown): boolean {
+		if (this.done || !this.socket || this.socket.destroyed) return false;
+		// No newline inside: JSON escapes it. Never a leading dot: that byte is the acknowledgement.
+		this.socket.write(`${JSON.stringify(value)}\n`);
+		return true;
+	}
+
 	private finish(): void {
 		this.done = true;
 		this.connected = false;
@@ -108,8 +110,9 @@ class Peer implements PushPeer {
 /**
  * pi's end of the push channel: a unix socket (0600) in a dir only pi uses (0700), to which pi's elisp in each
  * Emacs connects (core/elisp/push-elisp.ts). A connection counts only once its first line is a token `expect` handed
- * out and no other connection used; then every line is one JSON message, and pi answers each with one byte
- * (the elisp's flow control). The server and its connections never keep pi's process alive.
+ * out and no other connection used; then every line is one JSON message, and pi answers each with one byte, a
+ * dot (the elisp's flow control); pi's own messages to that Emacs (`send`) are JSON lines on the same bytes. The
+ * server and its connections never keep pi's process alive.
  */
 export class PushListener {
 	private readonly expected = new Map<string, Peer>();
@@ -239,70 +242,4 @@ export class PushListener {
 			}),
 		);
 	}
-}
-
-/** When the process on a pid started, if it runs (the process facts' `startOf`). */
-export type StartOf = (pid: number) => Promise<number | undefined>;
-
-/**
- * The push dirs in `parent` that a pi gone left (killed with -9: its close never ran): named as pi names them,
- * a dir itself (never a link followed), of `uid`, 0700, its pi's pid running no process started when it says
- * (whole unix seconds, alike from `/proc` and `ps`),
- * and nothing listening on its socket (a pi in another pid namespace that shares the dir still does). Never
- * throws: what cannot be read or removed stays.
- */
-export async function removeLeftDirs(parent: string, uid: number, startOf: StartOf): Promise<void> {
-	const names = await readdir(parent).catch(() => [] as string[]);
-	for (const name of names) {
-		const match = PUSH_DIR_NAME.exec(name);
-		if (!match) continue;
-		const started = await startOf(Number(match[1]));
-		if (started !== undefined && sameStart(started, Number(match[2]))) continue;
-		const dir = join(parent, name);
-		const facts = await lstat(dir).catch(() => undefined);
-		if (!facts?.isDirectory() || facts.uid !== uid || (facts.mode & 0o777) !== 0o700) continue;
-		if (await listening(join(dir, "push"))) continue;
-		await rm(dir, { recursive: true, force: true }).catch(() => {});
-	}
-}
-
-/** Whether something accepts connections on that socket: a dead pi's socket file refuses them. */
-function listening(socketPath: string): Promise<boolean> {
-	return new Promise((settle) => {
-		const socket = connect(socketPath);
-		socket.once("connect", () => {
-			socket.destroy();
-			settle(true);
-		});
-		socket.once("error", (error: NodeJS.ErrnoException) =>
-			settle(error.code !== "ECONNREFUSED" && error.code !== "ENOENT" && error.code !== "ENOTSOCK"),
-		);
-	});
-}
-
-async function ownPrivateDir(path: string | undefined, uid: number): Promise<boolean> {
-	if (!path?.startsWith("/")) return false;
-	try {
-		const stat = await lstat(path);
-		return stat.isDirectory() && stat.uid === uid && (stat.mode & 0o077) === 0;
-	} catch {
-		return false;
-	}
-}
-
-function listen(socketPath: string): Promise<Server | string> {
-	return new Promise((resolve) => {
-		const server = createServer();
-		server.once("error", (error) => resolve(`cannot listen on ${socketPath}: ${error.message}`));
-		server.listen(socketPath, () => {
-			server.unref();
-			chmod(socketPath, 0o600).then(
-				() => resolve(server),
-				(error: Error) => {
-					server.close();
-					resolve(`cannot make ${socketPath} private: ${error.message}`);
-				},
-			);
-		});
-	});
 }

@@ -31,9 +31,17 @@ function isOneForm(text: string): boolean {
 describe("every chunk of elisp the Emacs source sends", () => {
 	const chunks = Object.entries(EMACS_ELISP_CHUNKS);
 
-	test("the install, the reads, the reload and the switch are all listed", () => {
+	test("the install, the reads, the reload, the switch and the asks' chunks are all listed", () => {
 		expect(Object.keys(EMACS_ELISP_CHUNKS).sort()).toEqual(
-			["INSTALL_ELISP", "PROBE_ELISP", "RELOAD_ELISP", "SET_PUSHING_ELISP", "STATE_ELISP", "UNSAVED_ELISP"].sort(),
+			[
+				"INSTALL_ELISP",
+				"PROBE_ELISP",
+				"RELOAD_ELISP",
+				"SET_PUSHING_ELISP",
+				"STATE_ELISP",
+				"UNSAVED_ELISP",
+				"ASKS_INSTALL_ELISP",
+			].sort(),
 		);
 	});
 
@@ -45,8 +53,45 @@ describe("every chunk of elisp the Emacs source sends", () => {
 		expect(request.ok && request.line.length).toBeLessThan(MAX_REQUEST_CHARS / 4);
 	});
 
-	test.each(chunks)("%s: writes nothing to the echo area or *Messages*", (_name, text) => {
-		expect(text).not.toMatch(/\((message|princ|print|display-warning|ding|beep) /);
+	/**
+	 * The asks' words, out of `*Messages*`: what the user's own commands answer, and pi's news (a status line),
+	 * which the asks' message handler shows (ask-news-elisp.ts).
+	 */
+	const SPEAKING: Record<string, [RegExp, number]> = {
+		ASKS_INSTALL_ELISP: [/\(let \(\(message-log-max nil\)\)\s+\(message "%s"/g, 2],
+	};
+
+	test.each(chunks)("%s: writes nothing to *Messages*, and to the echo area only the asks' words", (name, text) => {
+		const [speaking, times] = SPEAKING[name] ?? [undefined, 0];
+		if (speaking !== undefined) expect(text.match(speaking)).toHaveLength(times);
+		const rest = speaking === undefined ? text : text.replace(speaking, "");
+		expect(rest).not.toMatch(/\((message|princ|print|display-warning|ding|beep) /);
+	});
+
+	test.each(chunks)("%s: no string literal spans a line (a newline meant is written \\n)", (_name, text) => {
+		const literals: string[] = [];
+		for (let index = 0, start = -1; index < text.length; index++) {
+			const char = text[index];
+			if (start >= 0) {
+				if (char === "\\") index++;
+				else if (char === '"') {
+					literals.push(text.slice(start, index));
+					start = -1;
+				}
+			} else if (char === "?") index += text[index + 1] === "\\" ? 2 : 1;
+			else if (char === ";") index = text.indexOf("\n", index);
+			else if (char === '"') start = index + 1;
+		}
+		expect(literals.length).toBeGreaterThan(0);
+		expect(literals.filter((literal) => literal.includes("\n"))).toEqual([]);
+	});
+
+	test("the asks' lines keep to the pushes' window, waiting a moment for a line in flight", () => {
+		expect(INSTALL_ELISP).toContain('(fset (intern (concat prefix "send-ask"))');
+		expect(INSTALL_ELISP).toContain("(accept-process-output process 0.1 nil 1)");
+		expect(
+			INSTALL_ELISP.match(new RegExp(`\\(\\+ in-flight \\(string-bytes line\\)\\) ${PUSH_WINDOW_BYTES}\\)`, "g")),
+		).toHaveLength(3);
 	});
 
 	test("the snapshot text is shared by the read and the install (only its indentation differs)", () => {

@@ -74,6 +74,23 @@ describe("the Emacs section of /ide status", () => {
 		],
 		["in the minibuffer", { minibuffer: true }, "    1 frame(s), in the minibuffer; tier 0 (cwd equals the project)"],
 		[
+			"with pi's commands, a name of the user's kept",
+			{
+				asks: {
+					state: {
+						kind: "installed",
+						defined: { commands: ["pi-ide-ask", "pi-add", "pi-stop", "pi-reply"], kept: ["pi-ask"] },
+					},
+				},
+			},
+			"    asks: M-x pi-ide-ask, pi-add, pi-stop, pi-reply (your own pi-ask kept)",
+		],
+		[
+			"pi's commands not installed",
+			{ asks: { state: { kind: "failed", reason: "no answer within 1000 ms" } } },
+			"    asks: not installed: no answer within 1000 ms",
+		],
+		[
 			"a failed request and a problem",
 			{ lastRequest: { atSeconds: NOW - 1, what: "unsaved list", failure: "no answer within 150 ms" }, problem: "x" },
 			"    last request: unsaved list just now, failed: no answer within 150 ms; problem: x",

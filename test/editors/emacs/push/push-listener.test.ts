@@ -14,13 +14,14 @@ import { connect, createServer, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
-import { PUSH_LINE_MAX_BYTES, PushListener, removeLeftDirs } from "../../../src/editors/emacs/push-listener.ts";
-import { EMACS_PUSH_HELLO_TIMEOUT_MS } from "../../../src/shared/core/timing.ts";
-import { CleanupScope } from "../../support/cleanup-scope.ts";
-import { ManualClock } from "../../support/clocks.ts";
-import { startOfProcess, testProcessFacts } from "../../support/process-facts.ts";
-import { tempDir } from "../../support/temp-dir.ts";
-import { waitFor } from "../../support/wait-for.ts";
+import { removeLeftDirs } from "../../../../src/editors/emacs/push/push-dirs.ts";
+import { PUSH_LINE_MAX_BYTES, PushListener } from "../../../../src/editors/emacs/push/push-listener.ts";
+import { EMACS_PUSH_HELLO_TIMEOUT_MS } from "../../../../src/shared/core/timing.ts";
+import { CleanupScope } from "../../../support/cleanup-scope.ts";
+import { ManualClock } from "../../../support/clocks.ts";
+import { startOfProcess, testProcessFacts } from "../../../support/process-facts.ts";
+import { tempDir } from "../../../support/temp-dir.ts";
+import { waitFor } from "../../../support/wait-for.ts";
 
 const uid = process.getuid?.() ?? 0;
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { PushSwitch } from "../../../src/editors/emacs/push-switch.ts";
+import { PushSwitch } from "../../../../src/editors/emacs/push/push-switch.ts";
 
 /** A switch whose requests the test answers: `answers` in turn (true: Emacs answered), each asked `on` logged. */
 function switchAnswering(answers: boolean[]) {

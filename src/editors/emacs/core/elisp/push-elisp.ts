@@ -1,6 +1,8 @@
+import { ASKS_INSTALL_ELISP } from "./asks-elisp.ts";
 import { elispChunk, indent } from "./elisp-chunk.ts";
 import { CHANGE_END_FORM, CHANGE_START_FORM, NEWLINES_FORM } from "./lines-elisp.ts";
 import { PROBE_ELISP } from "./probe-elisp.ts";
+import { receiveForm, sendAskForm } from "./push-talk-elisp.ts";
 import { RELOAD_ELISP, SNAPSHOT_FORM, STATE_ELISP, UNSAVED_ELISP } from "./state-elisp.ts";
 
 /**
@@ -66,6 +68,7 @@ const INSTALL_BODY = `(let ((socket (gethash "socket" args))
          (change-start ${indent(CHANGE_START_FORM, 23).trimStart()})
          (change-end ${indent(CHANGE_END_FORM, 21).trimStart()})
          (process nil) (timer nil) (last-sent nil) (sizes nil) (in-flight 0) (wanted nil) (pushing nil)
+         (incoming "") (receive nil)
          (frame-due nil) (dying nil) (dying-waits 0) (advice-keys nil)
          (flycheck-hooked nil) (hook-flycheck nil) (encode nil) (send nil) (schedule nil) (set-pushing nil)
          (unadvise nil) (teardown nil))
@@ -140,12 +143,15 @@ const INSTALL_BODY = `(let ((socket (gethash "socket" args))
                     (setq plist (cddr plist)))
                   (setplist 'flymake--handle-report (nreverse kept)))))
             (setq advice-keys nil)))
+    (setq receive ${indent(receiveForm(PUSH_WINDOW_BYTES), 10).trimStart()})
     (setq teardown
           (lambda ()
             ;; A review open when pi goes is closed now, not at the user's next key (review/core/emacs-diff-elisp.ts).
-            (let ((close-reviews (intern-soft (concat prefix "review-close"))))
-              (when (and close-reviews (fboundp close-reviews))
-                (condition-case nil (funcall close-reviews) (error nil))))
+            ;; The asks' commands and views go with the last pi (core/elisp/asks-elisp.ts), this one's entry now.
+            (dolist (name '("review-close" "asks-close"))
+              (let ((close (intern-soft (concat prefix name))))
+                (when (and close (fboundp close))
+                  (condition-case nil (funcall close) (error nil)))))
             (funcall set-pushing nil)
             (dolist (hook frame-hooks) (remove-hook (car hook) (cdr hook)))
             ;; Whatever it was for: once the functions are unbound, a timer left would fire into a void one.
@@ -171,16 +177,9 @@ const INSTALL_BODY = `(let ((socket (gethash "socket" args))
                 (make-network-process
                  :name (concat prefix "connection") :family 'local :service socket
                  :noquery t :coding 'binary
-                 :filter (lambda (_connection acknowledged)
-                           (condition-case nil
-                               (progn
-                                 (dotimes (_ (length acknowledged))
-                                   (when sizes
-                                     (setq in-flight (- in-flight (car sizes)) sizes (cdr sizes))))
-                                 (when (and wanted (< in-flight ${PUSH_WINDOW_BYTES}))
-                                   (setq wanted nil)
-                                   (funcall schedule)))
-                             (error nil)))
+                 ;; A filter holds quits: a C-g typed meanwhile is read as the user's key once it returns.
+                 :filter (lambda (_connection input)
+                           (condition-case nil (funcall receive input) (error nil)))
                  :sentinel (lambda (connection _event)
                              (condition-case nil
                                  (unless (eq (process-status connection) 'open) (funcall teardown))
@@ -189,6 +188,7 @@ const INSTALL_BODY = `(let ((socket (gethash "socket" args))
           (fset (intern (concat prefix "send"))
                 (lambda (value)
                   (condition-case nil (funcall send (funcall encode value)) (error nil))))
+          ${indent(sendAskForm(PUSH_WINDOW_BYTES), 10).trimStart()}
           (fset (intern (concat prefix "set-pushing"))
                 (lambda (on) (condition-case nil (funcall set-pushing (eq on t)) (error nil))))
           (fset (intern (concat prefix "teardown"))
@@ -260,11 +260,12 @@ const INSTALL_BODY = `(let ((socket (gethash "socket" args))
 /**
  * Args `{socket, token, prefix, push, debounce_ms, caps}`: connects this Emacs to pi's push socket
  * (push-listener.ts), writes the token as the first line, defines `<prefix>send` (one JSON line to pi: the
- * review's way back, `(funcall (intern (concat prefix "send")) alist)`), `<prefix>set-pushing` and
+ * review's way back, `(funcall (intern (concat prefix "send")) alist)`), `<prefix>send-ask` (an ask's line,
+ * within the window: core/elisp/ask-params-elisp.ts), `<prefix>set-pushing` and
  * `<prefix>teardown`, adds `<prefix>frame-made` to `after-make-frame-functions` and `<prefix>frame-deleted` to
  * `delete-frame-functions`, and with `push` true adds the other hooks. The connection's close (pi exited, was
  * killed, or closed it) removes everything: it calls `<prefix>review-close` when a review defined it (an open
- * review closes at once), then removes hooks, advice, a pending timer (always: it would call a function no
+ * review closes at once) and `<prefix>asks-close` when the asks did (core/elisp/asks-elisp.ts), then removes hooks, advice, a pending timer (always: it would call a function no
  * longer defined) and process, and every symbol named with the prefix (functions, variables, the symbols
  * themselves). `{"ok": true}` or `{"error": ...}`; installing again with the same prefix first tears the older
  * install down.
@@ -300,4 +301,5 @@ export const EMACS_ELISP_CHUNKS: Readonly<Record<string, string>> = {
 	RELOAD_ELISP,
 	INSTALL_ELISP,
 	SET_PUSHING_ELISP,
+	ASKS_INSTALL_ELISP,
 };
