@@ -289,11 +289,16 @@ describe.skipIf(!available).each(piLines())("asks from Neovim through the real $
 			const asked = userMessages(rpc).find((text) => text.includes("second about")) ?? "";
 			expect(asked).toContain(`first line\nsecond about @${file()}#L3`);
 			expect(await nvim.lua("return vim.api.nvim_buf_get_name(0)")).toBe(file());
-			const custom = rpc.messages
-				.filter((message) => message.type === "message_start")
-				.map((message) => message.message as { role?: string; details?: { summary?: string } })
-				.filter((message) => message.role === "custom");
-			expect(custom.at(-1)?.details?.summary).toContain(`asked from Neovim ${nvim.pid}`);
+			// The dim line's message is the run's custom message, which may reach the RPC output after the user's.
+			const summaries = () =>
+				rpc.messages
+					.filter((message) => message.type === "message_start")
+					.map((message) => message.message as { role?: string; details?: { summary?: string } })
+					.filter((message) => message.role === "custom")
+					.map((message) => message.details?.summary ?? "");
+			await waitFor("the dim line naming Neovim", () =>
+				summaries().some((summary) => summary.includes(`asked from Neovim ${nvim.pid}`)),
+			);
 			await screenHas(nvim, "pi: done");
 			// pi 1.x's RPC mode takes no paste (the TUI test puts the reference into pi's input): said so, nothing runs.
 			// pi 0.73's RPC mode draws widgets like a TUI, and the paste goes out as its set_editor_text.
