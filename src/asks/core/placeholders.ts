@@ -11,7 +11,7 @@ export type PlaceholderName = (typeof PLACEHOLDER_NAMES)[number];
 export const NO_NAME = "[No Name]";
 
 // Start of text or whitespace before the `@`, then no word character: `@thistle` and `a@this` stay as typed.
-const PLACEHOLDER = /(?<=^|\s)@(this|selection|buffers|buffer|diagnostics)(?![\w-])/g;
+const PLACEHOLDER = new RegExp(`(?<=^|\\s)@(${PLACEHOLDER_NAMES.join("|")})(?![\\w-])`, "g");
 
 /** The placeholders a typed prompt uses, so an editor sends only what is asked for. */
 export function placeholdersIn(prompt: string): PlaceholderName[] {
