@@ -184,7 +184,8 @@ describe.skipIf(!available).each(processFactsLines())("which Emacs, through the 
 					quote,
 				),
 				...["-e", PACKAGE_ROOT, ...line.extraArgs, "-p", "which file?"].map(quote),
-				`>${quote(`${out}.out`)} 2>${quote(`${out}.err`)}; echo $? >${quote(`${out}.code`)}`,
+				// The code lands whole: a redirection creates its file before echo writes to it.
+				`>${quote(`${out}.out`)} 2>${quote(`${out}.err`)}; echo $? >${quote(`${out}.part`)}; mv ${quote(`${out}.part`)} ${quote(`${out}.code`)}`,
 			].join(" ");
 			// bash without the machine's rc files (a slow rc is not what is tested), in a window of its own.
 			await evalOk(

@@ -20,8 +20,11 @@ export interface FakeIdeServerOptions {
 	 * subprotocol (nor requires one), whatever the flavour.
 	 */
 	misbehave?: "silent" | "nonsense" | "huge-frame" | "refuse-subprotocol";
-	/** How long after initialize a replaying flavour (VS Code) pushes the last selection: default 500 ms. */
-	replayDelayMs?: number;
+	/**
+	 * How long after initialize a replaying flavour (VS Code) pushes the last selection: default 500 ms; `held`
+	 * waits for `releaseReplay()` (a test that must see the replay land after the connect's own queries).
+	 */
+	replayDelayMs?: number | "held";
 	/** WebSocket ping interval of ws-ping flavours: default 30 000 ms; a client silent for two intervals is dropped. */
 	wsPingMs?: number;
 	/** How the "user" answers every openDiff: default FILE_SAVED with the proposed text. */

@@ -41,6 +41,7 @@ interface Client {
 	index: number;
 	lastPongAt: number;
 	replay?: NodeJS.Timeout;
+	replayHeld?: boolean;
 }
 
 const HUGE_FRAME_BYTES = 10 * 1024 * 1024;
@@ -282,9 +283,18 @@ export class FakeIdeServer {
 	private scheduleReplay(client: Client): void {
 		if (!this.capabilities.replaysSelectionOnConnect) return;
 		clearTimeout(client.replay);
-		client.replay = setTimeout(() => {
-			if (this.latestSelection !== undefined) this.notify(client, "selection_changed", this.latestSelection);
-		}, this.options.replayDelayMs ?? 500);
+		if (this.options.replayDelayMs === "held") client.replayHeld = true;
+		else client.replay = setTimeout(() => this.replay(client), this.options.replayDelayMs ?? 500);
+	}
+
+	/** Pushes the replay now to every client still waiting for one (`replayDelayMs: "held"`). */
+	releaseReplay(): void {
+		for (const client of this.clients) if (client.replayHeld) this.replay(client);
+	}
+
+	private replay(client: Client): void {
+		client.replayHeld = false;
+		if (this.latestSelection !== undefined) this.notify(client, "selection_changed", this.latestSelection);
 	}
 
 	/** nvim pings every interval and drops a client that sent no pong for two (30 s / 60 s, §2 tcp.lua). */

@@ -155,14 +155,30 @@ export class TmuxPi {
 		this.type(text);
 		await waitFor(`"${text}" typed`, () => this.editorText()?.includes(text), 5000, 20);
 		for (let attempt = 1; ; attempt++) {
+			const before = await this.stillScreen();
 			this.press("Enter");
-			try {
-				await waitFor(`"${text}" submitted`, () => !this.editorText()?.includes(text), 1000, 20);
-				return;
-			} catch (error) {
-				if (attempt === 3) throw error;
-			}
+			// Another Enter before pi drew this one would land in what the command opened (a picker's first row).
+			await waitFor(`pi's redraw after Enter on "${text}"`, () => this.screen() !== before, 10_000, 20);
+			if (!this.editorText()?.includes(text)) return;
+			if (attempt === 3) throw new Error(`"${text}" still in pi's editor after three Enters`);
 		}
+	}
+
+	/** The screen once two captures 100 ms apart agree (an autocomplete list drawn after the text, say). */
+	private async stillScreen(): Promise<string> {
+		let last = this.screen();
+		return waitFor(
+			"a still screen",
+			async () => {
+				await new Promise((resolve) => setTimeout(resolve, 100));
+				const now = this.screen();
+				const still = now === last;
+				last = now;
+				return still ? now : undefined;
+			},
+			5000,
+			0,
+		);
 	}
 
 	/** The line right under the editor's bottom border: where a belowEditor widget renders. */

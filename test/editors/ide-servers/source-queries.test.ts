@@ -42,15 +42,18 @@ describe.each(offers("getCurrentSelection"))("%s's state at connect", (flavour) 
 
 describe("VS Code's replay and its silence on a file switch", () => {
 	test("the selection replayed after connecting has no time; one made after the replay window is fresh", async () => {
-		const server = await h.server("vscode", { replayDelayMs: 100 });
+		// Released by the test, not after a real delay: the replay lands after the connect's own queries, as VS Code's does.
+		const server = await h.server("vscode", { replayDelayMs: "held" });
 		const file = h.file("a.ts");
 		// The user selected line 1 (pushed, to no client), then moved the cursor within the debounce (not pushed).
 		server.setEditor({ file, selection: range(0, 0, 1, 0), selectedText: "line 1\n" });
 		server.setEditor({ selection: range(3, 0, 3, 0), selectedText: "" }, { push: false });
 		const source = await h.source();
 		await h.connect(source, { pastReplay: false });
+		await waitFor("the connect's queries answered", () => editorOf(source)?.state.active_buffer?.cursor.line === 4);
 		expect(editorOf(source)?.state.active_buffer).toMatchObject({ cursor: { line: 4, column: 1 }, selection: null });
-		h.clock.advance(IDE_SELECTION_REPLAY_MS - 100);
+		h.clock.advance(IDE_SELECTION_REPLAY_MS - 1);
+		server.releaseReplay();
 		await waitFor("the replay", () => editorOf(source)?.state.active_buffer?.selection ?? undefined);
 		expect(editorOf(source)?.state.active_buffer?.selection).toMatchObject({ text: "line 1\n", selected_at: null });
 		h.clock.advance(200);
