@@ -50,7 +50,7 @@ describe("VS Code's replay and its silence on a file switch", () => {
 		server.setEditor({ selection: range(3, 0, 3, 0), selectedText: "" }, { push: false });
 		const source = await h.source();
 		await h.connect(source, { pastReplay: false });
-		await waitFor("the connect's queries answered", () => editorOf(source)?.state.active_buffer?.cursor.line === 4);
+		await waitFor("the connect's queries answered", () => editorOf(source)?.state.active_buffer?.cursor?.line === 4);
 		expect(editorOf(source)?.state.active_buffer).toMatchObject({ cursor: { line: 4, column: 1 }, selection: null });
 		h.clock.advance(IDE_SELECTION_REPLAY_MS - 1);
 		server.releaseReplay();
