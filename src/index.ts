@@ -5,7 +5,8 @@
  * | pi event / registration | module                                                                      |
  * | ----------------------- | --------------------------------------------------------------------------- |
  * | `session_start`         | connection/controller.ts starts the sources (editors/), the widget (ui/);    |
- * |                         | suggestions/suggestion-service.ts answers editors' `getSuggestions`        |
+ * |                         | suggestions/suggestion-service.ts answers editors' `getSuggestions`;       |
+ * |                         | questions/ wraps `ctx.ui`: a run's dialogs shown in the editor that asked  |
  * | `session_shutdown`      | the same, closed and awaited                                                |
  * | `--pi-ide-suggestion-model` | the flag, read at `session_start`: the suggestions' model              |
  * | `input`                 | text queued while the agent works: its references go with the next prompt;   |
@@ -26,7 +27,7 @@
  *
  * Features depend in this order, each with its pure rules in its own `core/` (docs/development.md):
  * events → shared → settings → editors → safety → connection → review → suggestions → references → prompt → asks
- * → ui → index.
+ * → questions → ui → index.
  */
 import type { ExtensionAPI, ExtensionContext, ToolCallEvent } from "@mariozechner/pi-coding-agent";
 import type { AskService } from "./asks/ask-service.ts";
@@ -43,6 +44,7 @@ import { CONTEXT_MESSAGE_TYPE } from "./prompt/core/context-message.ts";
 import { NO_KNOWLEDGE } from "./prompt/core/model-knowledge.ts";
 import { KnowledgeCache } from "./prompt/knowledge-cache.ts";
 import { MessageBuilder, prepareDiagnostics, prepareSelection } from "./prompt/message-builder.ts";
+import { type SessionQuestions, sessionQuestions } from "./questions/session-questions.ts";
 import { withSelectionReference } from "./references/completion.ts";
 import { referenceOptions } from "./references/session-options.ts";
 import {
@@ -88,6 +90,7 @@ export default function piIdeContext(pi: ExtensionAPI): void {
 	let review: SessionReview | undefined;
 	let suggestions: SuggestionService | undefined;
 	let asks: AskService | undefined;
+	let questions: SessionQuestions | undefined;
 	const knowledgeCache = new KnowledgeCache(CONTEXT_MESSAGE_TYPE);
 	const queuedTexts: string[] = [];
 
@@ -126,7 +129,10 @@ export default function piIdeContext(pi: ExtensionAPI): void {
 				surface.insert(text);
 				return true;
 			},
+			questionReplied: (editor, reply) => questions?.mirror.replied(editor, reply),
 		});
+		const asking = asks;
+		questions = sessionQuestions(ctx, settings, () => asking.runEditors());
 		controller = new IdeController(
 			{
 				stateDirs,
@@ -173,6 +179,7 @@ export default function piIdeContext(pi: ExtensionAPI): void {
 			rpc: () => surface.isRpc,
 			clock: systemClock,
 			isSecretFile: (file) => sessionReferences.secretFile([file]) !== undefined,
+			mirror: questions.choices,
 			changed: () => started.refreshWidget(),
 		});
 		messages = new MessageBuilder(
@@ -185,6 +192,8 @@ export default function piIdeContext(pi: ExtensionAPI): void {
 
 	async function stop(): Promise<void> {
 		const [closing, reviewing, suggesting] = [controller, review, suggestions];
+		questions?.close();
+		questions = undefined;
 		asks?.close();
 		asks = undefined;
 		controller = undefined;
@@ -290,8 +299,10 @@ export default function piIdeContext(pi: ExtensionAPI): void {
 		},
 		handler: async (args, ctx) => {
 			if (!controller) await start(ctx);
-			if (controller && review && suggestions && asks)
-				await runIdeCommand(args, ctx, ideCommandConnection(controller, review, suggestions, asks));
+			if (!controller || !review || !suggestions || !asks || !questions) return;
+			const [asking, mirror] = [asks, questions.mirror];
+			const status = [() => asking.statusLines(), () => mirror.statusLines()];
+			await runIdeCommand(args, ctx, ideCommandConnection(controller, review, suggestions, status));
 		},
 	});
 }

@@ -30,6 +30,8 @@ export interface AskServiceParts {
 	/** Every source that reads editors of the project makes their buffers follow the disk (a run ended). */
 	followDisk: () => Promise<readonly DiskFollowed[]>;
 	placeholders: PlaceholderContext;
+	/** An editor's answer to one of pi's questions (a choice's number), or its copy dismissed (no choice). */
+	questionReplied: (editor: AskingEditor, reply: { id: number; choice?: number }) => void;
 	clock: Clock;
 }
 
@@ -88,6 +90,9 @@ export class AskService {
 		if (message.method === "ask") void runInBackground("ask", () => this.ask(editor, message.ask));
 		else if (message.method === "add") this.add(editor, message.add);
 		else if (message.method === "stop") this.stop(editor);
+		else if (message.method === "answer")
+			this.parts.questionReplied(editor, { id: message.id, choice: message.choice });
+		else if (message.method === "dismiss") this.parts.questionReplied(editor, { id: message.id });
 		else if (message.method === "reply") {
 			if (!this.replies.opened(editor.key)) editor.tell({ kind: "status", text: askText.noReply, level: "info" });
 		} else this.replies.closed(editor.key);
@@ -219,6 +224,11 @@ export class AskService {
 			text,
 			finished,
 		);
+	}
+
+	/** The editors whose asks the running run carries (delivered, a steered one included), until its end. */
+	runEditors(): AskingEditor[] {
+		return this.ledger.askers().flatMap((asker) => this.editors.get(asker.key) ?? []);
 	}
 
 	/** The model wrote or edited a file (pi's own tools): named in `pi: done`. */

@@ -3,7 +3,7 @@ import type { IdeController } from "../connection/controller.ts";
 import { mentionText } from "../references/shortcut.ts";
 import { systemClock } from "../shared/clock.ts";
 import { modelRefOf } from "../suggestions/model-call.ts";
-import { AskService } from "./ask-service.ts";
+import { AskService, type AskServiceParts } from "./ask-service.ts";
 import type { PlaceholderContext } from "./placeholder-reader.ts";
 
 /**
@@ -19,6 +19,8 @@ export function askServiceOf(
 		controller: () => IdeController | undefined;
 		/** Text into pi's input (this session's surface); false once the session is gone. */
 		insert: (text: string) => boolean;
+		/** An editor's answer to one of pi's questions (questions/, a feature after this one). */
+		questionReplied: AskServiceParts["questionReplied"];
 	},
 ): AskService {
 	const { controller } = session;
@@ -38,6 +40,7 @@ export function askServiceOf(
 		connectAsked: (key, label) => controller()?.connectAsked(key, label) ?? false,
 		followDisk: () => controller()?.followDisk() ?? Promise.resolve([]),
 		placeholders: session.placeholders,
+		questionReplied: session.questionReplied,
 		clock: systemClock,
 	});
 }

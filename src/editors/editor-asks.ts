@@ -3,12 +3,9 @@
  * references put into pi's input, a stop, the reply. A source hands each message of an editor to `EditorAsks`
  * (asks/, a feature after `editors`) with a way to tell that editor what became of it; asks/ knows no editor.
  */
-import type { AskMethod } from "./core/ask-methods.ts";
+import type { AskMethod, AskNews } from "./core/ask-methods.ts";
 
-/** What pi shows in the editor: a one-line status (the echo area, the status bar) or the reply's view. */
-export type AskNews =
-	| { kind: "status"; text: string; level: "info" | "working" | "error" }
-	| { kind: "reply"; text: string; streaming: boolean };
+export type { AskNews };
 
 /** One editor that asks, as its source hands it over. */
 export interface AskingEditor {
@@ -18,6 +15,8 @@ export interface AskingEditor {
 	label: string;
 	/** Shows news in that editor; never throws (an editor gone meanwhile shows nothing). */
 	tell(news: AskNews): void;
+	/** Why this editor cannot show pi's questions (a VS Code client older than 0.7.0), when it cannot. */
+	noQuestions?: string;
 }
 
 export interface EditorAsks {

@@ -1,6 +1,7 @@
 import type { ExtensionUIContext } from "@mariozechner/pi-coding-agent";
 import type { Clock } from "../shared/core/clock.ts";
 import { REVIEW_RPC_DIALOG_TIMEOUT_MS, REVIEW_SHOWN_WAIT_MS } from "../shared/core/timing.ts";
+import type { ChoicesMirror } from "./choices-mirror.ts";
 import type { DiffView, EditorAnswer } from "./core/diff-host.ts";
 import type { Decider } from "./core/review-status.ts";
 import { CHOICES, choiceOf, type ViewNote } from "./core/select-texts.ts";
@@ -28,12 +29,15 @@ export interface DecideInputs {
 	signal?: AbortSignal;
 	/** The select's title for a note on where the diff is. */
 	title: (note: ViewNote) => string;
+	/** The choices also in the editor a run came from, where that editor shows no diff (pi's question mirror). */
+	mirror?: Pick<ChoicesMirror, "choose">;
 	clock: Clock;
 }
 
 type Raced =
 	| { from: "editor"; answer: EditorAnswer }
-	| { from: "pi"; id: number; answer: string | undefined }
+	/** The review's select answered: in pi, or in the editor's copy of it (`by`). */
+	| { from: "pi"; id: number; answer: string | undefined; by: Decider }
 	| { from: "abort" };
 
 /**
@@ -96,7 +100,7 @@ export async function decide(inputs: DecideInputs): Promise<Decision> {
 		// A host's dialog ended by itself while another, or the editor, may still answer: they decide.
 		if (timedOut && (editor || selects.length > 0)) continue;
 		withdrawAll();
-		return await piDecision(raced.answer, inputs, timedOut);
+		return await piDecision(raced.answer, raced.by, inputs, timedOut);
 	}
 }
 
@@ -114,7 +118,7 @@ function ask(ui: NonNullable<DecideInputs["ui"]>, inputs: DecideInputs, note: Vi
 	const withdraw = new AbortController();
 	const askedAtMs = inputs.clock.nowMs();
 	const title = inputs.title(note);
-	const asking = async (): Promise<string | undefined> => {
+	const inPi = async (): Promise<string | undefined> => {
 		if (!inputs.rpc && ui.custom) {
 			const tui = ui as Pick<ExtensionUIContext, "custom">;
 			const guarded = await guardedSelect(tui, title, CHOICES, { signal: withdraw.signal, clock: inputs.clock });
@@ -125,7 +129,15 @@ function ask(ui: NonNullable<DecideInputs["ui"]>, inputs: DecideInputs, note: Vi
 			...(inputs.rpc && { timeout: REVIEW_RPC_DIALOG_TIMEOUT_MS }),
 		});
 	};
-	const answer = asking().then((chosen): Raced => ({ from: "pi", id, answer: chosen }));
+	// An editor that shows no diff gets the choices as a question; one that shows the diff answers there.
+	const mirrored =
+		note.kind === "none" || note.kind === "failed" ? inputs.mirror?.choose(title, CHOICES, withdraw.signal) : undefined;
+	const fromPi = inPi().then((chosen): Raced => ({ from: "pi", id, answer: chosen, by: "pi" }));
+	const fromEditor = mirrored?.then((chosen): Promise<Raced> | Raced =>
+		chosen === undefined ? new Promise<Raced>(() => {}) : { from: "pi", id, answer: chosen, by: "editor" },
+	);
+	// The first answer withdraws the other surface (pi's select or the editor's copy).
+	const answer = fromEditor ? Promise.race([fromPi, fromEditor]).finally(() => withdraw.abort()) : fromPi;
 	return { id, answer, withdraw, askedAtMs };
 }
 
@@ -144,20 +156,26 @@ function abortedOf(signal: AbortSignal | undefined): Promise<Raced> {
 	});
 }
 
-async function piDecision(answer: string | undefined, inputs: DecideInputs, timedOut: boolean): Promise<Decision> {
+/** A choice of the review's select, made in pi or in the editor's copy of it (`by`). */
+async function piDecision(
+	answer: string | undefined,
+	by: Decider,
+	inputs: DecideInputs,
+	timedOut: boolean,
+): Promise<Decision> {
 	switch (choiceOf(answer)) {
 		case "accept":
-			return { kind: "accept", by: "pi" };
+			return { kind: "accept", by };
 		case "acceptAll":
-			return { kind: "accept", by: "pi", all: true };
+			return { kind: "accept", by, all: true };
 		case "reject":
-			return { kind: "reject", by: "pi" };
+			return { kind: "reject", by };
 		case "rejectWhy": {
 			const reason = await inputs.ui?.input("Why? (the model reads this)", "what to do instead", {
 				...(inputs.signal && { signal: inputs.signal }),
 				...(inputs.rpc && { timeout: REVIEW_RPC_DIALOG_TIMEOUT_MS }),
 			});
-			return { kind: "reject", by: "pi", ...(reason?.trim() && { reason: reason.trim() }) };
+			return { kind: "reject", by, ...(reason?.trim() && { reason: reason.trim() }) };
 		}
 		default:
 			// Esc: a stray key never approves, and the turn stops so the user can say what they want.

@@ -10,6 +10,7 @@ import type { ReviewStanding } from "../settings/core/settings.ts";
 import { guarded } from "../shared/background.ts";
 import type { Clock } from "../shared/core/clock.ts";
 import { type Applied, applyDecision } from "./apply-decision.ts";
+import type { ChoicesMirror } from "./choices-mirror.ts";
 import type { DiffView, ReviewedTool, ReviewTarget } from "./core/diff-host.ts";
 import { normalizedText } from "./core/final-text.ts";
 import { ABORTED_TEXT, NO_REVIEWER_TEXT, TURN_STOPPED_TEXT } from "./core/model-texts.ts";
@@ -30,6 +31,8 @@ export interface ReviewGateInputs {
 	rpc: () => boolean;
 	/** A secret file's changes are not shown to the model (the diff would carry lines it never saw). */
 	isSecretFile: (file: string) => boolean;
+	/** pi's question mirror: the choices also in the editor a run came from, when it shows no diff. */
+	mirror?: ChoicesMirror;
 	clock: Clock;
 }
 
@@ -145,7 +148,8 @@ export class ReviewGate {
 			});
 		const stop = new AbortController();
 		const deciding = decide({
-			...(ctx.hasUI && { ui: ctx.ui }),
+			...(ctx.hasUI && { ui: this.inputs.mirror?.unmirrored(ctx.ui) ?? ctx.ui }),
+			...(this.inputs.mirror && { mirror: this.inputs.mirror }),
 			rpc: this.inputs.rpc(),
 			...(view && "host" in target && { view: { editor: target.host.editorName, hint: target.hint, diff: view } }),
 			...("none" in target && { unshown: target.none }),

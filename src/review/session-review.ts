@@ -6,7 +6,8 @@ import { showsText, targetOf } from "./hosts/target-of.ts";
 import { ReviewGate, type ReviewGateInputs } from "./review-gate.ts";
 
 /** What one session's review reads of the rest: the setting, the connected editor's channel, the guard. */
-export interface SessionReviewInputs extends Pick<ReviewGateInputs, "guard" | "rpc" | "clock" | "isSecretFile"> {
+export interface SessionReviewInputs
+	extends Pick<ReviewGateInputs, "guard" | "rpc" | "clock" | "isSecretFile" | "mirror"> {
 	setting: IdeSettings["review"];
 	/** Print mode: a project's `true` does not apply. */
 	printMode: boolean;
@@ -34,6 +35,7 @@ export class SessionReview {
 			rpc: inputs.rpc,
 			clock: inputs.clock,
 			isSecretFile: inputs.isSecretFile,
+			...(inputs.mirror && { mirror: inputs.mirror }),
 		});
 	}
 

@@ -1,22 +1,27 @@
-import type { AskService } from "../asks/ask-service.ts";
 import type { IdeController } from "../connection/controller.ts";
 import type { SessionReview } from "../review/session-review.ts";
 import type { SuggestionService } from "../suggestions/suggestion-service.ts";
 import { installVscodeClient } from "./client-install.ts";
 import type { IdeCommandConnection } from "./ide-command.ts";
 
-/** The controller's, the review's, the suggestions' and the asks' methods `/ide` calls, each bound. */
+/**
+ * The controller's, the review's and the suggestions' methods `/ide` calls, each bound; `moreStatus`: the later
+ * features' parts of `/ide status` (the asks, the question mirror), in order.
+ */
 export function ideCommandConnection(
 	controller: IdeController,
 	review: SessionReview,
 	suggestions: SuggestionService,
-	asks: AskService,
+	moreStatus: readonly (() => string[])[],
 ): IdeCommandConnection {
 	return {
 		statusText: () =>
-			[controller.statusText(), ...review.statusLines(), ...suggestions.statusLines(), ...asks.statusLines()].join(
-				"\n",
-			),
+			[
+				controller.statusText(),
+				...review.statusLines(),
+				...suggestions.statusLines(),
+				...moreStatus.flatMap((lines) => lines()),
+			].join("\n"),
 		setReview: (on) => review.set(on),
 		setSuggestions: (on) => suggestions.setForProcess(on),
 		pickable: (all) => controller.pickable(all),

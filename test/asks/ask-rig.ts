@@ -41,6 +41,8 @@ export interface PiState {
 	inserted: { file: string; lines?: { start: number; end: number } }[];
 	/** `send` throws this once when set (pi refusing the message). */
 	sendThrows?: Error;
+	/** The editors' answers to pi's questions, as asks/ handed them on. */
+	questionReplies: { key: string; id: number; choice?: number }[];
 }
 
 /**
@@ -59,6 +61,7 @@ export function askRig(projectDir: string, options: { insertInput?: boolean } = 
 		followed: [],
 		followCalls: 0,
 		inserted: [],
+		questionReplies: [],
 	};
 	const service = new AskService({
 		on: () => state.on,
@@ -88,6 +91,9 @@ export function askRig(projectDir: string, options: { insertInput?: boolean } = 
 			return state.followed;
 		},
 		placeholders: { projectDir, secretFile: secretFileMatcher(DEFAULT_SECRET_FILE_PATTERNS), redactSecrets: true },
+		questionReplied: (editor, reply) => {
+			state.questionReplies.push({ key: editor.key, ...reply });
+		},
 		clock,
 	});
 	const asks = service.forEditors();

@@ -20,6 +20,7 @@ export const FEATURE_ORDER = [
 	"references",
 	"prompt",
 	"asks",
+	"questions",
 	"ui",
 	"index",
 ] as const;

@@ -84,6 +84,7 @@ export class WindowAsks {
 			void this.replies.reply(pid, news.text).catch(() => {});
 			return;
 		}
+		if (news.kind !== "status") return;
 		this.log.line(`pi ${pid}: ${news.text}`, news.level === "error" ? "error" : "info");
 		this.status.show(news.text, news.level);
 	}

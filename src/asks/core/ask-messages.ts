@@ -62,6 +62,11 @@ const AskSchema = Type.Object({
 /** `add`: references to these lines go into pi's input, nothing runs. */
 const AddSchema = Type.Object({ file: AbsoluteFile, startLine: Type.Optional(Line), endLine: Type.Optional(Line) });
 
+/** `answer`: the choice (its number, from 1) the user picked for one of pi's questions; `dismiss`: their copy closed. */
+const QuestionId = Type.Integer({ minimum: 1, maximum: MAX_LINE });
+const AnswerSchema = Type.Object({ id: QuestionId, choice: Type.Integer({ minimum: 1, maximum: 1000 }) });
+const DismissSchema = Type.Object({ id: QuestionId });
+
 export type Span = Static<typeof SpanSchema>;
 export type BufferRef = Static<typeof BufferSchema>;
 export type Placeholders = Static<typeof PlaceholdersSchema>;
@@ -70,19 +75,33 @@ export type Add = Static<typeof AddSchema>;
 
 const askCheck = Compile(AskSchema);
 const addCheck = Compile(AddSchema);
+const answerCheck = Compile(AnswerSchema);
+const dismissCheck = Compile(DismissSchema);
 
 export type AskMessage =
 	| { method: "ask"; ask: Ask }
 	| { method: "add"; add: Add }
 	| { method: "stop" }
 	| { method: "reply" }
-	| { method: "replyClosed" };
+	| { method: "replyClosed" }
+	| { method: "answer"; id: number; choice: number }
+	| { method: "dismiss"; id: number };
 
 type Checked<T> = { ok: true; value: T } | { ok: false; reason: string };
 
 /** One editor message checked: what it asks, or why it is not one pi takes. Never throws. */
 export function parseAskMessage(method: AskMethod, params: unknown): Checked<AskMessage> {
 	if (method === "stop" || method === "reply" || method === "replyClosed") return { ok: true, value: { method } };
+	if (method === "answer") {
+		if (!answerCheck.Check(params))
+			return { ok: false, reason: `a malformed answer (${firstError(answerCheck, params)})` };
+		return { ok: true, value: { method, id: params.id, choice: params.choice } };
+	}
+	if (method === "dismiss") {
+		if (!dismissCheck.Check(params))
+			return { ok: false, reason: `a malformed dismiss (${firstError(dismissCheck, params)})` };
+		return { ok: true, value: { method, id: params.id } };
+	}
 	if (method === "add") {
 		if (!addCheck.Check(params)) return { ok: false, reason: `a malformed add (${firstError(addCheck, params)})` };
 		return { ok: true, value: { method, add: params } };

@@ -167,6 +167,7 @@ export class EmacsAsks {
 			this.parts.send({ kind: "status", text: news.text, level: news.level });
 			return;
 		}
+		if (news.kind !== "reply") return;
 		this.replyDue = { text: news.text, streaming: news.streaming };
 		if (!this.replying) void runInBackground("emacs reply", () => this.writeReplies());
 	}

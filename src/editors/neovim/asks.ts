@@ -134,6 +134,7 @@ export class NeovimAsks {
 	private tell(news: AskNews): void {
 		const channel = this.parts.channel();
 		if (this.state !== "on" || channel === undefined) return;
+		if (news.kind !== "status" && news.kind !== "reply") return;
 		const request =
 			news.kind === "status"
 				? lua(ASK_SAY_LUA, news.text, news.level)

@@ -57,6 +57,8 @@ export interface IdeSettings {
 	emacs: { on: boolean; source: SettingSource };
 	/** Asks from the editor (`:Pi`, `M-x pi-ask`, "pi: Ask…"): on unless either file says `false`, as `neovim`. */
 	asks: { on: boolean; source: SettingSource };
+	/** pi's questions of a run an editor asked, shown in that editor too: on (with asks) unless either file says `false`. */
+	mirrorQuestions: { on: boolean; source: SettingSource };
 	/**
 	 * IDE servers (lockfiles + MCP over WebSocket): `ask` (default) connects to one when picked, `auto` by the
 	 * rules as every editor, `off` ignores them. Either file may turn them off; only the user's own (global) file
@@ -238,6 +240,7 @@ export function resolveSettings(
 		neovim: sourceSetting(global.neovim, project.neovim),
 		emacs: sourceSetting(global.emacs, project.emacs),
 		asks: sourceSetting(global.asks, project.asks),
+		mirrorQuestions: sourceSetting(global.mirrorQuestions, project.mirrorQuestions),
 		ideServers: ideServersSetting(global.ideServers, project.ideServers),
 		review: reviewSetting(global.review, project.review),
 		suggestions: suggestionsSetting(global.suggestions, project.suggestions),

@@ -1,0 +1,133 @@
+import type { ExtensionUIContext } from "@mariozechner/pi-coding-agent";
+import type { QuestionView } from "./core/question-queue.ts";
+import { confirmView, noticeView, questionView } from "./core/question-texts.ts";
+import type { MirrorAnswer, QuestionMirror } from "./question-mirror.ts";
+
+const WRAPPED = ["select", "confirm", "input", "editor", "custom"] as const;
+type Wrapped = Pick<ExtensionUIContext, (typeof WRAPPED)[number]>;
+
+/**
+ * What a wrapped `ctx.ui` keeps under this key: the functions that were there before (pi's own, or another
+ * extension's wrap) and the mirror of the moment. `Symbol.for`: a pi-ide-context loaded again (`/reload`) finds
+ * the wrap in place and swaps the mirror, so a question is never mirrored twice.
+ */
+const WRAP_SLOT = Symbol.for("pi-ide-context.questions.wrap");
+
+interface WrapSlot {
+	before: Wrapped;
+	ours: Wrapped;
+	mirror?: Pick<QuestionMirror, "targets" | "show">;
+}
+
+type SlotHolder = { [WRAP_SLOT]?: WrapSlot };
+
+/**
+ * Wraps the session's `ctx.ui` (every extension's dialogs go through it): while a run an editor asked is under
+ * way, a question shows in that editor too; otherwise each call goes straight through. Returns the unwrap.
+ */
+export function wrapUi(ui: ExtensionUIContext, mirror: Pick<QuestionMirror, "targets" | "show">): () => void {
+	const holder = ui as ExtensionUIContext & SlotHolder;
+	const found = holder[WRAP_SLOT];
+	const slot = found ?? newSlot(ui);
+	slot.mirror = mirror;
+	if (!found) {
+		holder[WRAP_SLOT] = slot;
+		Object.assign(ui, slot.ours);
+	}
+	return () => {
+		if (slot.mirror === mirror) slot.mirror = undefined;
+		// Another extension wrapped after us: ours stays under theirs, passing straight through.
+		if (WRAPPED.every((name) => ui[name] === slot.ours[name])) {
+			Object.assign(ui, slot.before);
+			delete holder[WRAP_SLOT];
+		}
+	};
+}
+
+/** pi's `select` and `custom` as they were before this wrap: the review asks with them and mirrors its own choices. */
+export function unmirrored(ui: ExtensionUIContext): ExtensionUIContext {
+	const slot = (ui as ExtensionUIContext & SlotHolder)[WRAP_SLOT];
+	if (!slot) return ui;
+	return Object.assign(Object.create(ui) as ExtensionUIContext, {
+		select: slot.before.select,
+		custom: slot.before.custom,
+	});
+}
+
+function newSlot(ui: ExtensionUIContext): WrapSlot {
+	const before: Wrapped = {
+		select: ui.select.bind(ui),
+		confirm: ui.confirm.bind(ui),
+		input: ui.input.bind(ui),
+		editor: ui.editor.bind(ui),
+		custom: ui.custom.bind(ui),
+	};
+	const slot: WrapSlot = { before, ours: before };
+	const targets = () => slot.mirror?.targets() ?? [];
+	slot.ours = {
+		select: (title, options, opts) => {
+			const to = targets();
+			if (to.length === 0 || !slot.mirror) return before.select(title, options, opts);
+			return raced(slot.mirror, questionView(title, options), to, opts?.signal, (signal) =>
+				before.select(title, options, { ...opts, signal }),
+			).then((won) => (won.from === "editor" ? options[won.choice] : won.answer));
+		},
+		confirm: (title, message, opts) => {
+			const to = targets();
+			if (to.length === 0 || !slot.mirror) return before.confirm(title, message, opts);
+			return raced(slot.mirror, confirmView(title, message), to, opts?.signal, (signal) =>
+				before.confirm(title, message, { ...opts, signal }),
+			).then((won) => (won.from === "editor" ? won.choice === 0 : won.answer));
+		},
+		input: (title, placeholder, opts) => noticed(slot, noticeView(title), () => before.input(title, placeholder, opts)),
+		editor: (title, prefill) => noticed(slot, noticeView(title), () => before.editor(title, prefill)),
+		custom: ((factory, options) =>
+			noticed(slot, noticeView(undefined), () => before.custom(factory, options))) as Wrapped["custom"],
+	};
+	return slot;
+}
+
+type Won<T> = { from: "editor"; choice: number } | { from: "pi"; answer: T };
+
+/**
+ * pi's dialog and the editor's copy at once: the first answer wins; the editor's withdraws pi's dialog (its
+ * signal), pi's closes the editor's copy. The caller's own signal withdraws both.
+ */
+async function raced<T>(
+	mirror: Pick<QuestionMirror, "show">,
+	view: QuestionView,
+	targets: Parameters<QuestionMirror["show"]>[1],
+	callerSignal: AbortSignal | undefined,
+	piDialog: (signal: AbortSignal) => Promise<T>,
+): Promise<Won<T>> {
+	const piWithdraw = new AbortController();
+	const editorWithdraw = new AbortController();
+	const signal = callerSignal ? AbortSignal.any([callerSignal, piWithdraw.signal]) : piWithdraw.signal;
+	const editorSignal = callerSignal ? AbortSignal.any([callerSignal, editorWithdraw.signal]) : editorWithdraw.signal;
+	const inEditor = mirror
+		.show(view, targets, editorSignal)
+		.then((choice: MirrorAnswer) => (choice === undefined ? never<Won<T>>() : { from: "editor" as const, choice }));
+	const inPi = piDialog(signal).then((answer): Won<T> => ({ from: "pi", answer }));
+	try {
+		const won = await Promise.race([inEditor, inPi]);
+		if (won.from === "editor") piWithdraw.abort();
+		return won;
+	} finally {
+		editorWithdraw.abort();
+	}
+}
+
+/** A dialog only pi can answer: a notice in the editor while it is open. */
+async function noticed<T>(slot: WrapSlot, view: QuestionView, piDialog: () => Promise<T>): Promise<T> {
+	const to = slot.mirror?.targets() ?? [];
+	if (to.length === 0 || !slot.mirror) return piDialog();
+	const gone = new AbortController();
+	void slot.mirror.show(view, to, gone.signal);
+	try {
+		return await piDialog();
+	} finally {
+		gone.abort();
+	}
+}
+
+const never = <T>() => new Promise<T>(() => {});
