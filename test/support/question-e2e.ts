@@ -1,0 +1,37 @@
+import { join } from "node:path";
+import { type ChatRequest, messageText, type Reply } from "./fake-model-server.ts";
+import { PACKAGE_ROOT } from "./pi-cli.ts";
+
+/** The test extension whose tools ask pi's user (`guarded`, `pick`, `named`): loaded with `-e` beside ours. */
+export const QUESTION_EXTENSION = join(PACKAGE_ROOT, "test", "fixtures", "question-extension", "index.ts");
+
+/** The last user message's text, whatever came before it (an editor's ask carries its own lines). */
+const lastUserText = (request: ChatRequest) =>
+	messageText(request.messages.filter((message) => message.role === "user").at(-1) ?? { content: "" });
+
+/**
+ * A model for the question mirror: `guard a b` calls `guarded` once per name (sibling calls, asking at once),
+ * `pick` calls `pick` with red/green/blue, `name me` calls `named`; once the tools answered, it says `done`
+ * followed by their results. Anything else: "ok".
+ */
+export function questionModel(): Reply {
+	return (request) => {
+		const results = [];
+		for (let index = request.messages.length - 1; request.messages[index]?.role === "tool"; index--)
+			results.unshift(messageText(request.messages[index] as { content: unknown }));
+		if (results.length > 0) return `done: ${results.join(", ")}`;
+		const asked = lastUserText(request);
+		const guard = /\bguard((?: [a-z]+)+)/.exec(asked);
+		if (guard)
+			return {
+				toolCalls: (guard[1] ?? "")
+					.trim()
+					.split(" ")
+					.map((name) => ({ name: "guarded", arguments: { name } })),
+			};
+		if (/\bpick\b/.test(asked))
+			return { toolCall: { name: "pick", arguments: { title: "Pick a colour", choices: ["red", "green", "blue"] } } };
+		if (/\bname me\b/.test(asked)) return { toolCall: { name: "named", arguments: {} } };
+		return "ok";
+	};
+}
