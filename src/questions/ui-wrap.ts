@@ -55,34 +55,39 @@ export function unmirrored(ui: ExtensionUIContext): ExtensionUIContext {
 }
 
 function newSlot(ui: ExtensionUIContext): WrapSlot {
+	// The functions themselves, called on `ui`: the unwrap puts back exactly what was there.
 	const before: Wrapped = {
-		select: ui.select.bind(ui),
-		confirm: ui.confirm.bind(ui),
-		input: ui.input.bind(ui),
-		editor: ui.editor.bind(ui),
-		custom: ui.custom.bind(ui),
+		select: ui.select,
+		confirm: ui.confirm,
+		input: ui.input,
+		editor: ui.editor,
+		custom: ui.custom,
 	};
+	const call = <K extends keyof Wrapped>(name: K, args: Parameters<Wrapped[K]>): ReturnType<Wrapped[K]> =>
+		(before[name] as (...all: Parameters<Wrapped[K]>) => ReturnType<Wrapped[K]>).apply(ui, args);
 	const slot: WrapSlot = { before, ours: before };
 	const targets = () => slot.mirror?.targets() ?? [];
 	slot.ours = {
-		select: (title, options, opts) => {
+		select: (...args) => {
+			const [title, options, opts] = args;
 			const to = targets();
-			if (to.length === 0 || !slot.mirror) return before.select(title, options, opts);
+			if (to.length === 0 || !slot.mirror) return call("select", args);
 			return raced(slot.mirror, questionView(title, options), to, opts?.signal, (signal) =>
-				before.select(title, options, { ...opts, signal }),
+				call("select", [title, options, { ...opts, signal }]),
 			).then((won) => (won.from === "editor" ? options[won.choice] : won.answer));
 		},
-		confirm: (title, message, opts) => {
+		confirm: (...args) => {
+			const [title, message, opts] = args;
 			const to = targets();
-			if (to.length === 0 || !slot.mirror) return before.confirm(title, message, opts);
+			if (to.length === 0 || !slot.mirror) return call("confirm", args);
 			return raced(slot.mirror, confirmView(title, message), to, opts?.signal, (signal) =>
-				before.confirm(title, message, { ...opts, signal }),
+				call("confirm", [title, message, { ...opts, signal }]),
 			).then((won) => (won.from === "editor" ? won.choice === 0 : won.answer));
 		},
-		input: (title, placeholder, opts) => noticed(slot, noticeView(title), () => before.input(title, placeholder, opts)),
-		editor: (title, prefill) => noticed(slot, noticeView(title), () => before.editor(title, prefill)),
-		custom: ((factory, options) =>
-			noticed(slot, noticeView(undefined), () => before.custom(factory, options))) as Wrapped["custom"],
+		input: (...args) => noticed(slot, noticeView(args[0]), () => call("input", args)),
+		editor: (...args) => noticed(slot, noticeView(args[0]), () => call("editor", args)),
+		custom: ((...args: Parameters<Wrapped["custom"]>) =>
+			noticed(slot, noticeView(undefined), () => call("custom", args))) as Wrapped["custom"],
 	};
 	return slot;
 }

@@ -291,6 +291,13 @@ describe("stop, add, and a malformed message", () => {
 			"pi: prompt too long (70 KiB typed; 64 KiB at most)",
 		],
 		["an add of a relative file", "add", { file: "a.ts" }, 'pi: a malformed add (/file: must match pattern "^/")'],
+		[
+			"an answer without its choice",
+			"answer",
+			{ id: 1 },
+			"pi: a malformed answer (the message: must have required properties choice)",
+		],
+		["a dismiss of id 0", "dismiss", { id: 0 }, "pi: a malformed dismiss (/id: must be >= 1)"],
 	])(
 		"a malformed message (%s): told, counted in /ide status, nothing sent, never a throw",
 		(_name, method, params, text) => {
@@ -305,4 +312,18 @@ describe("stop, add, and a malformed message", () => {
 			]);
 		},
 	);
+});
+
+describe("an editor's answer to one of pi's questions", () => {
+	test("handed to the question mirror as it came, with the editor; a dismiss without a choice", () => {
+		const { receive, state } = project();
+		const neovim = fakeEditor(44);
+		receive(neovim, "answer", { id: 3, choice: 2 });
+		receive(neovim, "dismiss", { id: 4 });
+		expect(state.questionReplies).toEqual([
+			{ key: "pid:44", id: 3, choice: 2 },
+			{ key: "pid:44", id: 4 },
+		]);
+		expect(neovim.told).toEqual([]);
+	});
 });

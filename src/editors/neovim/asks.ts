@@ -10,6 +10,7 @@ import {
 	ASK_START_LUA,
 	ASK_STOP_LUA,
 } from "./core/ask-lua.ts";
+import { QUESTION_CLOSE_LUA, QUESTION_SHOW_LUA } from "./core/question-lua.ts";
 import type { NeovimAsksReport } from "./core/status.ts";
 import { lua, type NeovimRequest } from "./requests.ts";
 import type { RpcAnswer } from "./rpc.ts";
@@ -23,6 +24,8 @@ export interface AskSessionParts {
 	pi: { pid: number; project: string };
 	/** pi's channel in that Neovim, once known. */
 	channel: () => number | undefined;
+	/** pi runs in this Neovim's terminal (`$NVIM`). */
+	piInside: () => boolean;
 	/** A request when Neovim is free (its mode first), within an optional deadline (the hooks' clock). */
 	run: (what: string, request: NeovimRequest, deadlineMs?: number) => Promise<RpcAnswer>;
 }
@@ -134,12 +137,27 @@ export class NeovimAsks {
 	private tell(news: AskNews): void {
 		const channel = this.parts.channel();
 		if (this.state !== "on" || channel === undefined) return;
-		if (news.kind !== "status" && news.kind !== "reply") return;
-		const request =
-			news.kind === "status"
-				? lua(ASK_SAY_LUA, news.text, news.level)
-				: lua(ASK_REPLY_LUA, channel, news.text, news.streaming);
-		void runInBackground("neovim ask news", () => this.parts.run("ask news", request));
+		void runInBackground("neovim ask news", () => this.parts.run("ask news", this.newsRequest(channel, news)));
+	}
+
+	private newsRequest(channel: number, news: AskNews): NeovimRequest {
+		switch (news.kind) {
+			case "status":
+				return lua(ASK_SAY_LUA, news.text, news.level);
+			case "reply":
+				return lua(ASK_REPLY_LUA, channel, news.text, news.streaming);
+			case "question":
+				return lua(QUESTION_SHOW_LUA, channel, { id: news.id, title: news.title, choices: news.choices }, this.quiet());
+			case "notice":
+				return lua(QUESTION_SHOW_LUA, channel, { id: news.id, text: news.text, choices: [] }, this.quiet());
+			case "questionClosed":
+				return lua(QUESTION_CLOSE_LUA, news.id);
+		}
+	}
+
+	/** pi runs in this Neovim's own terminal: its question opens without taking the focus from pi. */
+	private quiet(): boolean {
+		return this.parts.piInside();
 	}
 }
 

@@ -55,8 +55,8 @@ export class NeovimSession {
 			closed: (session: NeovimSession) => void;
 			requests?: EditorRequests;
 			suggestions?: NeovimSuggestionOptions;
-			/** Where this Neovim's asks go, and pi's project as the list of pis in Neovim names it. */
-			asks?: { asks: EditorAsks; project: () => string };
+			/** Where this Neovim's asks go, pi's project as the list of pis in Neovim names it, pi in its terminal. */
+			asks?: { asks: EditorAsks; project: () => string; piInside: () => boolean };
 		},
 	) {
 		this.requests = new NeovimRequests(() => this.rpc, hooks.clock);
@@ -75,6 +75,7 @@ export class NeovimSession {
 				asks: hooks.asks.asks,
 				editor: { key: pidKey(found.pid), label: `Neovim ${found.pid}` },
 				pi: { pid: process.pid, project: hooks.asks.project() },
+				piInside: hooks.asks.piInside,
 				channel: () => this.channel,
 				run: (what, request, deadlineMs) => this.requests.whenFree(what, request, deadlineMs),
 			});

@@ -12,9 +12,8 @@ import { ScanSchedule } from "../kit/scan-schedule.ts";
 import { ServerSource } from "../kit/server-source.ts";
 import { SessionTable } from "../kit/session-table.ts";
 import { sameStart } from "../processes/core/backend-choice.ts";
-import { neovimRuntimeDirs, type RuntimeDir } from "./core/runtime-dirs.ts";
+import { enclosingNeovimAddress, neovimRuntimeDirs, type RuntimeDir } from "./core/runtime-dirs.ts";
 import { type NeovimReport, neovimNoMatchLine, neovimStatusLines } from "./core/status.ts";
-import { enclosingNeovimAddress } from "./core/unix-sockets.ts";
 import { type FoundNeovim, type NeovimFacts, scanForNeovims } from "./discovery.ts";
 import { neovimUserName, runtimeDirWatchers } from "./runtime-dirs.ts";
 import { NeovimSession } from "./session.ts";
@@ -227,7 +226,9 @@ export class NeovimSource extends ServerSource<NeovimSession, NeovimDiffChannel,
 			closed: (closed) => this.table.closedBy(closed),
 			...(this.hooks.requests && { requests: this.hooks.requests }),
 			...(this.options.suggestions && { suggestions: this.options.suggestions }),
-			...(this.hooks.asks && { asks: { asks: this.hooks.asks, project: this.options.projectDir } }),
+			...(this.hooks.asks && {
+				asks: { asks: this.hooks.asks, project: this.options.projectDir, piInside: () => this.isEnclosing(found.pid) },
+			}),
 		});
 		this.table.add(session);
 		// Closed already (a socket that spoke nonsense): a failure with its reason, never an editor found.
