@@ -5,9 +5,13 @@ import { PACKAGE_ROOT } from "./pi-cli.ts";
 /** The test extension whose tools ask pi's user (`guarded`, `pick`, `named`): loaded with `-e` beside ours. */
 export const QUESTION_EXTENSION = join(PACKAGE_ROOT, "test", "fixtures", "question-extension", "index.ts");
 
-/** The last user message's text, whatever came before it (an editor's ask carries its own lines). */
-const lastUserText = (request: ChatRequest) =>
-	messageText(request.messages.filter((message) => message.role === "user").at(-1) ?? { content: "" });
+/** The user messages since the model last spoke, joined: the prompt and pi-ide-context's own block after it. */
+function lastUserText(request: ChatRequest): string {
+	const texts: string[] = [];
+	for (let index = request.messages.length - 1; request.messages[index]?.role === "user"; index--)
+		texts.unshift(messageText(request.messages[index] as { content: unknown }));
+	return texts.join("\n");
+}
 
 /**
  * A model for the question mirror: `guard a b` calls `guarded` once per name (sibling calls, asking at once),
