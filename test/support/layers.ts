@@ -28,6 +28,7 @@ export const REAL_COMPONENT_MODULES = [
 	"vscode-session.ts",
 	"vscode-client-session.ts",
 	"vscode-review-page.ts",
+	"vscode-question-page.ts",
 	"anthropic-vscode.ts",
 ];
 

@@ -37,13 +37,14 @@ export class VscodeSession {
 	 * `anthropic`: Anthropic's own extension instead of the package's client, installed by the CLI, its lockfile
 	 * written under `home` (VS Code's `HOME`), where pi finds lock dirs (`PI_IDE_TEST_LOCK_ROOT`). `viewport`:
 	 * the browser's size (playwright's 1280x720 unless given; a diff goes inline when space is limited).
+	 * `extraExtensions`: more extensions pi loads beside this one (`-e`), e.g. one whose tools ask the user.
 	 */
 	static async start(
 		ws: E2eWorkspace,
 		line: PiLine,
 		host: Required<Omit<VscodeHost, "skipReason">>,
 		anthropic?: { vsix: string; home: string; withClient?: boolean },
-		options: { viewport?: { width: number; height: number } } = {},
+		options: { viewport?: { width: number; height: number }; extraExtensions?: string[] } = {},
 	): Promise<VscodeSession> {
 		const dirs: CodeServerDirs = {
 			config: join(ws.root, "vscode", "config"),
@@ -63,6 +64,7 @@ export class VscodeSession {
 			cwd: ws.project,
 			agentDir: ws.agentDir,
 			stateDir: ws.stateDir,
+			...(options.extraExtensions && { extraExtensions: options.extraExtensions }),
 			env: { PATH: `${bin}:${process.env.PATH ?? ""}`, ...(anthropic && { PI_IDE_TEST_LOCK_ROOT: anthropic.home }) },
 		});
 		const closers: (() => unknown)[] = [() => rpc.stop()];

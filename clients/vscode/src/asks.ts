@@ -16,6 +16,7 @@ import {
 	readNews,
 	type ViewedDocument,
 } from "./core/asks.ts";
+import { QuestionViews } from "./question-views.ts";
 
 /** The context key the palette's asks show under: some pi offered asks to this window. */
 const OFFERED_CONTEXT = "piIdeContext.asksOffered";
@@ -31,7 +32,8 @@ interface Asker extends HeldAsker {
  * "pi: Ask…" and its siblings: the palette's commands while at least one pi offered asks on its connection, an
  * ask sent to the pi chosen as core/asks.ts says (a quick pick among several, the choice kept while that pi's
  * offer stands), and pi's news shown: the status bar (an error also as a notification), the log, the reply's
- * view. A pi that went is said once, `pi: gone`, and nothing is sent.
+ * view, pi's questions of a run asked here (question-views.ts: answered to the pi that asked). A pi that went is
+ * said once, `pi: gone`, and nothing is sent.
  */
 export class WindowAsks {
 	private readonly askers = new Map<number, Asker>();
@@ -41,6 +43,10 @@ export class WindowAsks {
 	private lastAsked?: number;
 	private readonly status = new AskStatus();
 	private readonly replies = new ReplyViews((pid) => this.replyClosed(pid));
+	private readonly questions = new QuestionViews((peer, method, params) => {
+		const asker = this.askers.get(peer);
+		if (asker) this.send(asker, method, params);
+	});
 
 	/** `userEditor`: the editor the user works in (a diff of pi's or the reply's view never counts). */
 	constructor(
@@ -84,17 +90,22 @@ export class WindowAsks {
 			void this.replies.reply(pid, news.text).catch(() => {});
 			return;
 		}
-		if (news.kind !== "status") return;
+		if (news.kind !== "status") {
+			this.questions.news(peer.id, pid, news);
+			return;
+		}
 		this.log.line(`pi ${pid}: ${news.text}`, news.level === "error" ? "error" : "info");
 		this.status.show(news.text, news.level);
 	}
 
 	closeAll(): void {
 		this.askers.clear();
+		this.questions.closeAll();
 		this.offering();
 	}
 
 	private forget(id: number): void {
+		this.questions.gone(id);
 		if (!this.askers.delete(id)) return;
 		if (this.remembered === id) this.remembered = undefined;
 		this.offering();
@@ -108,7 +119,17 @@ export class WindowAsks {
 		void vscode.commands.executeCommand("setContext", OFFERED_CONTEXT, on);
 	}
 
+	/** A question of pi's waits while the user types an ask: it would take the input box's place. */
 	private async ask(value: string): Promise<void> {
+		const release = this.questions.hold();
+		try {
+			await this.typedAsk(value);
+		} finally {
+			release();
+		}
+	}
+
+	private async typedAsk(value: string): Promise<void> {
 		const editor = this.userEditor();
 		const asker = await this.choose(editor);
 		if (!asker) return;
@@ -152,10 +173,16 @@ export class WindowAsks {
 			this.status.show("pi: no pi offers asks to this window", "info");
 			return undefined;
 		}
-		const picked = await vscode.window.showQuickPick(
-			choice.among.map((asker) => ({ label: `pi ${asker.offer.pid}`, description: asker.offer.project, asker })),
-			{ title: "Ask which pi?", placeHolder: "Several pis read this window: the one picked is kept while it runs" },
-		);
+		const release = this.questions.hold();
+		let picked: { asker: Asker } | undefined;
+		try {
+			picked = await vscode.window.showQuickPick(
+				choice.among.map((asker) => ({ label: `pi ${asker.offer.pid}`, description: asker.offer.project, asker })),
+				{ title: "Ask which pi?", placeHolder: "Several pis read this window: the one picked is kept while it runs" },
+			);
+		} finally {
+			release();
+		}
 		if (!picked || !this.askers.has(picked.asker.id)) return undefined;
 		this.remembered = picked.asker.id;
 		return picked.asker;

@@ -3,7 +3,7 @@
  * field, and the version the package holds now (a test keeps it equal to the client's own manifest).
  */
 export const VSCODE_CLIENT_NAME = "pi-ide-context-vscode";
-export const VSCODE_CLIENT_VERSION = "0.6.0";
+export const VSCODE_CLIENT_VERSION = "0.7.0";
 
 /** The apps a VS Code client writes (`vscode.env.appName` mapped). */
 export const VSCODE_APPS: ReadonlySet<string> = new Set(["vscode", "cursor", "windsurf", "vscodium"]);

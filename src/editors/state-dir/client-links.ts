@@ -26,6 +26,8 @@ export interface LinkCandidate {
 	label: string;
 	/** pi is connected to this window now: the offer says so (its asks go to this pi first). */
 	connected: boolean;
+	/** Why its window cannot show pi's questions (a client older than 0.7.0): they stay in pi. */
+	noQuestions?: string;
 }
 
 export interface ClientLinksDeps {
@@ -136,7 +138,7 @@ export class ClientLinks {
 		const offer = this.offerOf(candidate, link.offers);
 		if (!offer.ok) return this.fail(key, link, `pi's offer is not one the client takes: ${offer.reason}`);
 		const connect = this.deps.connect ?? connectClientChannel;
-		const wire = new LinkWire(key, candidate.label, this.deps);
+		const wire = new LinkWire(candidate, this.deps);
 		const opened = await connect(target, { requests: wire, signal: link.stop.signal });
 		if (!opened.ok) return current() ? this.fail(key, link, opened.reason) : undefined;
 		const channel = opened.caller;

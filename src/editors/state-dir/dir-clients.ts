@@ -10,7 +10,13 @@ import {
 	missingChannelNow,
 } from "./client-channel.ts";
 import { ClientLinks, type LinkCandidate } from "./client-links.ts";
-import { askingClientOf, channelClientOf, suggestingClientOf } from "./core/client-channel.ts";
+import {
+	askingClientOf,
+	channelClientOf,
+	noQuestionsReason,
+	questioningClientOf,
+	suggestingClientOf,
+} from "./core/client-channel.ts";
 import { clientLabel, olderClientNotes } from "./core/client-links.ts";
 import type { OfferSettings } from "./core/suggestion-offer.ts";
 
@@ -49,7 +55,7 @@ export interface DirClientsDeps {
 /**
  * What pi reaches of the VS Code clients (this package's, 0.4.0 on) that write into one state dir: the socket a
  * review connects to for one diff, and (0.5.0 on, while suggestions or asks are on) the standing links over
- * which a window asks pi for inline completions and (0.6.0 on) sends it asks.
+ * which a window asks pi for inline completions and (0.6.0 on) sends it asks (and, 0.7.0 on, answers pi's questions).
  */
 export class DirClients {
 	private readonly links?: ClientLinks;
@@ -100,7 +106,11 @@ export class DirClients {
 		const link = this.links?.statusOf(editor.key);
 		const { requests, asks } = this.deps.hooks;
 		const on = { suggestions: requests?.ownEditors() === true, asks: asks?.on() === true };
-		const client = { suggesting: suggestingClientOf(editor.state.client), asking: askingClientOf(editor.state.client) };
+		const client = {
+			suggesting: suggestingClientOf(editor.state.client),
+			asking: askingClientOf(editor.state.client),
+			questioning: questioningClientOf(editor.state.client),
+		};
 		const notes = [...(link === undefined ? [] : [link]), ...olderClientNotes(on, client)];
 		return {
 			...(channelMissing !== undefined && { channelMissing }),
@@ -115,19 +125,20 @@ export class DirClients {
 	private linkCandidates(options: ClientSuggestionOptions): LinkCandidate[] {
 		const project = options.projectDir();
 		const connected = options.connectedKey?.();
-		return this.deps.editors().flatMap((editor) =>
-			editor.alive && suggestingClientOf(editor.state.client).kind === "does"
-				? [
-						{
-							key: editor.key,
-							target: this.target(editor.pid),
-							inProject: scoreTier(editor.paths, project).tier !== undefined,
-							asks: askingClientOf(editor.state.client).kind === "does",
-							label: clientLabel(editor.state.app, editor.pid),
-							connected: editor.key === connected,
-						},
-					]
-				: [],
-		);
+		return this.deps.editors().flatMap((editor): LinkCandidate[] => {
+			if (!editor.alive || suggestingClientOf(editor.state.client).kind !== "does") return [];
+			const noQuestions = noQuestionsReason(editor.state.client);
+			return [
+				{
+					key: editor.key,
+					target: this.target(editor.pid),
+					inProject: scoreTier(editor.paths, project).tier !== undefined,
+					asks: askingClientOf(editor.state.client).kind === "does",
+					label: clientLabel(editor.state.app, editor.pid),
+					connected: editor.key === connected,
+					...(noQuestions !== undefined && { noQuestions }),
+				},
+			];
+		});
 	}
 }

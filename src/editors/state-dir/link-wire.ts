@@ -10,25 +10,32 @@ const NONE: LinkOffers = { suggestions: false, asks: false };
 
 /**
  * One standing connection's way into pi: the window's requests go to the suggestions' feature (`getSuggestions`,
- * its cancels) or to the asks' (`ask`, `add`, `stop`, `reply`, `replyClosed`) under the window's key, each only
- * while pi's latest offer on it offers that; the asks' news go back as `pi/askNews` notifications on the same
- * connection. The connection's end reaches the features only once the client took an offer: a connection
+ * its cancels) or to the asks' (`ask`, `add`, `stop`, `reply`, `replyClosed`, and a question's `answer` and
+ * `dismiss`) under the window's key, each only while pi's latest offer on it offers that; the asks' news (pi's
+ * questions among them) go back as `pi/askNews` notifications on the same connection. The connection's end reaches the features only once the client took an offer: a connection
  * given up while it was made (off and on again quickly) must not end what the link made after it.
  */
 export class LinkWire implements BoundRequests {
 	/** The window as the asks know it: its key, its name, and news sent back on this connection. */
 	readonly editor: AskingEditor;
+	private readonly key: string;
 	private channel?: ClientChannel;
 	/** The latest offer sent (what the client's requests are judged by) and the latest it took. */
 	private sent?: { offer: ClientOffer; text: string };
 	private taken?: ClientOffer;
 
+	/** `window`: its key, its name and, for a client older than 0.7.0, why it shows none of pi's questions. */
 	constructor(
-		private readonly key: string,
-		label: string,
+		window: Pick<AskingEditor, "key" | "label" | "noQuestions">,
 		private readonly features: { requests?: EditorRequests; asks?: EditorAsks },
 	) {
-		this.editor = { key, label, tell: (news) => this.tell(news) };
+		this.key = window.key;
+		this.editor = {
+			key: window.key,
+			label: window.label,
+			tell: (news) => this.tell(news),
+			...(window.noQuestions !== undefined && { noQuestions: window.noQuestions }),
+		};
 	}
 
 	/** The connection was made: the news go on it. */

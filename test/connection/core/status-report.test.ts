@@ -315,7 +315,8 @@ describe("the VS Code client in /ide status", () => {
 		["pi-ide-context-vscode/0.3.0", true],
 		["pi-ide-context-vscode/0.4.0", true],
 		["pi-ide-context-vscode/0.5.0", true],
-		["pi-ide-context-vscode/0.6.0", false],
+		["pi-ide-context-vscode/0.6.0", true],
+		["pi-ide-context-vscode/0.7.0", false],
 		["pi-ide-context-vscode/1.0.0", false],
 		["someone-else/0.0.1", false],
 	])("a client %s: update hint %s", (client, outdated) => {

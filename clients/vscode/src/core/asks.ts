@@ -6,11 +6,12 @@ import { isFields } from "../../../../src/shared/core/fields.ts";
 import { isSameOrInside } from "../../../../src/shared/core/paths.ts";
 import { diagnosticsOf, type EditorSnapshot, type TextPosition } from "./client-state.ts";
 import { byteColumn } from "./columns.ts";
+import { readQuestionNews } from "./questions.ts";
 
 /**
  * Asks as the client sends them (pure): which pi an ask goes to, the ask's params (the prompt and the text each
- * placeholder it uses stands for now, in pi's `ask` shape), and pi's news read back for the status bar, the log
- * and the reply's view. The types are pi's own (src/asks/core/ask-messages.ts), imported as types only: the
+ * placeholder it uses stands for now, in pi's `ask` shape), and pi's news read back for the status bar, the log,
+ * the reply's view and pi's questions. The types are pi's own (src/asks/core/ask-messages.ts), imported as types only: the
  * bundle carries no schema library, pi checks every field.
  */
 
@@ -176,9 +177,15 @@ function listed(buffers: readonly ViewedDocument[]): BufferRef[] {
 // biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters removed
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029]/g;
 
-/** pi's `pi/askNews` params, checked: a status line (one line, cut) or the reply (cut); anything else none. */
+/**
+ * pi's `pi/askNews` params, checked: a status line (one line, cut), the reply (cut), or one of pi's questions
+ * (core/questions.ts); anything else none.
+ */
 export function readNews(params: unknown): AskNews | undefined {
-	if (!isFields(params) || typeof params.text !== "string") return undefined;
+	if (!isFields(params)) return undefined;
+	if (params.kind === "question" || params.kind === "notice" || params.kind === "questionClosed")
+		return readQuestionNews(params);
+	if (typeof params.text !== "string") return undefined;
 	if (params.kind === "status") {
 		const { level } = params;
 		if (level !== "info" && level !== "working" && level !== "error") return undefined;

@@ -1,3 +1,4 @@
+import { show } from "../../../shared/core/display-text.ts";
 import { VSCODE_CLIENT_NAME, versionAtLeast, vscodeClientVersion } from "../../core/clients.ts";
 
 /**
@@ -27,6 +28,9 @@ export const SUGGESTIONS_SINCE_VERSION = "0.5.0";
 /** The client version that first sends pi asks ("pi: Ask…") over the channel. */
 export const ASKS_SINCE_VERSION = "0.6.0";
 
+/** The client version that first shows pi's questions (a quick pick, a notice) and answers them (`answer`, `dismiss`). */
+export const QUESTIONS_SINCE_VERSION = "0.7.0";
+
 /** What a state file's `client` says of one thing a client does from some version on: it does, an older one, or none. */
 export type ClientSince = { kind: "does" } | { kind: "older"; version: string } | { kind: "other" };
 
@@ -42,6 +46,19 @@ export const suggestingClientOf = (client: string | undefined) => clientSince(cl
 
 /** Whether the client sends pi asks (0.6.0 on). */
 export const askingClientOf = (client: string | undefined) => clientSince(client, ASKS_SINCE_VERSION);
+
+/** Whether the client shows pi's questions (0.7.0 on). */
+export const questioningClientOf = (client: string | undefined) => clientSince(client, QUESTIONS_SINCE_VERSION);
+
+/**
+ * Why a window that sends asks cannot show pi's questions (the asking editor's `noQuestions`: they stay in pi and
+ * `/ide status` says this), or undefined when it can. The version is the state file's word: shown made safe.
+ */
+export function noQuestionsReason(client: string | undefined): string | undefined {
+	const since = questioningClientOf(client);
+	if (since.kind !== "older") return undefined;
+	return `VS Code client ${show(since.version, 40)}; ${QUESTIONS_SINCE_VERSION} shows pi's questions`;
+}
 
 /** Why the editor's state file names no channel to connect to, for `/ide status`; undefined when it has one. */
 export function missingChannelText(client: ChannelClient, socketProblem: string | undefined): string | undefined {

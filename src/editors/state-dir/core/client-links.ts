@@ -1,10 +1,15 @@
 import { show } from "../../../shared/core/display-text.ts";
-import { ASKS_SINCE_VERSION, type ClientSince, SUGGESTIONS_SINCE_VERSION } from "./client-channel.ts";
+import {
+	ASKS_SINCE_VERSION,
+	type ClientSince,
+	QUESTIONS_SINCE_VERSION,
+	SUGGESTIONS_SINCE_VERSION,
+} from "./client-channel.ts";
 
 /**
  * The standing links to the VS Code clients (pure): what pi offers one window, how `/ide status` says it, and how
  * an ask names the window. A link is kept while pi offers the window something: inline completions (suggestions
- * on, a 0.5.0 client on) or asks (asks on, a 0.6.0 client on).
+ * on, a 0.5.0 client on) or asks (asks on, a 0.6.0 client on; pi's questions shown there from 0.7.0).
  */
 
 /** Which of the two a link offers. */
@@ -43,8 +48,14 @@ export function linkStatusText(link: LinkStanding): string {
 		.join("; ");
 }
 
-/** What an older client cannot do of what pi has on (`/ide status`, the state file's line); none when nothing. */
-export function olderClientNotes(on: LinkOffers, client: { suggesting: ClientSince; asking: ClientSince }): string[] {
+/**
+ * What an older client cannot do of what pi has on (`/ide status`, the state file's line); none when nothing. A
+ * client that asks but is older than 0.7.0 shows none of pi's questions: they stay in pi's terminal.
+ */
+export function olderClientNotes(
+	on: LinkOffers,
+	client: { suggesting: ClientSince; asking: ClientSince; questioning: ClientSince },
+): string[] {
 	const notes: string[] = [];
 	if (on.suggestions && client.suggesting.kind === "older")
 		notes.push(
@@ -52,6 +63,10 @@ export function olderClientNotes(on: LinkOffers, client: { suggesting: ClientSin
 		);
 	if (on.asks && client.asking.kind === "older")
 		notes.push(`asks: client ${client.asking.version} cannot ask pi (${ASKS_SINCE_VERSION} on can)`);
+	else if (on.asks && client.asking.kind === "does" && client.questioning.kind === "older")
+		notes.push(
+			`questions: client ${client.questioning.version} cannot show pi's questions, they stay in pi (${QUESTIONS_SINCE_VERSION} on can)`,
+		);
 	return notes;
 }
 

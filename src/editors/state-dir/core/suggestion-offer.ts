@@ -7,15 +7,16 @@ import { normalizePath } from "../../../shared/core/paths.ts";
  * its project's editors and offers itself on it (`pi/offerSuggestions`: its project and pid, which of the two it
  * offers, whether it is connected to that window, the pause after typing, how long an answer may take, the
  * secret-file globs), again whenever one of those changes. The client then asks pi `getSuggestions` (the seed's
- * shape) and, from 0.6.0 on, sends the asks' messages (`ask`, `add`, `stop`, `reply`, `replyClosed`) on that
- * connection; pi tells it what became of an ask with `pi/askNews` notifications and withdraws by closing it.
+ * shape) and, from 0.6.0 on, sends the asks' messages (`ask`, `add`, `stop`, `reply`, `replyClosed`; from 0.7.0
+ * `answer` and `dismiss` for pi's questions) on that connection; pi tells it what became of an ask (and, to a 0.7.0
+ * client, its questions) with `pi/askNews` notifications and withdraws by closing it.
  * Both sides read the offer with `readOffer` below (the client through its core/suggestions.ts).
  */
 
 /** The offer's method: 0.5.0 clients know it by this name, so it keeps it. */
 export const OFFER_METHOD = "pi/offerSuggestions";
 
-/** pi's news of an ask, to the window that asked (`AskNews`: a status line or the reply's text). */
+/** pi's news of an ask, to the window that asked (`AskNews`: a status line, the reply's text, a question of pi's). */
 export const ASK_NEWS_METHOD = "pi/askNews";
 
 /** What pi tells the client when it offers itself. */

@@ -5,6 +5,8 @@ import {
 	channelClientOf,
 	channelSocketName,
 	missingChannelText,
+	noQuestionsReason,
+	questioningClientOf,
 	suggestingClientOf,
 } from "../../../../src/editors/state-dir/core/client-channel.ts";
 
@@ -45,6 +47,36 @@ describe("which clients ask for inline completions (0.5.0 on) and send asks (0.6
 	])("%s", (client, suggesting, asking) => {
 		expect(suggestingClientOf(client)).toEqual(suggesting);
 		expect(askingClientOf(client)).toEqual(asking);
+	});
+});
+
+describe("which clients show pi's questions (0.7.0 on), and why not", () => {
+	test.each([
+		[
+			"pi-ide-context-vscode/0.6.0",
+			{ kind: "older", version: "0.6.0" },
+			"VS Code client 0.6.0; 0.7.0 shows pi's questions",
+		],
+		[
+			"pi-ide-context-vscode/0.6.9",
+			{ kind: "older", version: "0.6.9" },
+			"VS Code client 0.6.9; 0.7.0 shows pi's questions",
+		],
+		["pi-ide-context-vscode/0.7.0", { kind: "does" }, undefined],
+		["pi-ide-context-vscode/0.7.0-rc.1", { kind: "does" }, undefined],
+		["pi-ide-context-vscode/1.2.3", { kind: "does" }, undefined],
+		["someone-else/0.1.0", { kind: "other" }, undefined],
+		[undefined, { kind: "other" }, undefined],
+	])("%s", (client, since, reason) => {
+		expect(questioningClientOf(client)).toEqual(since);
+		expect(noQuestionsReason(client)).toBe(reason);
+	});
+
+	test("the version is the state file's word: shown without control characters, cut", () => {
+		const reason = noQuestionsReason(`pi-ide-context-vscode/0.6.0\u001b[31m${"x".repeat(200)}`) ?? "";
+		expect(reason).not.toMatch(/[\u0000-\u001f\u007f]/);
+		expect(reason.length).toBeLessThan(100);
+		expect(reason).toMatch(/^VS Code client 0\.6\.0.*; 0\.7\.0 shows pi's questions$/);
 	});
 });
 

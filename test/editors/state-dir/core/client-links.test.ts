@@ -1,5 +1,9 @@
 import { describe, expect, test } from "vitest";
-import { askingClientOf, suggestingClientOf } from "../../../../src/editors/state-dir/core/client-channel.ts";
+import {
+	askingClientOf,
+	questioningClientOf,
+	suggestingClientOf,
+} from "../../../../src/editors/state-dir/core/client-channel.ts";
 import {
 	clientLabel,
 	linkOffers,
@@ -45,7 +49,11 @@ describe("a link in /ide status", () => {
 });
 
 describe("what an older client cannot do, said on its state file's line", () => {
-	const named = (name: string) => ({ suggesting: suggestingClientOf(name), asking: askingClientOf(name) });
+	const named = (name: string) => ({
+		suggesting: suggestingClientOf(name),
+		asking: askingClientOf(name),
+		questioning: questioningClientOf(name),
+	});
 	const client = (version: string) => named(`pi-ide-context-vscode/${version}`);
 	test.each([
 		[
@@ -65,7 +73,15 @@ describe("what an older client cannot do, said on its state file's line", () => 
 		],
 		["0.5.0, both on", client("0.5.0"), both, ["asks: client 0.5.0 cannot ask pi (0.6.0 on can)"]],
 		["0.5.0, suggestions alone", client("0.5.0"), suggestions, []],
-		["0.6.0, both on", client("0.6.0"), both, []],
+		[
+			"0.6.0, both on: it asks, but pi's questions stay in pi",
+			client("0.6.0"),
+			both,
+			["questions: client 0.6.0 cannot show pi's questions, they stay in pi (0.7.0 on can)"],
+		],
+		["0.6.0, suggestions alone: no asks, so no questions to say", client("0.6.0"), suggestions, []],
+		["0.7.0, both on", client("0.7.0"), both, []],
+		["0.7.0, asks alone", client("0.7.0"), asks, []],
 		["0.5.0, neither on", client("0.5.0"), none, []],
 		["another client", named("someone-else/0.1.0"), both, []],
 	])("%s", (_name, of, on, notes) => {
