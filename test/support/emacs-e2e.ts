@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { E2eWorkspace } from "./e2e-workspace.ts";
-import type { PiLine } from "./pi-cli.ts";
+import type { PiLine, PiSpawnOptions } from "./pi-cli.ts";
 import { RealEmacs } from "./real-emacs.ts";
 import { RpcPi } from "./rpc-pi.ts";
 import { PI_START_TIMEOUT_MS, waitFor } from "./wait-for.ts";
@@ -80,13 +80,15 @@ export class EmacsE2e {
 		await waitFor("the Emacs pushing", async () => (await rpc.ideStatus()).join("\n").includes("pushes: live ("));
 	}
 
-	startPi(extra: Record<string, string> = {}): RpcPi {
+	/** pi in RPC mode; `spawn`: more extensions, a wrapper it runs under. */
+	startPi(extra: Record<string, string> = {}, spawn: Pick<PiSpawnOptions, "extraExtensions" | "wrapper"> = {}): RpcPi {
 		return this.ws.stopLater(
 			RpcPi.start(this.line, {
 				cwd: this.ws.project,
 				agentDir: this.ws.agentDir,
 				stateDir: this.ws.stateDir,
 				env: this.env(extra),
+				...spawn,
 			}),
 		);
 	}
@@ -101,7 +103,7 @@ export async function pushesReceived(rpc: RpcPi): Promise<number> {
 /**
  * What of any pi is left in that Emacs, as Emacs itself says: entries of the hooks pi's elisp uses, advice on
  * Flymake's report handler, timers, processes and bound symbols whose names start with `pi-ide-` (not the
- * test's own server, `pi-ide-test-...`), the asks' commands (`pi-ask` ...) and pi's buffers (`*pi reply*` ...).
+ * test's own server, `pi-ide-test-...`), the asks' commands (`pi-ask` ...) and pi's buffers (`*pi reply*`, `*pi question*` ...).
  * The empty list is the answer after pi has gone.
  */
 export async function piLeftovers(emacs: RealEmacs): Promise<string[]> {
@@ -132,6 +134,8 @@ export async function piLeftovers(emacs: RealEmacs): Promise<string[]> {
     (when (fboundp command) (push (format "command: %s" command) found)))
   (dolist (name '("*pi ask*" "*pi reply*" "*pi choose*"))
     (when (get-buffer name) (push (format "buffer: %s" name) found)))
+  (dolist (buffer (buffer-list))
+    (when (string-prefix-p "*pi question*" (buffer-name buffer)) (push (format "buffer: %s" (buffer-name buffer)) found)))
   (mapconcat #'identity found "\\n"))`,
 	);
 	return text === "" ? [] : text.split("\n");

@@ -6,8 +6,17 @@ import type { Fields } from "../../shared/core/fields.ts";
 import { EMACS_REQUEST_TIMEOUT_MS } from "../../shared/core/timing.ts";
 import { pidKey } from "../core/editor-key.ts";
 import type { AskingEditor, AskNews, EditorAsks } from "../editor-asks.ts";
-import { type AsksDefined, type AsksState, asksDefinedOf, asksLineOf, EMACS_ASK_CAPS } from "./core/asks.ts";
+import {
+	type AsksDefined,
+	type AsksState,
+	asksDefinedOf,
+	asksLineOf,
+	EMACS_ASK_CAPS,
+	questionLineOf,
+	questionsInstalledOf,
+} from "./core/asks.ts";
 import { ASKS_INSTALL_ELISP } from "./core/elisp/asks-elisp.ts";
+import { QUESTIONS_INSTALL_ELISP } from "./core/elisp/question-elisp.ts";
 import type { EvalAnswer } from "./server-client.ts";
 
 /** What one Emacs's asks need of its session: its requests, its push connection, and what pi hands the asks. */
@@ -40,10 +49,14 @@ export class EmacsAsks {
 	/** This pi's connected flag as Emacs's registry holds it (the install's, or the last line that said so). */
 	private installedConnected?: boolean;
 	private wanted?: boolean;
+	/** pi runs in this Emacs's own terminal (`M-x shell`, vterm): its questions show there without focus. */
+	private piInside = false;
 	private asking?: Promise<void>;
 	/** The last install failed: not asked again until `retry`. */
 	private waiting = false;
 	private lastProblem?: string;
+	/** Why `*pi question*` is not there (its install failed): pi's questions of this Emacs's runs stay in pi. */
+	private questionsProblem?: string;
 	private closed = false;
 	private follows = 0;
 	private readonly followWaiters = new Map<number, (notReloaded: number) => void>();
@@ -55,10 +68,14 @@ export class EmacsAsks {
 	private replyFile?: string;
 
 	constructor(private readonly parts: EmacsAsksParts) {
+		const asks = this;
 		this.editor = {
 			key: pidKey(parts.pid),
 			label: `Emacs ${parts.pid}`,
 			tell: (news) => this.tell(news),
+			get noQuestions() {
+				return asks.questionsProblem;
+			},
 		};
 	}
 
@@ -77,10 +94,12 @@ export class EmacsAsks {
 	}
 
 	/**
-	 * The commands there, with this pi connected or not: installed (one request), then a change of connection
-	 * told on the push connection. Every push decides again: an install that failed waits for `retry`.
+	 * The commands there, with this pi connected or not: installed (one request, then one for `*pi question*`:
+	 * core/elisp/question-elisp.ts), then a change of connection told on the push connection. Every push decides again: an install that failed waits for `retry`.
+	 * `piInside`: pi runs in this Emacs's own terminal.
 	 */
-	want(connected: boolean): Promise<void> {
+	want(connected: boolean, piInside = false): Promise<void> {
+		this.piInside = piInside;
 		this.wanted = connected;
 		if (this.installedConnected === connected) return this.asking ?? Promise.resolve();
 		if (this.installed) {
@@ -157,6 +176,10 @@ export class EmacsAsks {
 		}
 		this.state = { kind: "installed", defined };
 		this.installedConnected = connected;
+		const questions = await this.parts.requests.ask("questions install", QUESTIONS_INSTALL_ELISP, {
+			prefix: this.parts.prefix,
+		});
+		this.questionsProblem = questionsInstalledOf(questions);
 		// The connection changed while it installed: told now.
 		if (this.wanted !== undefined && this.wanted !== connected) this.want(this.wanted);
 	}
@@ -167,7 +190,10 @@ export class EmacsAsks {
 			this.parts.send({ kind: "status", text: news.text, level: news.level });
 			return;
 		}
-		if (news.kind !== "reply") return;
+		if (news.kind !== "reply") {
+			this.parts.send(questionLineOf(news, this.piInside));
+			return;
+		}
 		this.replyDue = { text: news.text, streaming: news.streaming };
 		if (!this.replying) void runInBackground("emacs reply", () => this.writeReplies());
 	}

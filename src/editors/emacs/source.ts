@@ -211,7 +211,9 @@ export class EmacsSource extends ServerSource<EmacsSession, EmacsDiffChannel, Em
 					connected,
 				};
 				if (!on) session.asks.off();
-				return asksWanted(candidate, this.options.projectDir()) ? session.asks.want(connected) : undefined;
+				return asksWanted(candidate, this.options.projectDir())
+					? session.asks.want(connected, candidate.enclosing)
+					: undefined;
 			}),
 		);
 	}

@@ -1,6 +1,6 @@
 import { show } from "../../../shared/core/display-text.ts";
 import { type Fields, isFields } from "../../../shared/core/fields.ts";
-import { type AskMethod, isAskMethod } from "../../core/ask-methods.ts";
+import { type AskMethod, type AskNews, isAskMethod } from "../../core/ask-methods.ts";
 import { type EditorPaths, scoreTier } from "../../core/tiers.ts";
 
 /**
@@ -44,6 +44,32 @@ export function asksLineOf(line: Fields): AsksLine {
 	if (typeof method !== "string" || !isAskMethod(method))
 		return { kind: "bad", reason: `an ask line with an unknown method ${JSON.stringify(String(method).slice(0, 40))}` };
 	return { kind: "ask", method, params: params ?? {} };
+}
+
+/** pi's news of its questions (questions/): what `*pi question*` shows, or its end. */
+export type QuestionNews = Extract<AskNews, { kind: "question" | "notice" | "questionClosed" }>;
+
+/**
+ * The line on pi's push connection that shows (or closes) one of pi's questions in Emacs
+ * (core/elisp/question-elisp.ts): the news as it is, a question with `focus` false when pi runs in that Emacs's
+ * own terminal (its dialog is in front of the user there: the window shows, the user's window stays selected).
+ */
+export function questionLineOf(news: QuestionNews, piInside: boolean): Fields {
+	if (news.kind === "question")
+		return { kind: "question", id: news.id, title: news.title, choices: [...news.choices], focus: !piInside };
+	if (news.kind === "notice") return { kind: "notice", id: news.id, text: news.text };
+	return { kind: "questionClosed", id: news.id };
+}
+
+/**
+ * `QUESTIONS_INSTALL_ELISP`'s answer: undefined when `*pi question*` is there, else why pi's questions stay in pi
+ * (`/ide status` says it).
+ */
+export function questionsInstalledOf(
+	answer: { ok: true; value: unknown } | { ok: false; reason: string },
+): string | undefined {
+	if (answer.ok && isFields(answer.value) && answer.value.ok === true) return undefined;
+	return `its question view was not installed (${answer.ok ? "it answered nonsense" : show(answer.reason, 160)})`;
 }
 
 /** The names the install may answer: each command, or its `pi-ide-` twin when the user owns the name. */

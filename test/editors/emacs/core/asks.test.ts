@@ -8,6 +8,9 @@ import {
 	asksStatusText,
 	asksWanted,
 	EMACS_ASK_CAPS,
+	type QuestionNews,
+	questionLineOf,
+	questionsInstalledOf,
 } from "../../../../src/editors/emacs/core/asks.ts";
 import { PUSH_WINDOW_BYTES } from "../../../../src/editors/emacs/core/elisp/push-elisp.ts";
 
@@ -130,5 +133,43 @@ describe("the caps the elisp keeps to", () => {
 		expect(EMACS_ASK_CAPS.ask_bytes).toBe(120 * 1024);
 		expect(EMACS_ASK_CAPS.ask_bytes).toBeLessThan(PUSH_WINDOW_BYTES);
 		expect(EMACS_ASK_CAPS.typed_bytes).toBe(64 * 1024);
+	});
+});
+
+describe("the line that shows one of pi's questions in Emacs", () => {
+	const question: QuestionNews = { kind: "question", id: 3, title: "Allow deploy?\nwhy", choices: ["Yes", "No"] };
+	test.each<[QuestionNews, boolean, object]>([
+		[question, false, { kind: "question", id: 3, title: "Allow deploy?\nwhy", choices: ["Yes", "No"], focus: true }],
+		// pi in that Emacs's own terminal: its dialog is in front of the user, the window opens without focus.
+		[question, true, { kind: "question", id: 3, title: "Allow deploy?\nwhy", choices: ["Yes", "No"], focus: false }],
+		[
+			{ kind: "notice", id: 4, text: "pi asks in its terminal: Your name?" },
+			false,
+			{ kind: "notice", id: 4, text: "pi asks in its terminal: Your name?" },
+		],
+		[{ kind: "questionClosed", id: 4 }, true, { kind: "questionClosed", id: 4 }],
+	])("%j (pi inside: %s)", (news, inside, line) => {
+		expect(questionLineOf(news, inside)).toEqual(line);
+	});
+
+	test("the choices go as a plain array: one line of JSON", () => {
+		const line = questionLineOf({ ...question, choices: Object.freeze(["a", "b"]) }, false);
+		expect(JSON.parse(JSON.stringify(line))).toEqual(line);
+		expect(Array.isArray(line.choices)).toBe(true);
+	});
+});
+
+describe("the questions' install, as pi reads its answer", () => {
+	test.each<[Parameters<typeof questionsInstalledOf>[0], string | undefined]>([
+		[{ ok: true, value: { ok: true } }, undefined],
+		[{ ok: true, value: { ok: "yes" } }, "its question view was not installed (it answered nonsense)"],
+		[{ ok: true, value: null }, "its question view was not installed (it answered nonsense)"],
+		[
+			{ ok: false, reason: "failed in Emacs: pi's asks are not installed in this Emacs" },
+			"its question view was not installed (failed in Emacs: pi's asks are not installed in this Emacs)",
+		],
+		[{ ok: false, reason: "busy" }, "its question view was not installed (busy)"],
+	])("%j: %s", (answer, problem) => {
+		expect(questionsInstalledOf(answer)).toBe(problem);
 	});
 });

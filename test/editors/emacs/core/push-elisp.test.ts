@@ -41,6 +41,7 @@ describe("every chunk of elisp the Emacs source sends", () => {
 				"STATE_ELISP",
 				"UNSAVED_ELISP",
 				"ASKS_INSTALL_ELISP",
+				"QUESTIONS_INSTALL_ELISP",
 			].sort(),
 		);
 	});
@@ -55,10 +56,12 @@ describe("every chunk of elisp the Emacs source sends", () => {
 
 	/**
 	 * The asks' words, out of `*Messages*`: what the user's own commands answer, and pi's news (a status line),
-	 * which the asks' message handler shows (ask-news-elisp.ts).
+	 * which the asks' message handler shows (ask-news-elisp.ts); the questions' (question-elisp.ts) the same way.
 	 */
 	const SPEAKING: Record<string, [RegExp, number]> = {
 		ASKS_INSTALL_ELISP: [/\(let \(\(message-log-max nil\)\)\s+\(message "%s"/g, 2],
+		// `say`: what an answer's send became, and the keys of `*pi question*` answering the user.
+		QUESTIONS_INSTALL_ELISP: [/\(let \(\(message-log-max nil\)\)\s+\(message "%s"/g, 1],
 	};
 
 	test.each(chunks)("%s: writes nothing to *Messages*, and to the echo area only the asks' words", (name, text) => {

@@ -19,6 +19,8 @@
  *   reverted as the model's write is (`(revert-buffer t t t)`: no question, modes kept, a narrowing put back
  *   between markers); one with unsaved changes, or whose file is gone, is left alone and counted. TRAMP buffers
  *   are never looked at. Answered with `{kind: "followed", id, not_reloaded}`.
+ * - `{kind: "question", ...}`, `{kind: "notice", ...}`, `{kind: "questionClosed", id}`: one of pi's questions
+ *   of a run this Emacs asked, handed to `<prefix>question` (core/elisp/question-elisp.ts) when it is installed.
  * - `{kind: "connected", connected}`: whether this pi is connected to this Emacs now, in its registry entry.
  */
 export const ASK_NEWS_FORM = `(lambda (message)
@@ -112,6 +114,9 @@ export const ASK_NEWS_FORM = `(lambda (message)
                   (error (setq left (1+ left))))))))
         (funcall send (list (cons "kind" "followed") (cons "id" (gethash "id" message))
                             (cons "reverted" reverted) (cons "not_reloaded" left)))))
+     ((member kind '("question" "notice" "questionClosed"))
+      (let ((question (intern-soft (concat own-prefix "question"))))
+        (when (and question (fboundp question)) (funcall question message))))
      ((equal kind "connected")
       (dolist (entry (funcall get :pis))
         (when (equal (aref entry 0) own-prefix) (aset entry 3 (eq (gethash "connected" message) t))))))))`;

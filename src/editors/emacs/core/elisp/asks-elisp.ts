@@ -7,7 +7,8 @@ import { elispChunk, indent } from "./elisp-chunk.ts";
  * The asks' install body (args `{prefix, pid, project, connected, caps}`). One registry per Emacs, the variable
  * `pi-ide-asks`, shared by every pi that reads it: a plist of `:pis` (one `[prefix pid project connected]` per
  * pi, by pid), `:commands` (each command pi defined, with the function it holds), `:choice` (the pi picked in
- * the list, while it lives), `:ask`, `:choose` and `:reply` (pi's buffers) and `:reply-wanted`. The commands are
+ * the list, while it lives), `:ask`, `:choose` and `:reply` (pi's buffers), `:reply-wanted` and `:questions`
+ * (each pi's `*pi question*`, core/elisp/question-elisp.ts, which takes them out first). The commands are
  * closures that reach a pi only through the registry and that pi's `<prefix>send-ask` (core/elisp/push-elisp.ts),
  * so they work whichever pi defined them and outlive it; `<prefix>asks-close`, which the install's teardown
  * calls, takes this pi out, and the last one out removes the commands, the registry and pi's buffers (a prompt
@@ -65,6 +66,9 @@ const ASKS_BODY = `(let* ((own-prefix (let ((prefix (gethash "prefix" args)))
   (setq unregister
         (lambda (prefix)
           (when (boundp registry)
+            ;; Its question goes first (core/elisp/question-elisp.ts), while the registry holds it.
+            (let ((close (intern-soft (concat prefix "questions-close"))))
+              (when (and close (fboundp close)) (funcall close)))
             (let ((kept nil))
               (dolist (entry (funcall get :pis)) (unless (equal (aref entry 0) prefix) (push entry kept)))
               (setq kept (nreverse kept))

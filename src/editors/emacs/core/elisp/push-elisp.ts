@@ -3,6 +3,7 @@ import { elispChunk, indent } from "./elisp-chunk.ts";
 import { CHANGE_END_FORM, CHANGE_START_FORM, NEWLINES_FORM } from "./lines-elisp.ts";
 import { PROBE_ELISP } from "./probe-elisp.ts";
 import { receiveForm, sendAskForm } from "./push-talk-elisp.ts";
+import { QUESTIONS_INSTALL_ELISP } from "./question-elisp.ts";
 import { RELOAD_ELISP, SNAPSHOT_FORM, STATE_ELISP, UNSAVED_ELISP } from "./state-elisp.ts";
 
 /**
@@ -302,4 +303,5 @@ export const EMACS_ELISP_CHUNKS: Readonly<Record<string, string>> = {
 	INSTALL_ELISP,
 	SET_PUSHING_ELISP,
 	ASKS_INSTALL_ELISP,
+	QUESTIONS_INSTALL_ELISP,
 };
