@@ -15,7 +15,7 @@ function lastUserText(request: ChatRequest): string {
 
 /**
  * A model for the question mirror: `guard a b` calls `guarded` once per name (sibling calls, asking at once),
- * `pick` calls `pick` with red/green/blue, `name me` calls `named`; once the tools answered, it says `done`
+ * `pick` calls `pick` with red/green/blue, `name me` calls `named`, `write <path>` writes "from the model"; once the tools answered, it says `done`
  * followed by their results. Anything else: "ok".
  */
 export function questionModel(): Reply {
@@ -36,6 +36,8 @@ export function questionModel(): Reply {
 		if (/\bpick\b/.test(asked))
 			return { toolCall: { name: "pick", arguments: { title: "Pick a colour", choices: ["red", "green", "blue"] } } };
 		if (/\bname me\b/.test(asked)) return { toolCall: { name: "named", arguments: {} } };
+		const write = /\bwrite ([\w./-]+)/.exec(asked);
+		if (write) return { toolCall: { name: "write", arguments: { path: write[1], content: "from the model\n" } } };
 		return "ok";
 	};
 }

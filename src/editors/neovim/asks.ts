@@ -1,4 +1,6 @@
 import { runInBackground } from "../../shared/background.ts";
+import type { Cancel, Clock } from "../../shared/core/clock.ts";
+import { ASK_REGISTER_RETRY_MS, QUESTION_RETRY_MS } from "../../shared/core/timing.ts";
 import { isAskMethod } from "../core/ask-methods.ts";
 import type { AskingEditor, AskNews, EditorAsks } from "../editor-asks.ts";
 import {
@@ -26,6 +28,7 @@ export interface AskSessionParts {
 	channel: () => number | undefined;
 	/** pi runs in this Neovim's terminal (`$NVIM`). */
 	piInside: () => boolean;
+	clock: Clock;
 	/** A request when Neovim is free (its mode first), within an optional deadline (the hooks' clock). */
 	run: (what: string, request: NeovimRequest, deadlineMs?: number) => Promise<RpcAnswer>;
 }
@@ -42,6 +45,9 @@ export class NeovimAsks {
 	private taken: string[] = [];
 	private reason?: string;
 	private settling?: Promise<void>;
+	/** The question (or notice) this Neovim should show now: a retry stops once it is closed. */
+	private question?: number;
+	private registerAgain?: Cancel;
 	private wanted?: { on: boolean; connected: boolean };
 	readonly editor: AskingEditor;
 
@@ -72,6 +78,8 @@ export class NeovimAsks {
 		if (this.state === "on") this.parts.asks.gone(this.editor.key);
 		this.state = "off";
 		this.registered = undefined;
+		this.registerAgain?.();
+		this.registerAgain = undefined;
 	}
 
 	/** A run ended: its buffers follow the disk; how many changed files stayed as they were. */
@@ -107,10 +115,16 @@ export class NeovimAsks {
 		if (channel === undefined) return;
 		const me = { pid: this.parts.pi.pid, project: this.parts.pi.project, connected };
 		const answer = await this.parts.run("start asks", lua(ASK_START_LUA, channel, me, ASK_COMMANDS));
-		const value = answer.ok ? (answer.value as { defined?: unknown; taken?: unknown; unsupported?: unknown }) : {};
-		if (!answer.ok || typeof value !== "object" || value === null) {
+		if (!answer.ok) {
+			// Neovim waits for the user (a prompt) or missed it: asked again in a moment; asks on stay on meanwhile.
+			if (this.state !== "on") [this.state, this.reason] = ["failed", answer.reason];
+			this.registerAgainSoon();
+			return;
+		}
+		const value = answer.value as { defined?: unknown; taken?: unknown; unsupported?: unknown };
+		if (typeof value !== "object" || value === null) {
 			this.state = "failed";
-			this.reason = answer.ok ? "Neovim answered nonsense" : answer.reason;
+			this.reason = "Neovim answered nonsense";
 			return;
 		}
 		if (typeof value.unsupported === "string") {
@@ -125,6 +139,16 @@ export class NeovimAsks {
 		this.taken = names(value.taken);
 	}
 
+	private registerAgainSoon(): void {
+		if (this.registerAgain) return;
+		this.registerAgain = this.parts.clock.after(ASK_REGISTER_RETRY_MS, () => {
+			this.registerAgain = undefined;
+			const want = this.wanted;
+			if (want?.on && this.state !== "off")
+				void runInBackground("neovim asks again", () => this.set(want.on, want.connected));
+		});
+	}
+
 	private async remove(): Promise<void> {
 		const channel = this.parts.channel();
 		const wasOn = this.state === "on";
@@ -137,7 +161,25 @@ export class NeovimAsks {
 	private tell(news: AskNews): void {
 		const channel = this.parts.channel();
 		if (this.state !== "on" || channel === undefined) return;
+		if (news.kind === "question" || news.kind === "notice") {
+			this.question = news.id;
+			void runInBackground("neovim question", () => this.showQuestion(this.newsRequest(channel, news), news.id));
+			return;
+		}
+		if (news.kind === "questionClosed" && this.question === news.id) this.question = undefined;
 		void runInBackground("neovim ask news", () => this.parts.run("ask news", this.newsRequest(channel, news)));
+	}
+
+	/**
+	 * A question is shown once Neovim can take it: sent again while it stays open and Neovim waits for the user
+	 * (a prompt: pi's requests wait) or for Normal mode (the Lua's own wait misses a prompt's end).
+	 */
+	private async showQuestion(request: NeovimRequest, id: number): Promise<void> {
+		while (this.question === id && this.state === "on") {
+			const answer = await this.parts.run("show a question", request);
+			if (answer.ok && answer.value === "shown") return;
+			await new Promise<void>((resume) => this.parts.clock.after(QUESTION_RETRY_MS, resume));
+		}
 	}
 
 	private newsRequest(channel: number, news: AskNews): NeovimRequest {

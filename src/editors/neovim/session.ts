@@ -76,6 +76,7 @@ export class NeovimSession {
 				editor: { key: pidKey(found.pid), label: `Neovim ${found.pid}` },
 				pi: { pid: process.pid, project: hooks.asks.project() },
 				piInside: hooks.asks.piInside,
+				clock: hooks.clock,
 				channel: () => this.channel,
 				run: (what, request, deadlineMs) => this.requests.whenFree(what, request, deadlineMs),
 			});

@@ -147,6 +147,10 @@ export const SUGGEST_LINK_RETRY_MAX_MS = 60_000;
 
 /** An ask sent while pi was idle must start a run within this long, or the editor is told it was not sent. */
 export const ASK_START_WAIT_MS = 2000;
+/** Asks Neovim could not register (it waited for the user in a prompt) are registered again after this long. */
+export const ASK_REGISTER_RETRY_MS = 1000;
+/** A question an editor could not take (Neovim in a prompt) is sent again this often while it stays open. */
+export const QUESTION_RETRY_MS = 400;
 /** An open reply view is sent the streaming reply at most once per this long (a few times a second). */
 export const REPLY_VIEW_UPDATE_MS = 250;
 /** At a run's end, the editors' buffers follow the disk within this long (`pi: done` waits for it). */

@@ -115,6 +115,8 @@ export class SourceHarness {
 		this.connected = SourceHarness.KEY;
 		source.follow();
 		await waitFor("connected", () => lockOf(source)?.connection === "connected");
+		// The listing is rebuilt after the connection is marked: what the connect read shows once it is.
+		await waitFor("the connected editor listed", () => source.editors().some((editor) => editor.ideServer?.connected));
 		if (options.pastReplay ?? true) this.clock.advance((IDE_SELECTION_REPLAY_MS + IDE_REQUEST_TIMEOUT_MS) / 2);
 	}
 

@@ -16,11 +16,18 @@ Q = { protocol = 1 }
 package.loaded["pi_ide_questions"] = Q
 Q.group = api.nvim_create_augroup("pi_ide_questions", { clear = true })
 
+-- A one-line window over the bottom right, never focused: the echo area would be redrawn over in Insert mode.
 local function note(text)
-  local room = math.max(1, vim.v.echospace - 1)
+  local buf = api.nvim_create_buf(false, true)
   text = tostring(text):gsub("[%c]", " ")
-  while fn.strdisplaywidth(text) > room do text = fn.strcharpart(text, 0, fn.strchars(text) - 1) end
-  api.nvim_echo({ { text, "MoreMsg" } }, false, {})
+  api.nvim_buf_set_lines(buf, 0, -1, false, { text })
+  vim.bo[buf].bufhidden = "wipe"
+  local width = math.max(1, math.min(fn.strdisplaywidth(text), vim.o.columns - 2))
+  Q.note_win = api.nvim_open_win(buf, false, {
+    relative = "editor", anchor = "SE", style = "minimal", focusable = false, width = width, height = 1,
+    row = math.max(1, vim.o.lines - vim.o.cmdheight - 1), col = vim.o.columns,
+  })
+  pcall(api.nvim_win_set_option, Q.note_win, "winhighlight", "Normal:MoreMsg")
 end
 
 local function split(text)
@@ -31,10 +38,12 @@ end
 
 -- The window goes, and with it its buffer (bufhidden=wipe); the question is forgotten.
 function Q.close()
-  local shown = Q.shown
-  Q.shown, Q.waiting = nil, nil
+  local shown, note_win = Q.shown, Q.note_win
+  Q.shown, Q.waiting, Q.note_win = nil, nil, nil
   pcall(api.nvim_clear_autocmds, { group = Q.group })
-  if shown and api.nvim_win_is_valid(shown.win) then pcall(api.nvim_win_close, shown.win, true) end
+  for _, win in ipairs({ shown and shown.win or -1, note_win or -1 }) do
+    if api.nvim_win_is_valid(win) then pcall(api.nvim_win_close, win, true) end
+  end
 end
 
 local function reply(method, choice)
@@ -62,14 +71,16 @@ function Q.open(channel, q, focus)
   local width = 20
   for _, line in ipairs(lines) do width = math.max(width, fn.strdisplaywidth(line)) end
   width = math.min(width, math.max(10, vim.o.columns - 6))
-  local height = math.min(#lines, math.max(1, vim.o.lines - 6))
+  local rows = 0
+  for _, line in ipairs(lines) do rows = rows + math.max(1, math.ceil(fn.strdisplaywidth(line) / width)) end
+  local height = math.min(rows, math.max(1, vim.o.lines - 6))
   local win = api.nvim_open_win(buf, focus, {
     relative = "editor", style = "minimal", border = "rounded", width = width, height = height,
     row = math.max(0, math.floor((vim.o.lines - height) / 2) - 1), col = math.floor((vim.o.columns - width) / 2),
   })
   vim.wo[win].wrap = true
   Q.shown = { channel = channel, q = q, win = win }
-  if #q.choices > 0 then pcall(api.nvim_win_set_cursor, win, { math.min(height, title_lines + 1), 0 }) end
+  if #q.choices > 0 then pcall(api.nvim_win_set_cursor, win, { title_lines + 1, 0 }) end
   for i = 1, math.min(9, #q.choices) do map(buf, tostring(i), function() reply("answer", i) end) end
   map(buf, "<CR>", function()
     local i = api.nvim_win_get_cursor(0)[1] - title_lines
@@ -86,8 +97,15 @@ end
 -- Shown now with the focus from Normal mode, without it when pi runs in this Neovim's terminal; else at the
 -- next Normal mode, said in one line meanwhile.
 function Q.show(channel, q, quiet)
-  Q.close()
   local mode = api.nvim_get_mode().mode
+  -- pi asks again while this one waits (a prompt's end is no mode change): shown once Neovim is in Normal mode.
+  if Q.waiting and Q.waiting.q.id == q.id and not quiet then
+    if mode ~= "n" then return end
+    Q.close()
+    return Q.open(channel, q, true)
+  end
+  if Q.shown and Q.shown.q.id == q.id then return end
+  Q.close()
   if quiet or mode == "n" then return Q.open(channel, q, not quiet) end
   Q.waiting = { channel = channel, q = q }
   note("pi asks: " .. split(q.title ~= "" and q.title or q.text)[1] .. " (shown in Normal mode)")
@@ -96,8 +114,11 @@ function Q.show(channel, q, quiet)
     callback = function()
       local waiting = Q.waiting
       if not waiting then return true end
-      Q.waiting = nil
-      vim.schedule(function() pcall(Q.open, waiting.channel, waiting.q, true) end)
+      vim.schedule(function()
+        if Q.waiting ~= waiting then return end
+        Q.close()
+        pcall(Q.open, waiting.channel, waiting.q, true)
+      end)
       return true
     end,
   })
