@@ -17,6 +17,7 @@ import { ideServerRows } from "./ide-server-rows.ts";
 import { heapAfterGc, promptCost, promptPaths, referencePaths, startupTime } from "./in-process-scenarios.ts";
 import { neovimRows } from "./neovim-rows.ts";
 import { processFactsRows } from "./process-facts-rows.ts";
+import { questionRows } from "./question-rows.ts";
 import { type ReportRow, skippedRow, writeMarkdownReport } from "./report.ts";
 import { reviewRows } from "./review-rows.ts";
 import {
@@ -51,7 +52,7 @@ const only = new Set(
 		.find((arg) => arg.startsWith("--only="))
 		?.slice("--only=".length)
 		.split(",")
-		.map(Number) ?? [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18],
+		.map(Number) ?? [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19],
 );
 const size = {
 	writes: quick ? 40 : 200,
@@ -85,6 +86,8 @@ const size = {
 	askSamples: quick ? 10 : 50,
 	askIdleSeconds: quick ? 5 : 10,
 	askSettleSeconds: quick ? 5 : 60,
+	questionSamples: quick ? 10 : 50,
+	wrapCalls: quick ? 20_000 : 200_000,
 };
 
 const ours: Implementation = { name: "pi-ide-context", extension: PACKAGE_ROOT };
@@ -156,7 +159,7 @@ async function main(): Promise<void> {
 	const started = performance.now();
 
 	if (only.has(1)) {
-		log("1/18 follow latency");
+		log("1/19 follow latency");
 		const followOurs = await followLatency(ours, size.writes);
 		const followBase = await followLatency(baseline, size.writes);
 		for (const kind of ["single", "burst"] as const) {
@@ -180,7 +183,7 @@ async function main(): Promise<void> {
 		}
 	}
 	if (only.has(2)) {
-		log("2/18 freshness flip (both at once)");
+		log("2/19 freshness flip (both at once)");
 		const [flipOurs, flipBase] = await Promise.all([
 			freshnessFlipLag(ours, size.flips),
 			freshnessFlipLag(baseline, size.flips),
@@ -197,7 +200,7 @@ async function main(): Promise<void> {
 		});
 	}
 	if (only.has(3)) {
-		log("3/18 kill -9 to widget cleared (both at once)");
+		log("3/19 kill -9 to widget cleared (both at once)");
 		const [deathOurs, deathBase] = await Promise.all([
 			deathLatency(ours, size.deaths),
 			deathLatency(baseline, size.deaths),
@@ -214,7 +217,7 @@ async function main(): Promise<void> {
 		});
 	}
 	if (only.has(4)) {
-		log("4/18 prompt cost");
+		log("4/19 prompt cost");
 		const promptP50s: number[] = [];
 		for (const files of [1, 100, 5000]) {
 			const o = await promptCost(ours, files, size.prompts);
@@ -301,7 +304,7 @@ async function main(): Promise<void> {
 		});
 	}
 	if (only.has(5)) {
-		log("5/18 startup");
+		log("5/19 startup");
 		const startups: { files: number; ours: number; baseline: number }[] = [];
 		for (const files of [1, 100, 1000, 10_000]) {
 			const o: number[] = [];
@@ -333,7 +336,7 @@ async function main(): Promise<void> {
 		}
 	}
 	if (only.has(6)) {
-		log(`6/18 idle CPU, ${size.idleWindows} windows of ${size.idleSeconds} s (nine pi processes at once)`);
+		log(`6/19 idle CPU, ${size.idleWindows} windows of ${size.idleSeconds} s (nine pi processes at once)`);
 		// One window is noisy at 10 ms ticks and may hold pi's own one-off start-up work: medians of windows.
 		const zedSkip = zedSkipReason();
 		const [zedIdle, ...samples] = await Promise.all([
@@ -396,7 +399,7 @@ async function main(): Promise<void> {
 		});
 	}
 	if (only.has(7)) {
-		log("7/18 memory (both at once)");
+		log("7/19 memory (both at once)");
 		const rounds = size.memoryRounds;
 		const [memOurs, memBase] = await Promise.all([
 			memoryGrowth(ours, size.memoryWrites, size.appearances, rounds),
@@ -435,7 +438,7 @@ async function main(): Promise<void> {
 		});
 	}
 	if (only.has(8)) {
-		log("8/18 conversation: editor context the model holds after 20 prompts");
+		log("8/19 conversation: editor context the model holds after 20 prompts");
 		const once = await conversationBytes(ours, false);
 		const every = await conversationBytes(ours, true);
 		rows.push({
@@ -451,7 +454,7 @@ async function main(): Promise<void> {
 		});
 	}
 	if (only.has(9)) {
-		log("9/18 Zed's database (pi 1.x on the toolchain's Node)");
+		log("9/19 Zed's database (pi 1.x on the toolchain's Node)");
 		const skip = zedSkipReason();
 		if (skip) {
 			for (const short of [
@@ -514,7 +517,7 @@ async function main(): Promise<void> {
 		}
 	}
 	if (only.has(10)) {
-		log("10/18 Neovim over its own server (real Neovims in tmux)");
+		log("10/19 Neovim over its own server (real Neovims in tmux)");
 		rows.push(
 			...(await neovimRows(ours, {
 				neovimKeys: size.neovimKeys,
@@ -526,12 +529,12 @@ async function main(): Promise<void> {
 		);
 	}
 	if (only.has(11)) {
-		log("11/18 VS Code: the package's client in a real VS Code (code-server, chromium)");
+		log("11/19 VS Code: the package's client in a real VS Code (code-server, chromium)");
 		rows.push(...(await vscodeRows({ selections: size.vscodeSelections, idleSeconds: size.vscodeIdleSeconds })));
 	}
 	if (only.has(12)) {
 		log(
-			"12/18 IDE servers: MCP over a loopback WebSocket (JetBrains-like and VS Code-like fakes in the bench process)",
+			"12/19 IDE servers: MCP over a loopback WebSocket (JetBrains-like and VS Code-like fakes in the bench process)",
 		);
 		rows.push(
 			...(await ideServerRows(ours, {
@@ -543,11 +546,11 @@ async function main(): Promise<void> {
 		);
 	}
 	if (only.has(13)) {
-		log("13/18 review of the model's edits: a real Neovim (tmux) and a real VS Code (code-server, chromium)");
+		log("13/19 review of the model's edits: a real Neovim (tmux) and a real VS Code (code-server, chromium)");
 		rows.push(...(await reviewRows({ reviewPairs: size.reviewPairs, vscodeReviews: size.vscodeReviews })));
 	}
 	if (only.has(14)) {
-		log("14/18 Emacs over its own server (real Emacsen in tmux)");
+		log("14/19 Emacs over its own server (real Emacsen in tmux)");
 		rows.push(
 			...(await emacsRows({
 				emacsKeys: size.emacsKeys,
@@ -558,7 +561,7 @@ async function main(): Promise<void> {
 		);
 	}
 	if (only.has(15)) {
-		log("15/18 process facts: the ps + lsof backend against /proc (10 headless Neovims, ~300 processes)");
+		log("15/19 process facts: the ps + lsof backend against /proc (10 headless Neovims, ~300 processes)");
 		rows.push(
 			...(await processFactsRows({
 				scans: size.factsScans,
@@ -569,17 +572,21 @@ async function main(): Promise<void> {
 	}
 	if (only.has(16)) {
 		log(
-			"16/18 inline suggestions: pi's share of a suggestion (a pi-ide.nvim-like IDE server, a fake model of fixed latency)",
+			"16/19 inline suggestions: pi's share of a suggestion (a pi-ide.nvim-like IDE server, a fake model of fixed latency)",
 		);
 		rows.push(...(await suggestionRows({ requests: size.suggestions, cancels: size.suggestionCancels })));
 	}
 	if (only.has(17)) {
-		log("17/18 Neovim's ghost text: a real Neovim 0.7.2 (tmux) and the real pi 0.73, a fake model of fixed latency");
+		log("17/19 Neovim's ghost text: a real Neovim 0.7.2 (tmux) and the real pi 0.73, a fake model of fixed latency");
 		rows.push(...(await ghostTextRows({ ghostSamples: size.ghostSamples, ghostKeys: size.ghostKeys })));
 	}
 	if (only.has(18)) {
-		log("18/18 asks from Neovim: a real Neovim 0.7.2 (tmux) and the real pi 0.73, the offline fake model");
+		log("18/19 asks from Neovim: a real Neovim 0.7.2 (tmux) and the real pi 0.73, the offline fake model");
 		rows.push(...(await askRows(size)));
+	}
+	if (only.has(19)) {
+		log("19/19 pi's questions in Neovim: a real Neovim 0.7.2 (tmux) and the real pi 0.73; the wrap's cost in-process");
+		rows.push(...(await questionRows(size)));
 	}
 	const seconds = (performance.now() - started) / 1000;
 	const machine = {

@@ -27,7 +27,7 @@ local function note(text)
     relative = "editor", anchor = "SE", style = "minimal", focusable = false, width = width, height = 1,
     row = math.max(1, vim.o.lines - vim.o.cmdheight - 1), col = vim.o.columns,
   })
-  pcall(api.nvim_win_set_option, Q.note_win, "winhighlight", "Normal:MoreMsg")
+  vim.wo[Q.note_win].winhighlight = "Normal:MoreMsg"
 end
 
 local function split(text)
