@@ -2,6 +2,7 @@ import type { ExtensionCommandContext } from "@mariozechner/pi-coding-agent";
 import { Container, type SelectItem, SelectList, Text } from "@mariozechner/pi-tui";
 import { connectReason } from "../connection/core/rules.ts";
 import type { Editor } from "../editors/core/editor.ts";
+import { unmirrored } from "../questions/ui-wrap.ts";
 import { editorLabel } from "../shared/core/display-text.ts";
 import { noticeText } from "../shared/core/notice-texts.ts";
 import { DISCONNECT_VALUE, type PickerRow, pickerRows, pickerRowText } from "./core/picker-rows.ts";
@@ -113,7 +114,9 @@ async function choose(
 		0,
 		rows.findIndex((row) => row.value === connectedKey),
 	);
-	const fromList = await ctx.ui.custom<string | null>((tui, theme, _keybindings, done) => {
+	// Typed into pi: the picker is never mirrored to an editor, even during a run an editor asked.
+	const ui = unmirrored(ctx.ui);
+	const fromList = await ui.custom<string | null>((tui, theme, _keybindings, done) => {
 		const items: SelectItem[] = rows;
 		const list = new SelectList(items, Math.min(items.length, MAX_VISIBLE_ROWS), {
 			selectedPrefix: (text) => theme.fg("accent", text),
@@ -140,6 +143,6 @@ async function choose(
 	});
 	if (fromList !== undefined) return fromList ?? undefined;
 	const texts = rows.map(pickerRowText);
-	const chosen = await ctx.ui.select(title, texts);
+	const chosen = await ui.select(title, texts);
 	return chosen === undefined ? undefined : rows[texts.indexOf(chosen)]?.value;
 }

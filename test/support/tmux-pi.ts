@@ -41,11 +41,14 @@ export class TmuxPi {
 			serverOptions?: [string, string][];
 			/** More of pi's environment (a Neovim test's `TMPDIR` and process scope). */
 			env?: Record<string, string>;
+			/** More extensions loaded after it (a test extension whose tools ask). */
+			extraExtensions?: string[];
 		},
 	): TmuxPi {
 		if (!line.node) throw new Error(line.skipReason);
+		const extensions = ["-e", PACKAGE_ROOT, ...(options.extraExtensions ?? []).flatMap((path) => ["-e", path])];
 		return TmuxPi.run(
-			[line.node, line.cli, "--provider", FAKE_PROVIDER, "--model", FAKE_MODEL, "--no-session", "-e", PACKAGE_ROOT],
+			[line.node, line.cli, "--provider", FAKE_PROVIDER, "--model", FAKE_MODEL, "--no-session", ...extensions],
 			{
 				...options,
 				env: { ...options.env, PI_CODING_AGENT_DIR: options.agentDir, PI_IDE_STATE_DIR: options.stateDir },
