@@ -283,6 +283,6 @@ describe.skipIf(!available).each(piLines())("pi's questions in Neovim through th
 		expect((await rpc.ideStatus()).join("\n")).toContain("(1 mirrored, 0 answered there)");
 		rpc.respond(dialog.id as string, { confirmed: true });
 		await decided("allowed once");
-		expect(await floats(nvim)).toBe(0);
+		await waitFor("the float gone", async () => (await floats(nvim)) === 0, 1000, 20);
 	});
 });
