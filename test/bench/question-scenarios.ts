@@ -51,7 +51,9 @@ export async function questionLatencies(samples: number): Promise<number[]> {
 				() => pi.messages.slice(before).find((message) => message.method === "confirm"),
 				15_000,
 			);
-			drawn.push((await shown) - asked.receivedAt);
+			// A drawing that never comes fails the bench (a pending promise alone would let node exit quietly).
+			const never = new Promise<never>((_, fail) => setTimeout(() => fail(new Error(`q${n} never drawn`)), 15_000));
+			drawn.push((await Promise.race([shown, never])) - asked.receivedAt);
 			await nvim.rpc.request("nvim_input", ["1"], 5000);
 			await waitFor(
 				"agent_end",

@@ -25,7 +25,7 @@ export function questionModel(): Reply {
 			results.unshift(messageText(request.messages[index] as { content: unknown }));
 		if (results.length > 0) return `done: ${results.join(", ")}`;
 		const asked = lastUserText(request);
-		const guard = /\bguard((?: [a-z]+)+)/.exec(asked);
+		const guard = /\bguard((?: [a-z0-9]+)+)/.exec(asked);
 		if (guard)
 			return {
 				toolCalls: (guard[1] ?? "")
