@@ -10,7 +10,13 @@ export interface QuestionMirrorParts {
 	offReason?: string;
 	/** The editors whose asks the running run carries (asks/): a question asked now is theirs. */
 	runEditors: () => readonly AskingEditor[];
+	/** The next question's id: unique in this pi process unless a test counts its own. */
+	nextId?: () => number;
 }
+
+/** Ids unique in this pi process: an editor never takes a new session's question for an old one's. */
+let processQuestionIds = 0;
+const processQuestionId = () => ++processQuestionIds;
 
 /** A choice made in an editor (its index in the choices), or undefined: withdrawn before anyone chose there. */
 export type MirrorAnswer = number | undefined;
@@ -25,7 +31,6 @@ export class QuestionMirror {
 	private readonly queue = new QuestionQueue();
 	private readonly told = new Map<string, AskingEditor>();
 	private readonly choosing = new Map<number, (choice: number) => void>();
-	private nextId = 1;
 	private mirrored = 0;
 	private answeredInEditor = 0;
 	private closed = false;
@@ -44,7 +49,7 @@ export class QuestionMirror {
 	 */
 	show(view: QuestionView, targets: readonly AskingEditor[], signal: AbortSignal): Promise<MirrorAnswer> {
 		if (targets.length === 0 || signal.aborted || this.closed) return Promise.resolve(undefined);
-		const id = this.nextId++;
+		const id = (this.parts.nextId ?? processQuestionId)();
 		this.mirrored++;
 		for (const editor of targets) this.told.set(editor.key, editor);
 		return new Promise<MirrorAnswer>((resolve) => {

@@ -27,10 +27,12 @@ type SlotHolder = { [WRAP_SLOT]?: WrapSlot };
  */
 export function wrapUi(ui: ExtensionUIContext, mirror: Pick<QuestionMirror, "targets" | "show">): () => void {
 	const holder = ui as ExtensionUIContext & SlotHolder;
+	// A slot whose functions were put back by another extension's unwrap is no wrap any more: a fresh one.
 	const found = holder[WRAP_SLOT];
-	const slot = found ?? newSlot(ui);
+	const live = found && WRAPPED.some((name) => ui[name] === found.ours[name]) ? found : undefined;
+	const slot = live ?? newSlot(ui);
 	slot.mirror = mirror;
-	if (!found) {
+	if (!live) {
 		holder[WRAP_SLOT] = slot;
 		Object.assign(ui, slot.ours);
 	}
@@ -112,8 +114,9 @@ async function raced<T>(
 	const inEditor = mirror
 		.show(view, targets, editorSignal)
 		.then((choice: MirrorAnswer) => (choice === undefined ? never<Won<T>>() : { from: "editor" as const, choice }));
-	const inPi = piDialog(signal).then((answer): Won<T> => ({ from: "pi", answer }));
 	try {
+		// Inside the try: a dialog that throws at once still closes the editor's copy.
+		const inPi = piDialog(signal).then((answer): Won<T> => ({ from: "pi", answer }));
 		const won = await Promise.race([inEditor, inPi]);
 		if (won.from === "editor") piWithdraw.abort();
 		return won;

@@ -129,9 +129,9 @@ function ask(ui: NonNullable<DecideInputs["ui"]>, inputs: DecideInputs, note: Vi
 			...(inputs.rpc && { timeout: REVIEW_RPC_DIALOG_TIMEOUT_MS }),
 		});
 	};
-	// An editor that shows no diff gets the choices as a question; one that shows the diff answers there.
-	const mirrored =
-		note.kind === "none" || note.kind === "failed" ? inputs.mirror?.choose(title, CHOICES, withdraw.signal) : undefined;
+	// An editor that shows no diff (none, failed, closed) gets the choices as a question; one that shows it answers there.
+	const shows = note.kind === "shown" || note.kind === "opening";
+	const mirrored = shows ? undefined : inputs.mirror?.choose(title, CHOICES, withdraw.signal);
 	const fromPi = inPi().then((chosen): Raced => ({ from: "pi", id, answer: chosen, by: "pi" }));
 	const fromEditor = mirrored?.then((chosen): Promise<Raced> | Raced =>
 		chosen === undefined ? new Promise<Raced>(() => {}) : { from: "pi", id, answer: chosen, by: "editor" },

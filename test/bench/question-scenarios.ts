@@ -13,7 +13,7 @@ import { QuestionMirror } from "../../src/questions/question-mirror.ts";
 import { wrapUi } from "../../src/questions/ui-wrap.ts";
 import { E2eWorkspace } from "../support/e2e-workspace.ts";
 import { type PiLine, piLines } from "../support/pi-cli.ts";
-import { QUESTION_EXTENSION, questionModel } from "../support/question-e2e.ts";
+import { QUESTION_EXTENSION, questionArmed, questionModel } from "../support/question-e2e.ts";
 import { RealNeovim } from "../support/real-neovim.ts";
 import { RpcPi } from "../support/rpc-pi.ts";
 import { waitFor } from "../support/wait-for.ts";
@@ -54,6 +54,7 @@ export async function questionLatencies(samples: number): Promise<number[]> {
 			// A drawing that never comes fails the bench (a pending promise alone would let node exit quietly).
 			const never = new Promise<never>((_, fail) => setTimeout(() => fail(new Error(`q${n} never drawn`)), 15_000));
 			drawn.push((await Promise.race([shown, never])) - asked.receivedAt);
+			await questionArmed(nvim);
 			await nvim.rpc.request("nvim_input", ["1"], 5000);
 			await waitFor(
 				"agent_end",

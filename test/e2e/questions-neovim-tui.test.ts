@@ -8,7 +8,7 @@ import { describe, expect, test } from "vitest";
 import { useE2eWorkspace } from "../support/e2e-workspace.ts";
 import { messageText } from "../support/fake-model-server.ts";
 import { type PiLine, piLines } from "../support/pi-cli.ts";
-import { QUESTION_EXTENSION, questionModel } from "../support/question-e2e.ts";
+import { QUESTION_EXTENSION, questionArmed, questionModel } from "../support/question-e2e.ts";
 import { RealNeovim, requireNeovim } from "../support/real-neovim.ts";
 import { hasTmux, TmuxPi } from "../support/tmux-pi.ts";
 import { PI_START_TIMEOUT_MS, waitFor } from "../support/wait-for.ts";
@@ -64,6 +64,7 @@ describe.skipIf(!available).each(piLines())("pi's question in the real $name's T
 			await nvim.keys(":Pi guard tui<CR>", "n");
 			await tui.waitForScreen("pi's dialog", (screen) => screen.includes("Allow tui?"));
 			await waitFor("Neovim's copy", () => nvim.screen().includes("2 No"), 10_000, 20);
+			await questionArmed(nvim);
 			await nvim.keys("1");
 			await told("allowed tui");
 			await tui.waitForScreen("pi's dialog gone", (screen) => !screen.includes("Allow tui?"), 5000);
@@ -75,6 +76,7 @@ describe.skipIf(!available).each(piLines())("pi's question in the real $name's T
 		const { nvim, tui } = await start();
 		await nvim.keys(":Pi guard kept<CR>", "n");
 		await waitFor("Neovim's copy", () => nvim.screen().includes("Allow kept?"), 15_000, 20);
+		await questionArmed(nvim);
 		await nvim.keys("<Esc>");
 		await waitFor("Neovim's copy gone", () => !nvim.screen().includes("Allow kept?"), 5000, 20);
 		expect(tui.screen()).toContain("Allow kept?");

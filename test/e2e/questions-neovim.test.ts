@@ -9,7 +9,7 @@ import { describe, expect, test } from "vitest";
 import { useE2eWorkspace } from "../support/e2e-workspace.ts";
 import { messageText } from "../support/fake-model-server.ts";
 import { type PiLine, piLines } from "../support/pi-cli.ts";
-import { QUESTION_EXTENSION, questionModel } from "../support/question-e2e.ts";
+import { QUESTION_EXTENSION, questionArmed, questionModel } from "../support/question-e2e.ts";
 import { RealNeovim, requireNeovim } from "../support/real-neovim.ts";
 import { type RpcMessage, RpcPi } from "../support/rpc-pi.ts";
 import { PI_START_TIMEOUT_MS, waitFor } from "../support/wait-for.ts";
@@ -98,6 +98,7 @@ describe.skipIf(!available).each(piLines())("pi's questions in Neovim through th
 			expect(screen).toContain("The test tool would run deploy.");
 			expect(screen).toContain("1 Yes");
 			expect(await inFloat(nvim)).toBe(true);
+			await questionArmed(nvim);
 			await nvim.keys("1");
 			await decided("allowed deploy");
 			await offScreen(nvim, "1 Yes");
@@ -116,6 +117,7 @@ describe.skipIf(!available).each(piLines())("pi's questions in Neovim through th
 		await asksReady(nvim);
 		await asked(nvim, rpc, "guard alpha");
 		await onScreen(nvim, "2 No");
+		await questionArmed(nvim);
 		await nvim.keys("2");
 		await decided("denied alpha");
 		await onScreen(nvim, "pi: done");
@@ -125,6 +127,7 @@ describe.skipIf(!available).each(piLines())("pi's questions in Neovim through th
 			return piAsked(rpc, 2);
 		})();
 		await onScreen(nvim, "Allow beta?");
+		await questionArmed(nvim);
 		await nvim.keys("<Esc>");
 		await offScreen(nvim, "Allow beta?");
 		expect(await floats(nvim)).toBe(0);
@@ -153,8 +156,10 @@ describe.skipIf(!available).each(piLines())("pi's questions in Neovim through th
 		await onScreen(nvim, "Allow one?");
 		expect(nvim.screen()).not.toContain("Allow two?");
 		expect(await floats(nvim)).toBe(1);
+		await questionArmed(nvim);
 		await nvim.keys("1");
 		await onScreen(nvim, "Allow two?");
+		await questionArmed(nvim);
 		await nvim.keys("2");
 		await decided("denied two");
 		expect(toolResults(ws.server.requests)).toEqual(expect.arrayContaining(["allowed one", "denied two"]));
@@ -177,6 +182,7 @@ describe.skipIf(!available).each(piLines())("pi's questions in Neovim through th
 		await onScreen(nvim, "1 Yes");
 		expect(await inFloat(nvim)).toBe(true);
 		expect(nvim.screen()).not.toContain("shown in Normal mode");
+		await questionArmed(nvim);
 		await nvim.keys("1");
 		await decided("allowed later");
 		expect(await nvim.lua("return vim.api.nvim_buf_get_lines(0, 0, -1, false)")).toEqual(["const q = 1;", "typed"]);
@@ -201,6 +207,7 @@ describe.skipIf(!available).each(piLines())("pi's questions in Neovim through th
 		await nvim.keys(":Pi pick<CR>", "n");
 		await onScreen(nvim, "3 blue");
 		expect(nvim.screen()).toContain("Pick a colour");
+		await questionArmed(nvim);
 		await nvim.keys("3");
 		await decided("picked blue");
 		await onScreen(nvim, "pi: done");
@@ -254,6 +261,7 @@ describe.skipIf(!available).each(piLines())("pi's questions in Neovim through th
 			await nvim.keys("y", "n");
 			await onScreen(nvim, "4 Reject and say why");
 			expect(nvim.screen()).toContain("1 Accept");
+			await questionArmed(nvim);
 			await nvim.keys("1");
 			const written = join(ws.project, "src", "w.ts");
 			await waitFor(

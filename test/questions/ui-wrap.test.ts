@@ -45,7 +45,12 @@ function fakeUi() {
 function rig(options: { on?: boolean; editors?: AskingEditor[] } = {}) {
 	const editor = fakeEditor(42);
 	const run = { editors: options.editors ?? [editor] };
-	const mirror = new QuestionMirror({ on: () => options.on ?? true, runEditors: () => run.editors });
+	let ids = 0;
+	const mirror = new QuestionMirror({
+		on: () => options.on ?? true,
+		runEditors: () => run.editors,
+		nextId: () => ++ids,
+	});
 	const pi = fakeUi();
 	const originals = { ...pi.ui };
 	const unwrap = wrapUi(pi.ui, mirror);
@@ -196,7 +201,7 @@ describe("the wrap's life", () => {
 	test("wrapped twice (a second session, /reload before an unwrap): one layer, the newer mirror", async () => {
 		const { ui, dialogs, editor, originals } = rig();
 		const newer = fakeEditor(43);
-		const mirror2 = new QuestionMirror({ on: () => true, runEditors: () => [newer] });
+		const mirror2 = new QuestionMirror({ on: () => true, runEditors: () => [newer], nextId: () => 1 });
 		wrapUi(ui, mirror2);
 		const allowed = ui.confirm("Allow?", "");
 		const dialog = await lastDialog(dialogs);

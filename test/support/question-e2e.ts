@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { type ChatRequest, messageText, type Reply } from "./fake-model-server.ts";
 import { PACKAGE_ROOT } from "./pi-cli.ts";
+import { waitFor } from "./wait-for.ts";
 
 /** The test extension whose tools ask pi's user (`guarded`, `pick`, `named`): loaded with `-e` beside ours. */
 export const QUESTION_EXTENSION = join(PACKAGE_ROOT, "test", "fixtures", "question-extension", "index.ts");
@@ -41,3 +42,14 @@ export function questionModel(): Reply {
 		return "ok";
 	};
 }
+
+/** The question window takes keys once armed (it ignores them for its first half second). */
+export const questionArmed = (nvim: { lua: (code: string) => Promise<unknown> }) =>
+	waitFor(
+		"Neovim's question window armed",
+		async () =>
+			(await nvim.lua("local Q = package.loaded.pi_ide_questions return Q and Q.shown and Q.shown.armed or false")) ===
+			true,
+		5000,
+		20,
+	);

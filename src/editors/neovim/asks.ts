@@ -1,6 +1,6 @@
 import { runInBackground } from "../../shared/background.ts";
 import type { Cancel, Clock } from "../../shared/core/clock.ts";
-import { ASK_REGISTER_RETRY_MS, QUESTION_RETRY_MS } from "../../shared/core/timing.ts";
+import { ASK_REGISTER_RETRY_MS } from "../../shared/core/timing.ts";
 import { isAskMethod } from "../core/ask-methods.ts";
 import type { AskingEditor, AskNews, EditorAsks } from "../editor-asks.ts";
 import {
@@ -12,10 +12,13 @@ import {
 	ASK_START_LUA,
 	ASK_STOP_LUA,
 } from "./core/ask-lua.ts";
-import { QUESTION_CLOSE_LUA, QUESTION_SHOW_LUA } from "./core/question-lua.ts";
 import type { NeovimAsksReport } from "./core/status.ts";
+import { NeovimQuestions } from "./questions.ts";
 import { lua, type NeovimRequest } from "./requests.ts";
 import type { RpcAnswer } from "./rpc.ts";
+
+/** Registering again after a failure stops after this many tries in a row (a minute at one a second). */
+const MAX_REGISTER_RETRIES = 60;
 
 /** What one Neovim's asks need of its session. */
 export interface AskSessionParts {
@@ -45,14 +48,21 @@ export class NeovimAsks {
 	private taken: string[] = [];
 	private reason?: string;
 	private settling?: Promise<void>;
-	/** The question (or notice) this Neovim should show now: a retry stops once it is closed. */
-	private question?: number;
+	private readonly questions: NeovimQuestions;
 	private registerAgain?: Cancel;
+	private registerFailures = 0;
 	private wanted?: { on: boolean; connected: boolean };
 	readonly editor: AskingEditor;
 
 	constructor(private readonly parts: AskSessionParts) {
 		this.editor = { ...parts.editor, tell: (news) => this.tell(news) };
+		this.questions = new NeovimQuestions({
+			channel: parts.channel,
+			on: () => this.state === "on",
+			piInside: parts.piInside,
+			run: (what, request) => parts.run(what, request),
+			clock: parts.clock,
+		});
 	}
 
 	/** Registered (with `connected`) or removed as wanted; idempotent, one change at a time. */
@@ -134,13 +144,15 @@ export class NeovimAsks {
 		}
 		this.state = "on";
 		this.reason = undefined;
+		this.registerFailures = 0;
 		this.registered = { connected };
 		this.defined = names(value.defined);
 		this.taken = names(value.taken);
 	}
 
+	/** Neovim in a prompt ends it soon; one that keeps failing (a broken Lua, a dead loop) is left with its reason. */
 	private registerAgainSoon(): void {
-		if (this.registerAgain) return;
+		if (this.registerAgain || ++this.registerFailures > MAX_REGISTER_RETRIES) return;
 		this.registerAgain = this.parts.clock.after(ASK_REGISTER_RETRY_MS, () => {
 			this.registerAgain = undefined;
 			const want = this.wanted;
@@ -155,51 +167,21 @@ export class NeovimAsks {
 		this.state = "off";
 		this.registered = undefined;
 		if (wasOn) this.parts.asks.gone(this.editor.key);
-		if (channel !== undefined) await this.parts.run("stop asks", lua(ASK_STOP_LUA, channel));
+		if (channel === undefined) return;
+		await this.parts.run("stop asks", lua(ASK_STOP_LUA, channel));
+		await this.questions.drop(channel);
 	}
 
 	private tell(news: AskNews): void {
 		const channel = this.parts.channel();
 		if (this.state !== "on" || channel === undefined) return;
-		if (news.kind === "question" || news.kind === "notice") {
-			this.question = news.id;
-			void runInBackground("neovim question", () => this.showQuestion(this.newsRequest(channel, news), news.id));
-			return;
-		}
-		if (news.kind === "questionClosed" && this.question === news.id) this.question = undefined;
-		void runInBackground("neovim ask news", () => this.parts.run("ask news", this.newsRequest(channel, news)));
+		if (news.kind === "status") this.send("ask news", lua(ASK_SAY_LUA, news.text, news.level));
+		else if (news.kind === "reply") this.send("ask news", lua(ASK_REPLY_LUA, channel, news.text, news.streaming));
+		else this.questions.tell(news);
 	}
 
-	/**
-	 * A question is shown once Neovim can take it: sent again while it stays open and Neovim waits for the user
-	 * (a prompt: pi's requests wait) or for Normal mode (the Lua's own wait misses a prompt's end).
-	 */
-	private async showQuestion(request: NeovimRequest, id: number): Promise<void> {
-		while (this.question === id && this.state === "on") {
-			const answer = await this.parts.run("show a question", request);
-			if (answer.ok && answer.value === "shown") return;
-			await new Promise<void>((resume) => this.parts.clock.after(QUESTION_RETRY_MS, resume));
-		}
-	}
-
-	private newsRequest(channel: number, news: AskNews): NeovimRequest {
-		switch (news.kind) {
-			case "status":
-				return lua(ASK_SAY_LUA, news.text, news.level);
-			case "reply":
-				return lua(ASK_REPLY_LUA, channel, news.text, news.streaming);
-			case "question":
-				return lua(QUESTION_SHOW_LUA, channel, { id: news.id, title: news.title, choices: news.choices }, this.quiet());
-			case "notice":
-				return lua(QUESTION_SHOW_LUA, channel, { id: news.id, text: news.text, choices: [] }, this.quiet());
-			case "questionClosed":
-				return lua(QUESTION_CLOSE_LUA, news.id);
-		}
-	}
-
-	/** pi runs in this Neovim's own terminal: its question opens without taking the focus from pi. */
-	private quiet(): boolean {
-		return this.parts.piInside();
+	private send(what: string, request: NeovimRequest): void {
+		void runInBackground(`neovim ${what}`, () => this.parts.run(what, request));
 	}
 }
 

@@ -149,6 +149,8 @@ export const SUGGEST_LINK_RETRY_MAX_MS = 60_000;
 export const ASK_START_WAIT_MS = 2000;
 /** Asks Neovim could not register (it waited for the user in a prompt) are registered again after this long. */
 export const ASK_REGISTER_RETRY_MS = 1000;
+/** Neovim's question window ignores keys this long after it opens: a key meant for the buffer never answers. */
+export const QUESTION_KEYS_ARMED_MS = 500;
 /** A question an editor could not take (Neovim in a prompt) is sent again this often while it stays open. */
 export const QUESTION_RETRY_MS = 400;
 /** An open reply view is sent the streaming reply at most once per this long (a few times a second). */

@@ -1,3 +1,4 @@
+import { QUESTION_KEYS_ARMED_MS } from "../../../shared/core/timing.ts";
 import { ASK_NOTIFICATION } from "./ask-lua.ts";
 
 /**
@@ -14,6 +15,7 @@ import { ASK_NOTIFICATION } from "./ask-lua.ts";
 const QUESTION_MODULE = String.raw`
 Q = { protocol = 1 }
 package.loaded["pi_ide_questions"] = Q
+local ARMED_MS = ${QUESTION_KEYS_ARMED_MS}
 Q.group = api.nvim_create_augroup("pi_ide_questions", { clear = true })
 
 -- A one-line window over the bottom right, never focused: the echo area would be redrawn over in Insert mode.
@@ -56,7 +58,10 @@ local function reply(method, choice)
 end
 
 local function map(buf, lhs, run)
-  vim.keymap.set("n", lhs, function() pcall(run) end, { buffer = buf, nowait = true, silent = true })
+  vim.keymap.set("n", lhs, function()
+    -- Deaf for its first moment: a key meant for the buffer (Enter, a count) never answers for the user.
+    if Q.shown and Q.shown.armed then pcall(run) end
+  end, { buffer = buf, nowait = true, silent = true })
 end
 
 function Q.open(channel, q, focus)
@@ -74,14 +79,20 @@ function Q.open(channel, q, focus)
   local rows = 0
   for _, line in ipairs(lines) do rows = rows + math.max(1, math.ceil(fn.strdisplaywidth(line) / width)) end
   local height = math.min(rows, math.max(1, vim.o.lines - 6))
-  local win = api.nvim_open_win(buf, focus, {
+  -- A notice is read, not answered: it never takes the focus.
+  local win = api.nvim_open_win(buf, focus and #q.choices > 0, {
     relative = "editor", style = "minimal", border = "rounded", width = width, height = height,
     row = math.max(0, math.floor((vim.o.lines - height) / 2) - 1), col = math.floor((vim.o.columns - width) / 2),
   })
   vim.wo[win].wrap = true
-  Q.shown = { channel = channel, q = q, win = win }
+  local shown = { channel = channel, q = q, win = win, armed = false }
+  Q.shown = shown
+  vim.defer_fn(function() shown.armed = true end, ARMED_MS)
   if #q.choices > 0 then pcall(api.nvim_win_set_cursor, win, { title_lines + 1, 0 }) end
-  for i = 1, math.min(9, #q.choices) do map(buf, tostring(i), function() reply("answer", i) end) end
+  -- A digit answers at once up to nine choices; from ten, Enter on the choice's line.
+  if #q.choices <= 9 then
+    for i = 1, #q.choices do map(buf, tostring(i), function() reply("answer", i) end) end
+  end
   map(buf, "<CR>", function()
     local i = api.nvim_win_get_cursor(0)[1] - title_lines
     if i >= 1 and i <= #q.choices then reply("answer", i) end
@@ -94,17 +105,25 @@ function Q.open(channel, q, focus)
   })
 end
 
+local function same(current, channel, id)
+  return current ~= nil and current.channel == channel and current.q.id == id
+end
+
 -- Shown now with the focus from Normal mode, without it when pi runs in this Neovim's terminal; else at the
--- next Normal mode, said in one line meanwhile.
+-- next Normal mode, said in one line meanwhile. Another pi's question on screen: "busy" (that pi asks again).
 function Q.show(channel, q, quiet)
   local mode = api.nvim_get_mode().mode
   -- pi asks again while this one waits (a prompt's end is no mode change): shown once Neovim is in Normal mode.
-  if Q.waiting and Q.waiting.q.id == q.id and not quiet then
+  if same(Q.waiting, channel, q.id) and not quiet then
     if mode ~= "n" then return end
     Q.close()
     return Q.open(channel, q, true)
   end
-  if Q.shown and Q.shown.q.id == q.id then return end
+  if same(Q.shown, channel, q.id) then return end
+  local other = Q.shown or Q.waiting
+  if other and other.channel ~= channel and fn.empty(api.nvim_get_chan_info(other.channel)) == 0 then
+    return "busy"
+  end
   Q.close()
   if quiet or mode == "n" then return Q.open(channel, q, not quiet) end
   Q.waiting = { channel = channel, q = q }
@@ -123,11 +142,17 @@ function Q.show(channel, q, quiet)
     end,
   })
 end
+
+-- pi left (its channel gone, or its asks removed): its question goes with it.
+function Q.drop(channel)
+  local current = Q.shown or Q.waiting
+  if current and current.channel == channel then Q.close() end
+end
 `;
 
 /**
  * Args: channel, question (`{ id, title, choices }` or `{ id, text, choices = {} }`), quiet (pi runs in this
- * Neovim's terminal). "shown" or "waiting" (for Normal mode).
+ * Neovim's terminal). "shown", "waiting" (for Normal mode) or "busy" (another pi's question is on screen).
  */
 export const QUESTION_SHOW_LUA = `local channel, q, quiet = ...
 local api, fn = vim.api, vim.fn
@@ -135,13 +160,19 @@ local Q = package.loaded["pi_ide_questions"]
 if type(Q) ~= "table" or Q.protocol ~= 1 then
 ${QUESTION_MODULE}
 end
-Q.show(channel, { id = q.id, title = q.title or "", text = q.text or "", choices = q.choices or {} }, quiet == true)
-return Q.waiting and "waiting" or "shown"`;
+local answer = Q.show(channel, { id = q.id, title = q.title or "", text = q.text or "", choices = q.choices or {} }, quiet == true)
+return answer or (Q.waiting and "waiting" or "shown")`;
 
-/** Args: id. The question's copy goes (answered elsewhere, closed in pi), if it is the one shown or waiting. */
-export const QUESTION_CLOSE_LUA = `local id = ...
+/** Args: channel, id. That pi's question goes (answered elsewhere, closed in pi), if it is the one shown or waiting. */
+export const QUESTION_CLOSE_LUA = `local channel, id = ...
 local Q = package.loaded["pi_ide_questions"]
-if type(Q) ~= "table" or Q.protocol ~= 1 then return false end
+if type(Q) ~= "table" or Q.protocol ~= 1 then return true end
 local current = Q.shown or Q.waiting
-if current and current.q.id == id then Q.close() end
+if current and current.channel == channel and current.q.id == id then Q.close() end
+return true`;
+
+/** Args: channel. pi leaves this Neovim (its asks removed): its question, if any, goes too. */
+export const QUESTION_DROP_LUA = `local channel = ...
+local Q = package.loaded["pi_ide_questions"]
+if type(Q) == "table" and Q.protocol == 1 then Q.drop(channel) end
 return true`;
