@@ -213,6 +213,30 @@ describe("the wrap's life", () => {
 		expect(ui.confirm).not.toBe(originals.confirm);
 	});
 
+	test("a dialog that throws at once: the editor's copy closes with it", async () => {
+		const { ui, editor } = rig();
+		const slotted = ui as unknown as Record<symbol, { before: { select: unknown } }>;
+		const slot = slotted[Symbol.for("pi-ide-context.questions.wrap")];
+		if (slot)
+			slot.before.select = () => {
+				throw new Error("no dialog here");
+			};
+		await expect(ui.select("Pick", ["a"])).rejects.toThrow("no dialog here");
+		expect(editor.told.at(-1)).toEqual({ kind: "questionClosed", id: 1 });
+	});
+
+	test("an extension's unwrap put back the functions from before ours: the next wrap installs itself again", async () => {
+		const { ui, dialogs, originals } = rig();
+		Object.assign(ui, originals);
+		const later = fakeEditor(44);
+		wrapUi(ui, new QuestionMirror({ on: () => true, runEditors: () => [later], nextId: () => 7 }));
+		expect(ui.confirm).not.toBe(originals.confirm);
+		const allowed = ui.confirm("Allow?", "");
+		(await lastDialog(dialogs)).answer(true);
+		expect(await allowed).toBe(true);
+		expect(later.told[0]).toMatchObject({ kind: "question", id: 7 });
+	});
+
 	test("unwrapped: pi's own functions are back", () => {
 		const { ui, originals, unwrap } = rig();
 		unwrap();

@@ -105,4 +105,18 @@ describe("the review's choices in the editor a run came from (pi's question mirr
 		open[0]?.answer(CHOICE.accept);
 		expect(await deciding).toEqual({ kind: "accept", by: "pi" });
 	});
+
+	test("the diff closed undecided in the editor: asked again in pi, and the choices go to the editor as a question", async () => {
+		const { ui, open } = scriptedUi();
+		const mirror = scriptedMirror();
+		const view = diffView({ ok: true, where: "tab page 2" });
+		const deciding = decide(inputs({ ui, mirror, view: { editor: "Neovim 42", hint: ":w", diff: view } }));
+		await waitFor("asked in pi", () => open.length === 1);
+		expect(mirror.asked).toEqual([]);
+		view.answerWith({ kind: "closed" });
+		await waitFor("asked again, also in the editor", () => open.length === 2 && mirror.asked.length === 1);
+		expect(mirror.asked[0]?.title).toBe("Review: write a.ts\nclosed");
+		mirror.asked[0]?.choose(CHOICE.reject);
+		expect(await deciding).toEqual({ kind: "reject", by: "editor" });
+	});
 });
