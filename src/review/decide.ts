@@ -1,6 +1,6 @@
 import type { ExtensionUIContext } from "@mariozechner/pi-coding-agent";
 import type { Clock } from "../shared/core/clock.ts";
-import { REVIEW_RPC_DIALOG_TIMEOUT_MS, REVIEW_SHOWN_WAIT_MS } from "../shared/core/timing.ts";
+import { FOREIGN_TIMER_EARLY_MS, REVIEW_RPC_DIALOG_TIMEOUT_MS, REVIEW_SHOWN_WAIT_MS } from "../shared/core/timing.ts";
 import type { ChoicesMirror } from "./choices-mirror.ts";
 import type { DiffView, EditorAnswer } from "./core/diff-host.ts";
 import type { Decider } from "./core/review-status.ts";
@@ -96,7 +96,7 @@ export async function decide(inputs: DecideInputs): Promise<Decision> {
 		const timedOut =
 			inputs.rpc &&
 			raced.answer === undefined &&
-			inputs.clock.nowMs() - (answered?.askedAtMs ?? 0) >= REVIEW_RPC_DIALOG_TIMEOUT_MS;
+			inputs.clock.nowMs() - (answered?.askedAtMs ?? 0) >= REVIEW_RPC_DIALOG_TIMEOUT_MS - FOREIGN_TIMER_EARLY_MS;
 		// A host's dialog ended by itself while another, or the editor, may still answer: they decide.
 		if (timedOut && (editor || selects.length > 0)) continue;
 		withdrawAll();

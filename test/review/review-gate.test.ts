@@ -335,6 +335,16 @@ describe("the review gate: the editor and pi's select race, the first answer win
 		expect(await result).toMatchObject({ block: true, reason: expect.stringContaining('"no answer in time"') });
 	});
 
+	test("RPC: a dialog pi's timer ended a little early by the clock (Node's loop time lags) still timed out", async () => {
+		const { ui, clock, call } = setup({ target: { none: "no editor is connected" }, rpc: true });
+		file("t3.ts", "x\n");
+		const { result } = call("write", { path: "t3.ts", content: "y\n" });
+		await waitUntil(() => ui.titles.length === 1);
+		clock.advance(119_900);
+		await ui.choose(undefined);
+		expect(await result).toMatchObject({ block: true, reason: expect.stringContaining('"no answer in time"') });
+	});
+
 	test("RPC, the dialog timed out while the editor shows the diff: the editor decides", async () => {
 		const { host, ui, clock, call } = setup({ rpc: true });
 		file("t2.ts", "x\n");

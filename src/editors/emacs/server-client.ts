@@ -12,7 +12,9 @@ import {
 } from "./core/server-protocol.ts";
 
 /** What one request gave: the `-print` text, or why there is none (Emacs's error, a timeout, a closed socket). */
-export type ServerAnswer = { ok: true; value: string; emacsPid: number | undefined } | { ok: false; reason: string };
+export type ServerAnswer =
+	| { ok: true; value: string; emacsPid: number | undefined }
+	| { ok: false; reason: string; timedOut?: true };
 
 export interface RequestOptions {
 	clock: Clock;
@@ -44,7 +46,7 @@ export function requestEmacs(socketPath: string, line: string, options: RequestO
 		};
 		const finishWith = (reply: ServerReply) => finish(answerOf(reply, options.expectedPid));
 		const cancel = options.clock.after(options.timeoutMs, () =>
-			finish({ ok: false, reason: `no answer within ${options.timeoutMs} ms` }),
+			finish({ ok: false, reason: `no answer within ${options.timeoutMs} ms`, timedOut: true }),
 		);
 		socket.on("error", (error) => finish({ ok: false, reason: `cannot talk to Emacs: ${error.message}` }));
 		socket.once("connect", () => socket.write(line));
@@ -70,7 +72,7 @@ function answerOf(reply: ServerReply, expectedPid: number | undefined): ServerAn
 	return { ok: true, value: reply.printed, emacsPid: reply.emacsPid };
 }
 
-export type EvalAnswer = { ok: true; value: unknown } | { ok: false; reason: string };
+export type EvalAnswer = { ok: true; value: unknown } | { ok: false; reason: string; timedOut?: true };
 
 /**
  * Runs one of pi's fixed elisp functions (core/elisp/probe-elisp.ts) with `args`, and reads its value: the JSON it

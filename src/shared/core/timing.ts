@@ -89,6 +89,11 @@ export const NEOVIM_DIFF_CLOSE_ATTEMPTS = 30;
 
 /** How long an RPC host's review dialog stays: pi cannot withdraw it once the editor answered, so it ends by itself. */
 export const REVIEW_RPC_DIALOG_TIMEOUT_MS = 120_000;
+/**
+ * Node fires a timer by its loop's cached time, which lags the precise clock in a busy process: a dialog that
+ * pi's own timer ended may look this much short of its timeout.
+ */
+export const FOREIGN_TIMER_EARLY_MS = 250;
 /** pi's select waits this long for the editor to show the diff, so its title can say where; then it asks anyway. */
 export const REVIEW_SHOWN_WAIT_MS = 1000;
 /** pi's review select ignores keys this long after it appears: an Enter typed for the prompt never approves. */

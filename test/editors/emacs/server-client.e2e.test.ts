@@ -43,6 +43,7 @@ describe("the client against servers that are not Emacs (no Emacs needed)", () =
 		expect(await requestEmacs(path, "-eval 1 \n", options(200))).toEqual({
 			ok: false,
 			reason: "no answer within 200 ms",
+			timedOut: true,
 		});
 		expect(Date.now() - started).toBeLessThan(1500);
 	});
@@ -147,6 +148,7 @@ describe.skipIf(!available)("the client against a real Emacs 28.2's server (in t
 		expect(await evalInEmacs(emacs.socket, PROBE_ELISP, {}, options(500, emacs.pid))).toEqual({
 			ok: false,
 			reason: "no answer within 500 ms",
+			timedOut: true,
 		});
 		expect(Date.now() - started).toBeLessThan(1500);
 		// A request given up on while Emacs was busy: pi closed its connection before Emacs read a byte.
