@@ -7,7 +7,8 @@
  * | `session_start`         | connection/controller.ts starts the sources (editors/), the widget (ui/);    |
  * |                         | suggestions/suggestion-service.ts answers editors' `getSuggestions`;       |
  * |                         | questions/ wraps `ctx.ui`: a run's dialogs shown in the editor that asked  |
- * | `session_shutdown`      | the same, closed and awaited                                                |
+ * |                         | pi-bridge/ serves pi-bridge.nvim's socket (its prompts, approvals, questions) |
+ * | `session_shutdown`      | the same, closed and awaited (pi-bridge's socket only when pi quits)        |
  * | `--pi-ide-suggestion-model` | the flag, read at `session_start`: the suggestions' model              |
  * | `input`                 | text queued while the agent works: its references go with the next prompt;   |
  * |                         | an editor's ask (asks/ask-service.ts) loses its token                         |
@@ -27,7 +28,7 @@
  *
  * Features depend in this order, each with its pure rules in its own `core/` (docs/development.md):
  * events → shared → settings → editors → safety → connection → review → suggestions → references → prompt → asks
- * → questions → ui → index.
+ * → questions → pi-bridge → ui → index.
  */
 import type { ExtensionAPI, ExtensionContext, ToolCallEvent } from "@mariozechner/pi-coding-agent";
 import type { AskService } from "./asks/ask-service.ts";
@@ -40,6 +41,8 @@ import { editorSourcesOf } from "./connection/sources-config.ts";
 import { processFactsOfThisPi } from "./editors/processes/system-facts.ts";
 import { plannedStateDirs } from "./editors/state-dir/state-dir.ts";
 import { EDITOR_EVENT_CHANNEL } from "./events.ts";
+import { wireBridgeEvents } from "./pi-bridge/bridge-events.ts";
+import { type SessionBridge, sessionBridge } from "./pi-bridge/session-bridge.ts";
 import { CONTEXT_MESSAGE_TYPE } from "./prompt/core/context-message.ts";
 import { NO_KNOWLEDGE } from "./prompt/core/model-knowledge.ts";
 import { KnowledgeCache } from "./prompt/knowledge-cache.ts";
@@ -66,8 +69,7 @@ import { modelAccessOf, modelRefOf } from "./suggestions/model-call.ts";
 import { suggestionRedaction } from "./suggestions/redacted-request.ts";
 import { suggestionStandingNow } from "./suggestions/standing.ts";
 import { SuggestionService } from "./suggestions/suggestion-service.ts";
-import { IDE_SUBCOMMANDS, runIdeCommand } from "./ui/ide-command.ts";
-import { ideCommandConnection } from "./ui/ide-command-connection.ts";
+import { ideCommandConnection, registerIdeCommand } from "./ui/ide-command-connection.ts";
 import { registerTranscriptLine } from "./ui/transcript-line.ts";
 import { WidgetSurface } from "./ui/widget-surface.ts";
 
@@ -91,6 +93,7 @@ export default function piIdeContext(pi: ExtensionAPI): void {
 	let suggestions: SuggestionService | undefined;
 	let asks: AskService | undefined;
 	let questions: SessionQuestions | undefined;
+	let bridge: SessionBridge | undefined;
 	const knowledgeCache = new KnowledgeCache(CONTEXT_MESSAGE_TYPE);
 	const queuedTexts: string[] = [];
 
@@ -180,6 +183,7 @@ export default function piIdeContext(pi: ExtensionAPI): void {
 			clock: systemClock,
 			isSecretFile: (file) => sessionReferences.secretFile([file]) !== undefined,
 			mirror: questions.choices,
+			approvals: () => bridge?.approvals,
 			changed: () => started.refreshWidget(),
 		});
 		messages = new MessageBuilder(
@@ -188,10 +192,15 @@ export default function piIdeContext(pi: ExtensionAPI): void {
 			prepareDiagnostics({ redactSecrets: settings.redactSecrets.on }),
 		);
 		await controller.start();
+		const prompt = { ...sessionReferences, projectDir: ctx.cwd };
+		const [sessionAsks, mirror] = [asks, questions];
+		bridge = await sessionBridge(ctx, settings, { asks: sessionAsks, mirror, prompt, environment: process.env });
 	}
 
-	async function stop(): Promise<void> {
-		const [closing, reviewing, suggesting] = [controller, review, suggestions];
+	/** `quitting`: pi ends (not `/new`, a switch, `/reload`): what outlives sessions goes too. */
+	async function stop(quitting: boolean): Promise<void> {
+		const [closing, reviewing, suggesting, bridging] = [controller, review, suggestions, bridge];
+		bridge = undefined;
 		questions?.close();
 		questions = undefined;
 		asks?.close();
@@ -203,7 +212,7 @@ export default function piIdeContext(pi: ExtensionAPI): void {
 		suggestions = undefined;
 		widget?.dispose();
 		widget = undefined;
-		await Promise.all([reviewing?.gate.close(), suggesting?.close()]);
+		await Promise.all([reviewing?.gate.close(), suggesting?.close(), bridging?.close(quitting)]);
 		await closing?.stop();
 	}
 
@@ -224,8 +233,8 @@ export default function piIdeContext(pi: ExtensionAPI): void {
 			);
 	});
 
-	pi.on("session_shutdown", async () => {
-		await stop();
+	pi.on("session_shutdown", async (event) => {
+		await stop(event.reason === "quit");
 	});
 
 	// Text typed while the agent works is queued by pi and starts no run: its references go with the next prompt.
@@ -284,26 +293,19 @@ export default function piIdeContext(pi: ExtensionAPI): void {
 
 	registerTranscriptLine(pi);
 	wireAskEvents(pi, () => asks);
+	wireBridgeEvents(pi, () => bridge?.broadcast);
 
 	pi.registerFlag(SUGGESTION_MODEL_FLAG, {
 		type: "string",
 		description: "The model of inline suggestions for editors that ask (<provider>/<id>), over the editor's choice",
 	});
 
-	pi.registerCommand("ide", {
-		description:
-			"Connect pi to an editor: /ide, /ide all, /ide off, /ide status, /ide review on|off, /ide suggestions on|off, /ide install vscode",
-		getArgumentCompletions: (prefix) => {
-			const matches = IDE_SUBCOMMANDS.filter((item) => item.value.startsWith(prefix.trim()));
-			return matches.length > 0 ? matches.map((item) => ({ ...item })) : null;
-		},
-		handler: async (args, ctx) => {
-			if (!controller) await start(ctx);
-			if (!controller || !review || !suggestions || !asks || !questions) return;
-			const [asking, mirror] = [asks, questions.mirror];
-			const status = [() => asking.statusLines(), () => mirror.statusLines()];
-			await runIdeCommand(args, ctx, ideCommandConnection(controller, review, suggestions, status));
-		},
+	registerIdeCommand(pi, async (ctx) => {
+		if (!controller) await start(ctx);
+		if (!controller || !review || !suggestions || !asks || !questions) return undefined;
+		const [asking, mirror, bridging] = [asks, questions.mirror, bridge];
+		const status = [() => asking.statusLines(), () => mirror.statusLines(), () => bridging?.statusLines() ?? []];
+		return ideCommandConnection(controller, review, suggestions, status);
 	});
 }
 

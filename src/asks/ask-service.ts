@@ -1,4 +1,4 @@
-import type { AskMethod } from "../editors/core/ask-methods.ts";
+import type { AskMethod, NotSent } from "../editors/core/ask-methods.ts";
 import type { AskingEditor, DiskFollowed, EditorAsks } from "../editors/editor-asks.ts";
 import { referenceSections } from "../references/core/sections.ts";
 import { runInBackground } from "../shared/background.ts";
@@ -99,22 +99,39 @@ export class AskService {
 	}
 
 	/** Why an ask cannot be taken now, or undefined. */
-	private refusal(): string | undefined {
-		if (!this.parts.on()) return notSentReason.off;
-		if (this.ending) return notSentReason.ending;
-		if (this.compacting) return notSentReason.compacting;
-		if (this.parts.model() === undefined) return notSentReason.noModel;
+	private refusal(): NotSent | undefined {
+		if (!this.parts.on()) return "off";
+		if (this.ending) return "ending";
+		if (this.compacting) return "compacting";
+		if (this.parts.model() === undefined) return "noModel";
 		return undefined;
 	}
 
-	private async ask(editor: AskingEditor, ask: Ask): Promise<void> {
+	private ask(editor: AskingEditor, ask: Ask): Promise<void> {
+		return this.prompted(editor, () => this.composed(ask));
+	}
+
+	/**
+	 * A prompt an editor's client composed itself (pi-bridge.nvim inlines its code; pi-bridge/ checked it):
+	 * sent as an ask is, or refused with the reason, the refusal's kind in `notSent`.
+	 */
+	async prompted(
+		editor: AskingEditor,
+		compose: () => Promise<{ ok: true; text: string } | { ok: false; reason: string }>,
+	): Promise<void> {
+		this.editors.set(editor.key, editor);
 		this.counts.asked++;
 		const refused = this.refusal();
 		if (refused) {
 			this.notSent(editor, refused);
 			return;
 		}
-		const text = await this.composed(ask);
+		const composed = await compose();
+		if (!composed.ok) {
+			this.notSent(editor, "failed", composed.reason);
+			return;
+		}
+		const text = composed.text;
 		// The checks again: the redaction took a moment.
 		const late = this.refusal();
 		if (late) {
@@ -137,7 +154,7 @@ export class AskService {
 			this.parts.send(sent);
 		} catch (error) {
 			this.ledger.forget(id);
-			this.notSent(editor, error instanceof Error ? error.message : String(error));
+			this.notSent(editor, "failed", error instanceof Error ? error.message : String(error));
 			return;
 		}
 		this.counts.sent++;
@@ -145,7 +162,7 @@ export class AskService {
 	}
 
 	/** The user's words with their references, then the referenced lines, as one message. */
-	private async composed(ask: Ask): Promise<string> {
+	private async composed(ask: Ask): Promise<{ ok: true; text: string }> {
 		const plan = planAsk({ ...ask, prompt: typedText(ask.prompt) });
 		const context = this.parts.placeholders;
 		const [resolved, diagnostics] = await Promise.all([
@@ -154,7 +171,7 @@ export class AskService {
 		]);
 		const sections = referenceSections(resolved, plan.notes, { alreadySent: new Set() }).sections;
 		if (diagnostics !== undefined) sections.push(`<editor-diagnostics>\n${diagnostics}\n</editor-diagnostics>`);
-		return [plan.text, ...sections].join("\n\n");
+		return { ok: true, text: [plan.text, ...sections].join("\n\n") };
 	}
 
 	/** An idle ask must start a run within the wait; a compaction before the run (both lines do one) waits too. */
@@ -166,26 +183,27 @@ export class AskService {
 				return;
 			}
 			for (const ask of this.ledger.expired(this.parts.clock.nowMs(), ASK_START_WAIT_MS))
-				this.notSentAsk(ask, notSentReason.noStart);
+				this.notSentAsk(ask, "noStart");
 		});
 		this.timers.add(cancel);
 	}
 
-	private notSentAsk(ask: AskSent, why: string): void {
+	private notSentAsk(ask: AskSent, kind: NotSent): void {
 		const editor = this.editors.get(ask.key);
-		if (editor) this.notSent(editor, why);
+		if (editor) this.notSent(editor, kind);
 	}
 
-	private notSent(editor: AskingEditor, why: string): void {
+	/** `why`: a failure's own words (`failed`); the others say their reason. */
+	private notSent(editor: AskingEditor, kind: NotSent, why = kind === "failed" ? "" : notSentReason[kind]): void {
 		this.counts.refused++;
 		this.lastProblem = `${editor.label}: not sent: ${why}`;
-		editor.tell({ kind: "status", text: askText.notSent(why), level: "error" });
+		editor.tell({ kind: "status", text: askText.notSent(why), level: "error", notSent: kind });
 	}
 
 	private add(editor: AskingEditor, add: Add): void {
 		const lines = add.startLine === undefined ? undefined : { start: add.startLine, end: add.endLine ?? add.startLine };
 		const inserted = this.parts.on() ? this.parts.insertInput?.(add.file, lines) : undefined;
-		if (inserted === undefined) this.notSent(editor, this.parts.on() ? notSentReason.noUi : notSentReason.off);
+		if (inserted === undefined) this.notSent(editor, this.parts.on() ? "noUi" : "off");
 		else editor.tell({ kind: "status", text: askText.added(inserted.trim()), level: "info" });
 	}
 
@@ -272,7 +290,7 @@ export class AskService {
 	/** The session ends: every ask not delivered is told so; nothing more is sent to the editors. */
 	close(): void {
 		this.ending = true;
-		for (const ask of this.ledger.clear()) this.notSentAsk(ask, notSentReason.ending);
+		for (const ask of this.ledger.clear()) this.notSentAsk(ask, "ending");
 		for (const cancel of this.timers) cancel();
 		this.timers.clear();
 		this.replies.close();

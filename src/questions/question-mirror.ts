@@ -18,6 +18,8 @@ export interface QuestionMirrorParts {
 let processQuestionIds = 0;
 const processQuestionId = () => ++processQuestionIds;
 
+const ESC = "\u001b";
+
 /** A choice made in an editor (its index in the choices), or undefined: withdrawn before anyone chose there. */
 export type MirrorAnswer = number | undefined;
 
@@ -31,6 +33,8 @@ export class QuestionMirror {
 	private readonly queue = new QuestionQueue();
 	private readonly told = new Map<string, AskingEditor>();
 	private readonly choosing = new Map<number, (choice: number) => void>();
+	/** A custom dialog's key handler by question: the Esc an editor sends goes to pi's component. */
+	private readonly keyHandlers = new Map<number, (key: string) => void>();
 	private mirrored = 0;
 	private answeredInEditor = 0;
 	private closed = false;
@@ -47,7 +51,12 @@ export class QuestionMirror {
 	 * Shows `view` in `targets` until `signal` withdraws it: resolves with the index of the choice made in an
 	 * editor, or undefined once withdrawn (a dismissal in an editor closes only its copy and resolves nothing).
 	 */
-	show(view: QuestionView, targets: readonly AskingEditor[], signal: AbortSignal): Promise<MirrorAnswer> {
+	show(
+		view: QuestionView,
+		targets: readonly AskingEditor[],
+		signal: AbortSignal,
+		onKey?: (key: string) => void,
+	): Promise<MirrorAnswer> {
 		if (targets.length === 0 || signal.aborted || this.closed) return Promise.resolve(undefined);
 		const id = (this.parts.nextId ?? processQuestionId)();
 		this.mirrored++;
@@ -56,12 +65,14 @@ export class QuestionMirror {
 			const end = (answer: MirrorAnswer) => {
 				signal.removeEventListener("abort", withdrawn);
 				this.choosing.delete(id);
+				this.keyHandlers.delete(id);
 				this.tell(this.queue.close(id));
 				resolve(answer);
 			};
 			const withdrawn = () => end(undefined);
 			signal.addEventListener("abort", withdrawn, { once: true });
 			this.choosing.set(id, (choice) => end(choice));
+			if (onKey) this.keyHandlers.set(id, onKey);
 			this.tell(this.queue.add({ id, view, keys: targets.map((editor) => editor.key) }));
 		});
 	}
@@ -87,6 +98,18 @@ export class QuestionMirror {
 		if (reply.choice > count) return;
 		this.answeredInEditor++;
 		this.choosing.get(reply.id)?.(reply.choice - 1);
+	}
+
+	/** Esc pressed on an editor's copy of a custom dialog: pi's component takes it (it closes the dialog). */
+	keyed(editor: AskingEditor, reply: { id: number; key: string }): void {
+		if (reply.key !== ESC || !this.queue.shownTo(editor.key, reply.id)) return;
+		this.keyHandlers.get(reply.id)?.(reply.key);
+	}
+
+	/** An editor's connection ended: its copies go, and it holds no question up. */
+	gone(key: string): void {
+		this.tell(this.queue.gone(key));
+		this.told.delete(key);
 	}
 
 	statusLines(): string[] {
@@ -118,6 +141,7 @@ export class QuestionMirror {
 		this.closed = true;
 		this.tell(this.queue.clear());
 		this.choosing.clear();
+		this.keyHandlers.clear();
 	}
 
 	private tell(news: readonly QuestionNews[]): void {

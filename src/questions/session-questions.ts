@@ -8,6 +8,8 @@ import { unmirrored, wrapUi } from "./ui-wrap.ts";
 /** One session's question mirror: `ctx.ui` wrapped at the session's start, unwrapped at its end. */
 export interface SessionQuestions {
 	mirror: QuestionMirror;
+	/** Mirroring is on for this session. */
+	on: boolean;
 	/** What the review is handed (an earlier feature: the port it declares). */
 	choices: ChoicesMirror;
 	close(): void;
@@ -32,6 +34,7 @@ export function sessionQuestions(
 	const unwrap = on ? wrapUi(ctx.ui, mirror) : () => {};
 	return {
 		mirror,
+		on,
 		choices: { choose: (title, choices, signal) => mirror.choose(title, choices, signal), unmirrored },
 		close: () => {
 			mirror.close();

@@ -88,10 +88,50 @@ function newSlot(ui: ExtensionUIContext): WrapSlot {
 		},
 		input: (...args) => noticed(slot, noticeView(args[0]), () => call("input", args)),
 		editor: (...args) => noticed(slot, noticeView(args[0]), () => call("editor", args)),
-		custom: ((...args: Parameters<Wrapped["custom"]>) =>
-			noticed(slot, noticeView(undefined), () => call("custom", args))) as Wrapped["custom"],
+		custom: ((...args: Parameters<Wrapped["custom"]>) => {
+			const to = targets();
+			if (to.length === 0 || !slot.mirror) return call("custom", args);
+			return drawnNotice(slot.mirror, to, args, (made) => call("custom", made));
+		}) as Wrapped["custom"],
 	};
 	return slot;
+}
+
+type CustomArgs = Parameters<Wrapped["custom"]>;
+type Made = Awaited<ReturnType<CustomArgs[0]>>;
+
+/** Terminal columns a custom dialog is drawn at for the editor's copy. */
+const NOTICE_DRAW_COLUMNS = 80;
+
+/**
+ * A custom dialog: its notice shows once pi made the component, with the lines it draws; Esc in the editor goes
+ * to the component (which closes the dialog its own way). Nothing shows where pi never makes one (RPC mode).
+ */
+async function drawnNotice(
+	mirror: Pick<QuestionMirror, "show">,
+	targets: Parameters<QuestionMirror["show"]>[1],
+	[factory, options]: CustomArgs,
+	piDialog: (args: CustomArgs) => ReturnType<Wrapped["custom"]>,
+): Promise<Awaited<ReturnType<Wrapped["custom"]>>> {
+	const gone = new AbortController();
+	const noticed = (made: Made): Made => {
+		if (gone.signal.aborted) return made;
+		let drawn: string[] | undefined;
+		try {
+			drawn = made.render(NOTICE_DRAW_COLUMNS);
+		} catch {}
+		void mirror.show(noticeView(undefined, drawn), targets, gone.signal, (key) => made.handleInput?.(key));
+		return made;
+	};
+	const wrapped: CustomArgs[0] = (...made) => {
+		const component = factory(...made);
+		return component instanceof Promise ? component.then(noticed) : noticed(component);
+	};
+	try {
+		return await piDialog([wrapped, options] as CustomArgs);
+	} finally {
+		gone.abort();
+	}
 }
 
 type Won<T> = { from: "editor"; choice: number } | { from: "pi"; answer: T };

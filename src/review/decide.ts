@@ -1,6 +1,7 @@
 import type { ExtensionUIContext } from "@mariozechner/pi-coding-agent";
 import type { Clock } from "../shared/core/clock.ts";
 import { FOREIGN_TIMER_EARLY_MS, REVIEW_RPC_DIALOG_TIMEOUT_MS, REVIEW_SHOWN_WAIT_MS } from "../shared/core/timing.ts";
+import type { ApproverDecision } from "./approvals.ts";
 import type { ChoicesMirror } from "./choices-mirror.ts";
 import type { DiffView, EditorAnswer } from "./core/diff-host.ts";
 import type { Decider } from "./core/review-status.ts";
@@ -9,8 +10,9 @@ import { guardedSelect } from "./review-select.ts";
 
 /** What the race ends with: who decided what, or why nobody could. */
 export type Decision =
-	| { kind: "accept"; by: Decider; text?: string; all?: boolean }
-	| { kind: "reject"; by: Decider; reason?: string; stopTurn?: boolean }
+	/** `all`: every file for the session; `file`: this file (an approver's `all`). `at`: the approver that decided. */
+	| { kind: "accept"; by: Decider; text?: string; all?: boolean; file?: boolean; at?: string }
+	| { kind: "reject"; by: Decider; reason?: string; stopTurn?: boolean; at?: string }
 	/** Nobody could decide: print mode, and the editor could not show it or closed it (why). */
 	| { kind: "unshown"; reason: string }
 	| { kind: "aborted" };
@@ -31,11 +33,14 @@ export interface DecideInputs {
 	title: (note: ViewNote) => string;
 	/** The choices also in the editor a run came from, where that editor shows no diff (pi's question mirror). */
 	mirror?: Pick<ChoicesMirror, "choose">;
+	/** An approver's answer (pi-bridge's picker, review/approvals.ts): undefined once nobody is left to answer. */
+	approval?: { name: string; answer: Promise<ApproverDecision | undefined> };
 	clock: Clock;
 }
 
 type Raced =
 	| { from: "editor"; answer: EditorAnswer }
+	| { from: "approver"; decision: ApproverDecision | undefined }
 	/** The review's select answered: in pi, or in the editor's copy of it (`by`). */
 	| { from: "pi"; id: number; answer: string | undefined; by: Decider }
 	| { from: "abort" };
@@ -52,6 +57,10 @@ export async function decide(inputs: DecideInputs): Promise<Decision> {
 		? await shownNote(view, inputs.clock)
 		: { kind: "none", reason: inputs.unshown ?? "no editor can" };
 	if (note.kind === "failed") editor = undefined;
+	let approval: Promise<Raced> | undefined = inputs.approval?.answer.then((decision) => ({
+		from: "approver",
+		decision,
+	}));
 	const aborted = abortedOf(inputs.signal);
 	/** pi's dialogs up now: one in the TUI; in RPC an older one too, which the host keeps and may still answer. */
 	let selects: Asked[] = [];
@@ -62,11 +71,25 @@ export async function decide(inputs: DecideInputs): Promise<Decision> {
 	for (;;) {
 		if (ui && askAgain) selects.push(ask(ui, inputs, note));
 		askAgain = false;
-		if (!editor && selects.length === 0) return { kind: "unshown", reason: viewEndText(note) };
-		const raced = await Promise.race([aborted, ...(editor ? [editor] : []), ...selects.map((select) => select.answer)]);
+		if (!editor && !approval && selects.length === 0) return { kind: "unshown", reason: viewEndText(note) };
+		const raced = await Promise.race([
+			aborted,
+			...(editor ? [editor] : []),
+			...(approval ? [approval] : []),
+			...selects.map((select) => select.answer),
+		]);
 		if (raced.from === "abort") {
 			withdrawAll();
 			return { kind: "aborted" };
+		}
+		if (raced.from === "approver") {
+			// Nobody left to answer there (the plugin's connections closed): the others decide.
+			if (raced.decision === undefined) {
+				approval = undefined;
+				continue;
+			}
+			withdrawAll();
+			return approverDecision(raced.decision, inputs.approval?.name ?? "");
 		}
 		if (raced.from === "editor") {
 			const decision = editorDecision(raced.answer);
@@ -139,6 +162,11 @@ function ask(ui: NonNullable<DecideInputs["ui"]>, inputs: DecideInputs, note: Vi
 	// The first answer withdraws the other surface (pi's select or the editor's copy).
 	const answer = fromEditor ? Promise.race([fromPi, fromEditor]).finally(() => withdraw.abort()) : fromPi;
 	return { id, answer, withdraw, askedAtMs };
+}
+
+function approverDecision(decision: ApproverDecision, at: string): Decision {
+	if (decision === "no") return { kind: "reject", by: "editor", at };
+	return { kind: "accept", by: "editor", at, ...(decision === "all" && { file: true }) };
 }
 
 /** The editor's answer as the decision, or undefined when it decides nothing (closed, failed). */

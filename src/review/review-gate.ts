@@ -10,6 +10,7 @@ import type { ReviewStanding } from "../settings/core/settings.ts";
 import { guarded } from "../shared/background.ts";
 import type { Clock } from "../shared/core/clock.ts";
 import { type Applied, applyDecision } from "./apply-decision.ts";
+import { type Approver, approvalsAllowed, type TurnApprovals } from "./approvals.ts";
 import type { ChoicesMirror } from "./choices-mirror.ts";
 import type { DiffView, ReviewedTool, ReviewTarget } from "./core/diff-host.ts";
 import { normalizedText } from "./core/final-text.ts";
@@ -33,6 +34,8 @@ export interface ReviewGateInputs {
 	isSecretFile: (file: string) => boolean;
 	/** pi's question mirror: the choices also in the editor a run came from, when it shows no diff. */
 	mirror?: ChoicesMirror;
+	/** Who approves the running turn's writes beside pi (pi-bridge.nvim for its turns), when anyone does. */
+	approvals?: () => TurnApprovals | undefined;
 	clock: Clock;
 }
 
@@ -48,6 +51,8 @@ export class ReviewGate {
 	private readonly changedNotes = new Map<string, string>();
 	private readonly records: ReviewRecord[] = [];
 	private acceptingAll = false;
+	/** Files an approver's `all` took out of review for the rest of the session. */
+	private readonly approvedFiles = new Set<string>();
 	/** Reviews under way, each with what stops it: the session's end closes them. */
 	private readonly running = new Set<{ stop: AbortController; done: Promise<Decision> }>();
 	/** The session ended: a call still on its way to a review opens nothing. */
@@ -58,7 +63,10 @@ export class ReviewGate {
 	constructor(private readonly inputs: ReviewGateInputs) {}
 
 	async toolCall(event: ToolCallEvent, ctx: ExtensionContext): Promise<ToolCallEventResult | undefined> {
-		if (!REVIEWED_TOOLS.has(event.toolName) || !this.inputs.standing().on || this.acceptingAll) return undefined;
+		if (!REVIEWED_TOOLS.has(event.toolName) || this.acceptingAll) return undefined;
+		const standing = this.inputs.standing();
+		const approver = approvalsAllowed(standing) ? this.inputs.approvals?.()?.approver() : undefined;
+		if (!standing.on && !approver) return undefined;
 		if (this.turnStopped) return { block: true, reason: TURN_STOPPED_TEXT };
 		const tool = event.toolName as ReviewedTool;
 		const made = await proposalOf(
@@ -70,12 +78,16 @@ export class ReviewGate {
 		// pi's own tool fails on this call without writing: nothing to review.
 		if (!made.ok) return undefined;
 		const proposal = made.proposal;
+		if (this.approvedFiles.has(proposal.file)) return undefined;
 		const displayName = displayNameOf(proposal.file, ctx.cwd);
-		const target = await this.inputs.target();
+		// Review off, the plugin's turn: its picker and pi's select, no editor's diff.
+		const target = standing.on ? await this.inputs.target() : { none: `asked in ${approver?.name}` };
 		if (this.closed) return { block: true, reason: ABORTED_TEXT };
 		if (!ctx.hasUI && "none" in target) return this.blocked(proposal, displayName, NO_REVIEWER_TEXT);
-		const decision = await this.decideOn(proposal, displayName, target, ctx);
-		const where = "host" in target ? target.host.editorName : "pi";
+		const decision = await this.decideOn(proposal, displayName, target, ctx, approver);
+		const decidedAt = decision.kind === "accept" || decision.kind === "reject" ? decision.at : undefined;
+		const where = decidedAt ?? ("host" in target ? target.host.editorName : "pi");
+		if (decision.kind === "accept" && decision.file) this.approvedFiles.add(proposal.file);
 		const secretFile = this.inputs.isSecretFile(proposal.file);
 		const applied = await applyDecision(
 			decision,
@@ -131,6 +143,7 @@ export class ReviewGate {
 		displayName: string,
 		target: ReviewTarget,
 		ctx: ExtensionContext,
+		approver: Approver | undefined,
 	): Promise<Decision> {
 		const counts = lineCounts(
 			proposal.before === undefined ? undefined : normalizedText(proposal.before),
@@ -147,16 +160,25 @@ export class ReviewGate {
 				proposed: proposal.proposed,
 			});
 		const stop = new AbortController();
+		const signal = ctx.signal ? AbortSignal.any([ctx.signal, stop.signal]) : stop.signal;
+		const request = { tool: proposal.tool, file: proposal.file, before: proposal.before, proposed: proposal.proposed };
+		const approval = approver && { name: approver.name, answer: approver.ask(request, signal) };
 		const deciding = decide({
 			...(ctx.hasUI && { ui: this.inputs.mirror?.unmirrored(ctx.ui) ?? ctx.ui }),
-			...(this.inputs.mirror && { mirror: this.inputs.mirror }),
+			// The approver's picker is the plugin's copy of the question: never also as a mirrored question.
+			...(this.inputs.mirror && !approval && { mirror: this.inputs.mirror }),
+			...(approval && { approval }),
 			rpc: this.inputs.rpc(),
 			...(view && "host" in target && { view: { editor: target.host.editorName, hint: target.hint, diff: view } }),
 			...("none" in target && { unshown: target.none }),
-			signal: ctx.signal ? AbortSignal.any([ctx.signal, stop.signal]) : stop.signal,
+			signal,
 			title: (note) => selectTitle(call, note),
 			clock: this.inputs.clock,
-		}).finally(() => view?.close());
+		}).finally(() => {
+			// The first answer decided: the approver's request is withdrawn (its `approval_resolved`).
+			stop.abort();
+			view?.close();
+		});
 		const running = { stop, done: deciding };
 		this.running.add(running);
 		try {

@@ -7,7 +7,7 @@ import { ReviewGate, type ReviewGateInputs } from "./review-gate.ts";
 
 /** What one session's review reads of the rest: the setting, the connected editor's channel, the guard. */
 export interface SessionReviewInputs
-	extends Pick<ReviewGateInputs, "guard" | "rpc" | "clock" | "isSecretFile" | "mirror"> {
+	extends Pick<ReviewGateInputs, "guard" | "rpc" | "clock" | "isSecretFile" | "mirror" | "approvals"> {
 	setting: IdeSettings["review"];
 	/** Print mode: a project's `true` does not apply. */
 	printMode: boolean;
@@ -36,6 +36,7 @@ export class SessionReview {
 			clock: inputs.clock,
 			isSecretFile: inputs.isSecretFile,
 			...(inputs.mirror && { mirror: inputs.mirror }),
+			...(inputs.approvals && { approvals: inputs.approvals }),
 		});
 	}
 

@@ -112,17 +112,18 @@ describe("an ask is one message: the words, then the attached lines once", () =>
 });
 
 describe("an ask pi cannot take says why at once, and nothing is sent", () => {
-	test.each<[string, (rig: ReturnType<typeof project>) => void, string]>([
-		["asks off", (rig) => Object.assign(rig.state, { on: false }), notSentReason.off],
-		["no model", (rig) => Object.assign(rig.state, { model: undefined }), notSentReason.noModel],
-		["compacting", (rig) => rig.service.setCompacting(true), notSentReason.compacting],
-		["after close", (rig) => rig.service.close(), notSentReason.ending],
-	])("%s", async (_name, make, why) => {
+	test.each<[string, (rig: ReturnType<typeof project>) => void, keyof typeof notSentReason]>([
+		["asks off", (rig) => Object.assign(rig.state, { on: false }), "off"],
+		["no model", (rig) => Object.assign(rig.state, { model: undefined }), "noModel"],
+		["compacting", (rig) => rig.service.setCompacting(true), "compacting"],
+		["after close", (rig) => rig.service.close(), "ending"],
+	])("%s", async (_name, make, kind) => {
+		const why = notSentReason[kind];
 		const rig = project();
 		make(rig);
 		const emacs = fakeEditor(21, "Emacs 21");
 		expect(await rig.ask(emacs, { prompt: "explain @this", placeholders: {} })).toBeUndefined();
-		expect(emacs.told).toEqual([{ kind: "status", text: `pi: not sent: ${why}`, level: "error" }]);
+		expect(emacs.told).toEqual([{ kind: "status", text: `pi: not sent: ${why}`, level: "error", notSent: kind }]);
 		expect(rig.sent).toEqual([]);
 		expect(rig.state.connected).toEqual([]);
 		rig.clock.advance(10 * ASK_START_WAIT_MS);
@@ -148,7 +149,9 @@ describe("an ask pi cannot take says why at once, and nothing is sent", () => {
 		clock.advance(ASK_START_WAIT_MS - 1);
 		expect(neovim.told).toEqual([]);
 		clock.advance(1);
-		expect(neovim.told).toEqual([{ kind: "status", text: `pi: not sent: ${notSentReason.noStart}`, level: "error" }]);
+		expect(neovim.told).toEqual([
+			{ kind: "status", text: `pi: not sent: ${notSentReason.noStart}`, level: "error", notSent: "noStart" },
+		]);
 		expect(sent).toHaveLength(1);
 		expect(service.statusLines()).toEqual([
 			"Asks from editors: on (1 asked, 1 sent, 1 not sent, 0 malformed)",

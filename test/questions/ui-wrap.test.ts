@@ -31,12 +31,18 @@ function fakeUi() {
 				signal?.addEventListener("abort", () => resolve(fallback), { once: true });
 				dialogs.push({ method, args, ...(signal && { signal }), answer: resolve });
 			});
+	// pi makes a custom dialog's component at once, handing it `done`; the dialog ends when it is called.
+	const custom = (factory: (...made: unknown[]) => unknown, options?: unknown) =>
+		new Promise((resolve) => {
+			void Promise.resolve(factory({}, {}, {}, resolve));
+			dialogs.push({ method: "custom", args: [factory, options], answer: resolve });
+		});
 	const ui = {
 		select: open("select", undefined),
 		confirm: open("confirm", false),
 		input: open("input", undefined),
 		editor: open("editor", undefined),
-		custom: open("custom", undefined),
+		custom,
 		notify: () => {},
 	} as unknown as ExtensionUIContext;
 	return { ui, dialogs };
@@ -82,6 +88,36 @@ describe("ctx.ui wrapped: a run an editor asked shows pi's dialogs there too", (
 		expect(editor.told.at(-1)).toEqual({ kind: "questionClosed", id: 1 });
 	});
 
+	test("custom: the notice carries the lines pi's component draws (terminal-safe); Esc from the editor goes to it", async () => {
+		const { ui, mirror, editor } = rig();
+		const keys: string[] = [];
+		const answer = ui.custom<string | undefined>((_tui, _theme, _keys, done) => ({
+			render: (width: number) => [`\u001b[1mPick a colour\u001b[0m (${width} columns)`, "  red\u0007", "  blue   "],
+			handleInput: (key: string) => {
+				keys.push(key);
+				if (key === "\u001b") done(undefined);
+			},
+			invalidate: () => {},
+		}));
+		await waitFor("the notice", () => editor.told.length === 1);
+		expect(editor.told).toEqual([
+			{
+				kind: "notice",
+				id: 1,
+				text: "pi asks in its terminal",
+				lines: ["Pick a colour (80 columns)", "  red", "  blue"],
+			},
+		]);
+		// Only Esc reaches the component, and only for the question the editor shows.
+		mirror.keyed(editor, { id: 1, key: "j" });
+		mirror.keyed(editor, { id: 2, key: "\u001b" });
+		expect(keys).toEqual([]);
+		mirror.keyed(editor, { id: 1, key: "\u001b" });
+		expect(await answer).toBeUndefined();
+		expect(keys).toEqual(["\u001b"]);
+		expect(editor.told.at(-1)).toEqual({ kind: "questionClosed", id: 1 });
+	});
+
 	test("confirm: answered in pi first, the editor's copy closes", async () => {
 		const { ui, dialogs, editor } = rig();
 		const allowed = ui.confirm("Allow bash?", "rm -rf build");
@@ -91,6 +127,7 @@ describe("ctx.ui wrapped: a run an editor asked shows pi's dialogs there too", (
 			id: 1,
 			title: "Allow bash?\nrm -rf build",
 			choices: ["Yes", "No"],
+			confirm: true,
 		});
 		dialog.answer(true);
 		expect(await allowed).toBe(true);
@@ -169,13 +206,15 @@ describe("ctx.ui wrapped: a run an editor asked shows pi's dialogs there too", (
 		const first = ui.confirm("Allow a?", "");
 		const second = ui.confirm("Allow b?", "");
 		await waitFor("both dialogs in pi", () => dialogs.length === 2);
-		expect(editor.told).toEqual([{ kind: "question", id: 1, title: "Allow a?", choices: ["Yes", "No"] }]);
+		expect(editor.told).toEqual([
+			{ kind: "question", id: 1, title: "Allow a?", choices: ["Yes", "No"], confirm: true },
+		]);
 		mirror.replied(editor, { id: 2, choice: 1 });
 		mirror.replied(editor, { id: 1, choice: 1 });
 		expect(await first).toBe(true);
 		expect(editor.told.slice(1)).toEqual([
 			{ kind: "questionClosed", id: 1 },
-			{ kind: "question", id: 2, title: "Allow b?", choices: ["Yes", "No"] },
+			{ kind: "question", id: 2, title: "Allow b?", choices: ["Yes", "No"], confirm: true },
 		]);
 		mirror.replied(editor, { id: 2, choice: 2 });
 		expect(await second).toBe(false);

@@ -21,6 +21,7 @@ export const FEATURE_ORDER = [
 	"prompt",
 	"asks",
 	"questions",
+	"pi-bridge",
 	"ui",
 	"index",
 ] as const;

@@ -7,6 +7,9 @@ export type AskMethod = (typeof ASK_METHODS)[number];
 
 export const isAskMethod = (method: string): method is AskMethod => (ASK_METHODS as readonly string[]).includes(method);
 
+/** Why an ask was not sent: asks off, no model, compacting, the session ending, no run started, no UI, a failure. */
+export type NotSent = "off" | "noModel" | "compacting" | "ending" | "noStart" | "noUi" | "failed";
+
 /** `@buffers` names at most this many files (the editor lists no more; pi's check refuses more). */
 export const MAX_LISTED_BUFFERS = 50;
 
@@ -17,8 +20,11 @@ export const MAX_LISTED_BUFFERS = 50;
  * end of either (answered elsewhere, closed in pi). An editor shows one question at a time: a new one replaces it.
  */
 export type AskNews =
-	| { kind: "status"; text: string; level: "info" | "working" | "error" }
+	/** `notSent`: an ask refused, and why in a word (a client with codes of its own maps them). */
+	| { kind: "status"; text: string; level: "info" | "working" | "error"; notSent?: NotSent }
 	| { kind: "reply"; text: string; streaming: boolean }
-	| { kind: "question"; id: number; title: string; choices: readonly string[] }
-	| { kind: "notice"; id: number; text: string }
+	/** `confirm`: a yes/no question (its choices are Yes and No), for a client that shows one its own way. */
+	| { kind: "question"; id: number; title: string; choices: readonly string[]; confirm?: true }
+	/** `lines`: the dialog as pi's terminal draws it (escape sequences dropped, cut), when pi could render it. */
+	| { kind: "notice"; id: number; text: string; lines?: readonly string[] }
 	| { kind: "questionClosed"; id: number };

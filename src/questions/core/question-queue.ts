@@ -2,8 +2,8 @@ import type { AskNews } from "../../editors/core/ask-methods.ts";
 
 /** What an editor shows of one question: its choices (answered there) or a notice (answered only in pi). */
 export type QuestionView =
-	| { kind: "question"; title: string; choices: readonly string[] }
-	| { kind: "notice"; text: string };
+	| { kind: "question"; title: string; choices: readonly string[]; confirm?: true }
+	| { kind: "notice"; text: string; lines?: readonly string[] };
 
 export interface OpenQuestion {
 	id: number;
@@ -48,6 +48,12 @@ export class QuestionQueue {
 		if (this.shown.get(key) !== id) return [];
 		this.open.find((question) => question.id === id)?.dismissedBy.add(key);
 		return this.settle([key]);
+	}
+
+	/** An editor is gone: it shows nothing more, and holds no question up. */
+	gone(key: string): QuestionNews[] {
+		for (const question of this.open) if (question.keys.includes(key)) question.dismissedBy.add(key);
+		return this.settle([key]).filter((news) => news.key !== key);
 	}
 
 	/** The question an editor shows now, when `id` is it: only that one can be answered there. */

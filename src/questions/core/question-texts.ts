@@ -25,13 +25,25 @@ export function questionView(title: string, choices: readonly string[]): Questio
 }
 
 /** `confirm(title, message)`: the message under the title, Yes and No. */
-export const confirmView = (title: string, message: string): QuestionView =>
-	questionView(message.trim() ? `${title}\n${message}` : title, CONFIRM_CHOICES);
+export function confirmView(title: string, message: string): QuestionView {
+	const view = questionView(message.trim() ? `${title}\n${message}` : title, CONFIRM_CHOICES);
+	return view.kind === "question" ? { ...view, confirm: true } : view;
+}
 
-/** A dialog only pi can answer (`input`, `editor`, `custom`): where it is, and its title when it has one. */
-export function noticeView(title: string | undefined): QuestionView {
+/** A custom dialog's drawing sent along: at most this many lines of this many characters. */
+const MAX_NOTICE_LINES = 40;
+const MAX_NOTICE_LINE_CHARS = 200;
+
+/**
+ * A dialog only pi can answer (`input`, `editor`, `custom`): where it is, and its title when it has one; a
+ * custom dialog's lines as pi drew them, terminal-safe and cut.
+ */
+export function noticeView(title: string | undefined, drawn?: readonly string[]): QuestionView {
 	const named = title?.trim() ? `: ${firstLine(title)}` : "";
-	return { kind: "notice", text: `pi asks in its terminal${named}` };
+	const lines = drawn
+		?.slice(0, MAX_NOTICE_LINES)
+		.map((line) => clip(sanitizeForDisplay(line).trimEnd(), MAX_NOTICE_LINE_CHARS));
+	return { kind: "notice", text: `pi asks in its terminal${named}`, ...(lines && lines.length > 0 && { lines }) };
 }
 
 const titleLines = (title: string) =>

@@ -59,6 +59,8 @@ export interface IdeSettings {
 	asks: { on: boolean; source: SettingSource };
 	/** pi's questions of a run an editor asked, shown in that editor too: on (with asks) unless either file says `false`. */
 	mirrorQuestions: { on: boolean; source: SettingSource };
+	/** pi-bridge.nvim's socket served (while asks are on): either file may turn it off. */
+	piBridge: { on: boolean; source: SettingSource };
 	/**
 	 * IDE servers (lockfiles + MCP over WebSocket): `ask` (default) connects to one when picked, `auto` by the
 	 * rules as every editor, `off` ignores them. Either file may turn them off; only the user's own (global) file
@@ -241,6 +243,7 @@ export function resolveSettings(
 		emacs: sourceSetting(global.emacs, project.emacs),
 		asks: sourceSetting(global.asks, project.asks),
 		mirrorQuestions: sourceSetting(global.mirrorQuestions, project.mirrorQuestions),
+		piBridge: sourceSetting(global.piBridge, project.piBridge),
 		ideServers: ideServersSetting(global.ideServers, project.ideServers),
 		review: reviewSetting(global.review, project.review),
 		suggestions: suggestionsSetting(global.suggestions, project.suggestions),

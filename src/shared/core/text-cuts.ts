@@ -46,7 +46,7 @@ export const contentId = (parts: readonly unknown[]) =>
 const byteLength = (text: string) => Buffer.byteLength(text, "utf8");
 
 /** What was cut, as its note names it: `[selection cut at 64 KiB: lines 900-1000 left out]`. */
-export type CutName = "selection" | "reference" | "diff";
+export type CutName = "selection" | "reference" | "diff" | "code block";
 
 /**
  * Keep whole lines up to the byte cap; say exactly which lines were left out. Lines are escaped one at a

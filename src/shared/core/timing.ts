@@ -162,3 +162,6 @@ export const QUESTION_RETRY_MS = 400;
 export const REPLY_VIEW_UPDATE_MS = 250;
 /** At a run's end, the editors' buffers follow the disk within this long (`pi: done` waits for it). */
 export const FOLLOW_DISK_MS = 80;
+
+/** pi-bridge's socket: a file nobody accepts a connection on within this is stale (pi-bridge.ext's 500 ms). */
+export const BRIDGE_STALE_PROBE_MS = 500;

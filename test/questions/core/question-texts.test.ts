@@ -12,12 +12,12 @@ describe("a question as an editor shows it", () => {
 		[
 			"confirm: the message under the title, Yes and No",
 			confirmView("Allow bash?", "rm -rf build"),
-			{ kind: "question", title: "Allow bash?\nrm -rf build", choices: ["Yes", "No"] },
+			{ kind: "question", title: "Allow bash?\nrm -rf build", choices: ["Yes", "No"], confirm: true },
 		],
 		[
 			"confirm without a message",
 			confirmView("Allow bash?", "  "),
-			{ kind: "question", title: "Allow bash?", choices: ["Yes", "No"] },
+			{ kind: "question", title: "Allow bash?", choices: ["Yes", "No"], confirm: true },
 		],
 		[
 			"escape sequences dropped, control characters made spaces",

@@ -1,0 +1,232 @@
+import { chmodSync, lstatSync, mkdirSync, unlinkSync } from "node:fs";
+import { connect, createServer, type Server, type Socket } from "node:net";
+import { dirname } from "node:path";
+import { StringDecoder } from "node:string_decoder";
+import { BRIDGE_STALE_PROBE_MS } from "../shared/core/timing.ts";
+import { type BridgeMessage, type BridgeOutgoing, bridgeLine, readBridgeLine } from "./core/bridge-messages.ts";
+import { LineReader } from "./core/line-reader.ts";
+
+/** A client's writes pi has not flushed past this: it does not read, and is dropped rather than held in memory. */
+const MAX_UNREAD_BYTES = 8 * 1024 * 1024;
+
+/** Between two sessions (`/new`, a switch) nothing takes a prompt: the plugin is told to send it again. */
+const NO_SESSION_TEXT = "pi: not sent: pi is between sessions; send it again in a moment";
+
+/** One client of the socket (the plugin, a probe, `:checkhealth`): its own state only. */
+export interface BridgeConnection {
+	readonly id: number;
+	/** The plugin said `mirror_ready`: it shows pi's questions. */
+	mirrorReady: boolean;
+	send(message: BridgeOutgoing): void;
+}
+
+/** What the session of the moment does with the socket's traffic. */
+export interface BridgeHandler {
+	message(connection: BridgeConnection, message: BridgeMessage): void;
+	malformed(connection: BridgeConnection, reason: string): void;
+	closed(connection: BridgeConnection): void;
+}
+
+export type BridgeSocketState =
+	| { kind: "idle" }
+	| { kind: "serving" }
+	| { kind: "aside"; reason: string }
+	| { kind: "failed"; reason: string };
+
+/**
+ * pi-bridge.ext's socket, served by pi-ide-context: bound once per pi process and path (kept across `/new`,
+ * a session switch and `/reload`, on globalThis), removed when pi quits and only while the file is still the
+ * one it bound (the inode: a newer owner's is never removed). The first to bind wins; a live owner is left
+ * alone, a file nobody answers on within the probe is stale and replaced.
+ */
+export class BridgeSocket {
+	private server?: Server;
+	private inode?: number;
+	private binding?: Promise<void>;
+	private handler?: BridgeHandler;
+	private readonly clients = new Map<number, { socket: Socket; connection: BridgeConnection }>();
+	private nextId = 0;
+	private stateNow: BridgeSocketState = { kind: "idle" };
+	private readonly removeAtExit = () => this.unlinkIfOurs();
+
+	constructor(readonly path: string) {}
+
+	get state(): BridgeSocketState {
+		return this.stateNow;
+	}
+
+	get connections(): BridgeConnection[] {
+		return [...this.clients.values()].map((client) => client.connection);
+	}
+
+	/** Binds unless it serves already; a socket another owner holds is tried again at the next call. */
+	serve(): Promise<void> {
+		if (this.server) return Promise.resolve();
+		this.binding ??= this.bind().finally(() => {
+			this.binding = undefined;
+		});
+		return this.binding;
+	}
+
+	attach(handler: BridgeHandler): void {
+		this.handler = handler;
+	}
+
+	/** The session that attached goes: nothing more reaches it (a later one attaches anew). */
+	detach(handler: BridgeHandler): void {
+		if (this.handler === handler) this.handler = undefined;
+	}
+
+	broadcast(message: BridgeOutgoing): void {
+		for (const { connection } of this.clients.values()) connection.send(message);
+	}
+
+	/** pi quits: every client goes, the file goes if it is still the one bound here. */
+	async close(): Promise<void> {
+		const server = this.server;
+		this.server = undefined;
+		process.off("exit", this.removeAtExit);
+		for (const { socket } of this.clients.values()) socket.destroy();
+		this.clients.clear();
+		this.unlinkIfOurs();
+		this.inode = undefined;
+		this.stateNow = { kind: "idle" };
+		if (server) await new Promise<void>((closed) => server.close(() => closed()));
+	}
+
+	private async bind(): Promise<void> {
+		try {
+			mkdirSync(dirname(this.path), { recursive: true, mode: 0o700 });
+		} catch (error) {
+			this.stateNow = { kind: "failed", reason: `cannot create ${dirname(this.path)}: ${messageOf(error)}` };
+			return;
+		}
+		let bound = await this.listen();
+		if (bound === "in use") {
+			const found = inodeOf(this.path);
+			if (await answers(this.path)) {
+				this.stateNow = { kind: "aside", reason: "another pi serves it (pi-bridge.ext or another pi-ide-context)" };
+				return;
+			}
+			// Stale: removed only while it is the file that was probed (a new owner may have bound meanwhile).
+			if (found !== undefined && inodeOf(this.path) === found) removeQuietly(this.path);
+			bound = await this.listen();
+		}
+		if (bound === "in use")
+			this.stateNow = { kind: "aside", reason: "another pi bound it while pi replaced a stale one" };
+		else if (typeof bound === "string") this.stateNow = { kind: "failed", reason: bound };
+		else {
+			this.server = bound;
+			try {
+				chmodSync(this.path, 0o600);
+			} catch {}
+			this.inode = inodeOf(this.path);
+			process.on("exit", this.removeAtExit);
+			this.stateNow = { kind: "serving" };
+		}
+	}
+
+	private listen(): Promise<Server | "in use" | string> {
+		return new Promise((resolve) => {
+			const server = createServer((socket) => this.accepted(socket));
+			server.once("error", (error: NodeJS.ErrnoException) =>
+				resolve(error.code === "EADDRINUSE" ? "in use" : `cannot listen: ${error.message}`),
+			);
+			server.listen(this.path, () => {
+				server.removeAllListeners("error");
+				server.on("error", () => {});
+				resolve(server);
+			});
+		});
+	}
+
+	private accepted(socket: Socket): void {
+		const id = ++this.nextId;
+		const reader = new LineReader();
+		const decoder = new StringDecoder("utf8");
+		const connection: BridgeConnection = {
+			id,
+			mirrorReady: false,
+			send: (message) => {
+				if (socket.destroyed) return;
+				if (socket.writableLength > MAX_UNREAD_BYTES) socket.destroy();
+				else socket.write(bridgeLine(message));
+			},
+		};
+		this.clients.set(id, { socket, connection });
+		socket.on("data", (data: Buffer) => {
+			const read = reader.read(decoder.write(data));
+			if (!read.ok) {
+				this.handler?.malformed(connection, read.reason);
+				socket.destroy();
+				return;
+			}
+			for (const line of read.lines) {
+				const parsed = readBridgeLine(line);
+				if (!parsed.ok) this.handler?.malformed(connection, parsed.reason);
+				else {
+					if (parsed.message.type === "mirror_ready") connection.mirrorReady = true;
+					if (this.handler) this.handler.message(connection, parsed.message);
+					else if (parsed.message.type === "prompt")
+						connection.send({ type: "error", message: NO_SESSION_TEXT, code: "no_active_pi" });
+				}
+			}
+		});
+		// A probe opens and closes without a word: nothing to say about it.
+		socket.on("error", () => {});
+		socket.on("close", () => {
+			if (!this.clients.delete(id)) return;
+			this.handler?.closed(connection);
+		});
+	}
+
+	private unlinkIfOurs(): void {
+		if (this.inode !== undefined && inodeOf(this.path) === this.inode) removeQuietly(this.path);
+	}
+}
+
+/** Someone accepts a connection on `path` within the probe: a live owner. */
+function answers(path: string): Promise<boolean> {
+	return new Promise((resolve) => {
+		const socket = connect(path);
+		const done = (alive: boolean) => {
+			clearTimeout(timer);
+			socket.destroy();
+			resolve(alive);
+		};
+		const timer = setTimeout(() => done(false), BRIDGE_STALE_PROBE_MS);
+		socket.once("connect", () => done(true));
+		socket.once("error", () => done(false));
+	});
+}
+
+function inodeOf(path: string): number | undefined {
+	try {
+		return lstatSync(path).ino;
+	} catch {
+		return undefined;
+	}
+}
+
+function removeQuietly(path: string): void {
+	try {
+		unlinkSync(path);
+	} catch {}
+}
+
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+const SOCKETS_KEY = Symbol.for("pi-ide-context.pi-bridge.sockets");
+
+/** The socket of `path` in this pi process: one across sessions and module instances (`/reload` imports anew). */
+export function bridgeSocketAt(path: string): BridgeSocket {
+	const holder = globalThis as { [SOCKETS_KEY]?: Map<string, BridgeSocket> };
+	holder[SOCKETS_KEY] ??= new Map();
+	const sockets = holder[SOCKETS_KEY];
+	let socket = sockets.get(path);
+	if (!socket) {
+		socket = new BridgeSocket(path);
+		sockets.set(path, socket);
+	}
+	return socket;
+}

@@ -1,0 +1,16 @@
+/** What `/ide status` says of pi-bridge.nvim's socket: where, whether pi serves it, and what came of it. */
+export interface BridgeSocketFacts {
+	path: string;
+	state:
+		| { kind: "off"; reason: string }
+		| { kind: "idle" }
+		| { kind: "serving" }
+		| { kind: "aside"; reason: string }
+		| { kind: "failed"; reason: string };
+	clients: number;
+	prompts: number;
+	/** `on`, or why off (`PI_BRIDGE_EDIT_APPROVAL=0`, the review turned off). */
+	approvals: string;
+	questions: string;
+	lastProblem?: string;
+}
