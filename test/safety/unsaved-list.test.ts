@@ -69,7 +69,8 @@ describe("the unsaved guard keeps the editor's last valid list", () => {
 		editor.write("{ torn");
 		await waitFor("rejected", () => pi.statusOf(`${editor.pid}.json`)?.includes("rejected") === true);
 		await editor.kill();
-		await waitFor("disconnected", () => pi.connectedPid() === undefined, 3000);
+		// Seen at the next liveness check (the benchmark measures how soon); a loaded machine may take a few seconds.
+		await waitFor("disconnected", () => pi.connectedPid() === undefined, 15_000);
 		expect(await guarded(pi)).toEqual([]);
 	});
 });

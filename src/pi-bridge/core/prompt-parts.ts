@@ -20,7 +20,9 @@ export type PromptPart =
 	| { kind: "diagnostics"; text: string; origin: PartOrigin };
 
 const FENCE_OPEN = /^(`{3,})([^`\s]*)[ \t]*$/;
-const MARK_LINE = /^(Vim mark \S{1,4} - (?:\[[^\]\n]*\]\((\/[^)\n]*)\)|\[No Name\]:\d+):)(.*)$/;
+// The plugin escapes neither the label (`[id].tsx:3`) nor the path (`app/(shop)/`): both are read lazily, up to the
+// `):` the code span (or the line's end) follows. `[^\n]`, not `.`: a line may hold a CR or U+2028.
+const MARK_LINE = /^(Vim mark \S{1,4} - (?:\[[^\n]*?:\d+\]\((\/[^\n]*?)\)|\[No Name\]:\d+):)((?: [^\n]*)?)$/;
 // Older plugins: a header naming the file, its fenced block after it.
 const MARK_HEADER = /^Vim mark \S{1,4} - (\/.*):\d+:[ \t]*$/;
 const DIAGNOSTIC = /L\d+:C\d+ \[(?:ERROR|WARN|INFO|HINT|UNKNOWN)\] /;

@@ -227,12 +227,13 @@ describe("the event log", () => {
 		pi.controller.disconnect({ pauseAutoConnect: true });
 		pi.controller.connect(pi.live(a.pid), "picked with /ide");
 		await a.kill("SIGKILL");
-		await waitFor("disconnected", () => pi.connectedPid() === undefined, 3000);
+		// Waits, not latency claims (the benchmark has those): a loaded machine may take seconds.
+		await waitFor("disconnected", () => pi.connectedPid() === undefined, 15_000);
 		const b = pi.editor(pi.protocolDir);
 		b.write(at(pi.project));
-		await waitFor("b connected", () => pi.connectedPid() === b.pid, 3000);
+		await waitFor("b connected", () => pi.connectedPid() === b.pid, 15_000);
 		b.removeFile();
-		await waitFor("b disconnected", () => pi.connectedPid() === undefined, 3000);
+		await waitFor("b disconnected", () => pi.connectedPid() === undefined, 15_000);
 		for (const line of recentEvents()) expect(line).toMatch(/^\d\d:\d\d:\d\d /);
 		expect(events()).toEqual([
 			`connected to nvim ${a.pid}: auto-connected: the only live editor in tier 0 (cwd equals the project)`,
