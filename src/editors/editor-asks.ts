@@ -17,6 +17,11 @@ export interface AskingEditor {
 	tell(news: AskNews): void;
 	/** Why this editor cannot show pi's questions (a VS Code client older than 0.7.0), when it cannot. */
 	noQuestions?: string;
+	/**
+	 * pi-bridge.nvim's part: `plugin`, a connection of the plugin's (pi-bridge/); `host`, a Neovim that runs the
+	 * plugin, which shows pi's questions of a turn the plugin asked in too through the plugin, never twice.
+	 */
+	piBridge?: "plugin" | "host";
 }
 
 export interface EditorAsks {

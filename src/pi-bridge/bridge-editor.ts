@@ -21,6 +21,7 @@ export interface BridgeReplies {
 export class BridgeEditor implements AskingEditor {
 	readonly key: string;
 	readonly label = BRIDGE_LABEL;
+	readonly piBridge = "plugin" as const;
 	/** The choices of each question it shows, to read a `value` back as the choice it is. */
 	private readonly choices = new Map<number, readonly string[]>();
 

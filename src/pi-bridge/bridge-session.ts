@@ -40,7 +40,7 @@ export class BridgeSession implements BridgeHandler {
 		this.approvals = new BridgeApprovals({
 			broadcast: (message) => parts.socket.broadcast(message),
 			connections: () => parts.socket.connections,
-			pluginTurn: () => parts.runEditors().some((editor) => editor.key.startsWith("pi-bridge:")),
+			pluginTurn: () => parts.runEditors().some((editor) => editor.piBridge === "plugin"),
 			off: parts.approvalsOff,
 		});
 		parts.socket.attach(this);

@@ -88,10 +88,14 @@ export class BridgeSocket {
 		process.off("exit", this.removeAtExit);
 		for (const { socket } of this.clients.values()) socket.destroy();
 		this.clients.clear();
-		this.unlinkIfOurs();
+		const ours = this.inode !== undefined && inodeOf(this.path) === this.inode;
 		this.inode = undefined;
 		this.stateNow = { kind: "idle" };
-		if (server) await new Promise<void>((closed) => server.close(() => closed()));
+		if (!server) return;
+		// Closing a server unlinks its path by name (libuv, before it closes the fd): the file goes with it, while ours.
+		// Another owner's file there now: the server (unreachable by its path) is left open, unref'd, not closed.
+		if (ours) await new Promise<void>((closed) => server.close(() => closed()));
+		else server.unref();
 	}
 
 	private async bind(): Promise<void> {

@@ -41,10 +41,15 @@ export class QuestionMirror {
 
 	constructor(private readonly parts: QuestionMirrorParts) {}
 
-	/** The editors a question asked now reaches: the run's, able to show one; none when off. */
+	/**
+	 * The editors a question asked now reaches: the run's, able to show one; none when off. A Neovim that runs
+	 * pi-bridge.nvim gets it through the plugin when the plugin asked in this run too: one copy on one screen.
+	 */
 	targets(): AskingEditor[] {
 		if (this.closed || !this.parts.on()) return [];
-		return this.parts.runEditors().filter((editor) => editor.noQuestions === undefined);
+		const able = this.parts.runEditors().filter((editor) => editor.noQuestions === undefined);
+		if (!able.some((editor) => editor.piBridge === "plugin")) return able;
+		return able.filter((editor) => editor.piBridge !== "host");
 	}
 
 	/**

@@ -220,6 +220,36 @@ describe("ctx.ui wrapped: a run an editor asked shows pi's dialogs there too", (
 		expect(await second).toBe(false);
 	});
 
+	test("a Neovim that runs pi-bridge.nvim gets a question through the plugin when the plugin asked too: one copy", async () => {
+		const plugin = { ...fakeEditor(1, "Neovim (pi-bridge)"), key: "pi-bridge:1", piBridge: "plugin" as const };
+		const host = { ...fakeEditor(2), piBridge: "host" as const };
+		const other = fakeEditor(3);
+		const { ui, run } = rig({ editors: [plugin, host, other] });
+		void ui.confirm("Allow a?", "");
+		await waitFor("the plugin's copy", () => plugin.told.length === 1);
+		expect(other.told).toHaveLength(1);
+		expect(host.told).toEqual([]);
+		// Without the plugin in the run, that Neovim shows pi's questions itself.
+		run.editors = [host];
+		void ui.confirm("Allow b?", "");
+		await waitFor("the Neovim's own copy", () => host.told.length === 1);
+	});
+
+	test("an editor gone: its copy goes, it holds no question up, the others keep theirs", async () => {
+		const first = fakeEditor(1);
+		const second = fakeEditor(2);
+		const { ui, mirror } = rig({ editors: [first, second] });
+		const asked = ui.confirm("Allow a?", "");
+		await waitFor("both copies", () => first.told.length === 1 && second.told.length === 1);
+		mirror.gone(first.key);
+		mirror.replied(first, { id: 1, choice: 1 });
+		expect(first.told).toHaveLength(1);
+		mirror.replied(second, { id: 1, choice: 2 });
+		expect(await asked).toBe(false);
+		expect(second.told.at(-1)).toEqual({ kind: "questionClosed", id: 1 });
+		expect(first.told).toHaveLength(1);
+	});
+
 	test("an editor that cannot show questions, or mirroring off: pi's own dialog only", async () => {
 		const old = { ...fakeEditor(7, "VS Code 7"), noQuestions: "VS Code client 0.6.0" };
 		for (const setup of [rig({ editors: [old] }), rig({ on: false })]) {

@@ -52,10 +52,19 @@ export class NeovimAsks {
 	private registerAgain?: Cancel;
 	private registerFailures = 0;
 	private wanted?: { on: boolean; connected: boolean };
+	/** pi-bridge.nvim was loaded in this Neovim when pi registered. */
+	private runsPiBridge = false;
 	readonly editor: AskingEditor;
 
 	constructor(private readonly parts: AskSessionParts) {
-		this.editor = { ...parts.editor, tell: (news) => this.tell(news) };
+		const asks = this;
+		this.editor = {
+			...parts.editor,
+			tell: (news) => this.tell(news),
+			get piBridge() {
+				return asks.runsPiBridge ? ("host" as const) : undefined;
+			},
+		};
 		this.questions = new NeovimQuestions({
 			channel: parts.channel,
 			on: () => this.state === "on",
@@ -131,7 +140,7 @@ export class NeovimAsks {
 			this.registerAgainSoon();
 			return;
 		}
-		const value = answer.value as { defined?: unknown; taken?: unknown; unsupported?: unknown };
+		const value = answer.value as { defined?: unknown; taken?: unknown; unsupported?: unknown; piBridge?: unknown };
 		if (typeof value !== "object" || value === null) {
 			this.state = "failed";
 			this.reason = "Neovim answered nonsense";
@@ -148,6 +157,7 @@ export class NeovimAsks {
 		this.registered = { connected };
 		this.defined = names(value.defined);
 		this.taken = names(value.taken);
+		this.runsPiBridge = value.piBridge === true;
 	}
 
 	/** Neovim in a prompt ends it soon; one that keeps failing (a broken Lua, a dead loop) is left with its reason. */

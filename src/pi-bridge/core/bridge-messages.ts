@@ -13,6 +13,17 @@ export type BufferState = "nameless" | "scratch" | "unsaved" | "modified" | "sav
 const Id = Type.Union([Type.String({ maxLength: 200 }), Type.Integer()]);
 const Path = Type.String({ maxLength: 4096 });
 
+const BufferStateSchema = Type.Union([
+	Type.Literal("nameless"),
+	Type.Literal("scratch"),
+	Type.Literal("unsaved"),
+	Type.Literal("modified"),
+	Type.Literal("saved"),
+]);
+const FiletypeSchema = Type.String({ maxLength: 200 });
+const RangeSchema = Type.String({ maxLength: 2000, pattern: "^\\d+(-\\d+)?(,\\d+(-\\d+)?)*$" });
+
+/** What a prompt must have; the optional context fields are read by their own schemas below. */
 const PromptSchema = Type.Object({
 	type: Type.Literal("prompt"),
 	text: Type.String(),
@@ -20,19 +31,29 @@ const PromptSchema = Type.Object({
 		file: Path,
 		cwd: Path,
 		mode: Type.Union([Type.Literal("normal"), Type.Literal("visual")]),
-		filetype: Type.Optional(Type.String({ maxLength: 200 })),
-		buffer_state: Type.Optional(
-			Type.Union([
-				Type.Literal("nameless"),
-				Type.Literal("scratch"),
-				Type.Literal("unsaved"),
-				Type.Literal("modified"),
-				Type.Literal("saved"),
-			]),
-		),
-		range: Type.Optional(Type.String({ maxLength: 2000, pattern: "^\\d+(-\\d+)?(,\\d+(-\\d+)?)*$" })),
+		filetype: Type.Optional(FiletypeSchema),
+		buffer_state: Type.Optional(BufferStateSchema),
+		range: Type.Optional(RangeSchema),
 	}),
 });
+
+/**
+ * As pi-bridge.ext reads them, an optional context field it does not know (a newer plugin's `buffer_state`, a
+ * `filetype` that is no string, a range it cannot read) is dropped, not the prompt: the link or hint says less.
+ */
+const OPTIONAL_CONTEXT = {
+	filetype: Compile(FiletypeSchema),
+	buffer_state: Compile(BufferStateSchema),
+	range: Compile(RangeSchema),
+} as const;
+
+function withKnownContext(raw: Record<string, unknown>): Record<string, unknown> {
+	const context = isFields(raw.context) ? { ...raw.context } : raw.context;
+	if (isFields(context))
+		for (const [name, check] of Object.entries(OPTIONAL_CONTEXT))
+			if (context[name] !== undefined && !check.Check(context[name])) delete context[name];
+	return { ...raw, context };
+}
 
 const ApprovalAckSchema = Type.Object({ type: Type.Literal("approval_ack"), id: Id });
 const ApprovalResponseSchema = Type.Object({
@@ -87,8 +108,9 @@ export function readBridgeLine(line: string): Read {
 	const type = raw.type;
 	if (!Object.hasOwn(checks, type)) return { ok: true, message: { type: "ignored", name: type.slice(0, 60) } };
 	const check = checks[type as keyof typeof checks];
-	if (!check.Check(raw)) return { ok: false, reason: `a malformed ${type} (${firstError(check, raw)})` };
-	if (type === "prompt") return { ok: true, message: { type, prompt: raw as BridgePrompt } };
+	const read = type === "prompt" ? withKnownContext(raw) : raw;
+	if (!check.Check(read)) return { ok: false, reason: `a malformed ${type} (${firstError(check, read)})` };
+	if (type === "prompt") return { ok: true, message: { type, prompt: read as BridgePrompt } };
 	if (type === "mirror_ready") return { ok: true, message: { type } };
 	const id = raw.id as BridgeId;
 	if (type === "approval_ack") return { ok: true, message: { type, id } };

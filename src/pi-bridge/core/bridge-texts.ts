@@ -37,6 +37,8 @@ export const APPROVAL_DIFF_MAX_CHARS = 32 * 1024;
 /** The diff the plugin shows, cut to its caps with a line that says so. */
 export function cappedDiff(diff: string): string {
 	const lines = diff.split("\n");
+	// A patch ends with a newline: that is no line of its own (200 lines and their newlines are not cut).
+	if (lines.at(-1) === "") lines.pop();
 	let kept = lines.length > APPROVAL_DIFF_MAX_LINES ? lines.slice(0, APPROVAL_DIFF_MAX_LINES).join("\n") : diff;
 	if (kept.length > APPROVAL_DIFF_MAX_CHARS) kept = kept.slice(0, APPROVAL_DIFF_MAX_CHARS);
 	if (kept === diff) return diff;

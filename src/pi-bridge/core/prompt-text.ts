@@ -67,6 +67,8 @@ export function finishedPrompt(input: {
  */
 export function promptLead(context: BridgePrompt["context"], facts: { projectDir: string; exists?: boolean }) {
 	const { file } = context;
+	// A nameless buffer's file is always "" (nvim_buf_get_name): its hint needs no path.
+	if (context.buffer_state === "nameless") return UNSAVED_HINT;
 	if (!file.startsWith("/")) return undefined;
 	const name = pathText(shownPath(file, facts.projectDir));
 	const state: BufferState | "missing" = context.buffer_state ?? (facts.exists ? "saved" : "missing");
@@ -80,9 +82,12 @@ export function promptLead(context: BridgePrompt["context"], facts: { projectDir
 		case "missing":
 			return `[Hint: ${name} does not exist on disk (a buffer Neovim has not saved?): do not search for it; ask the user where it is.]`;
 		default:
-			return "[Hint: the code is from a Neovim buffer not saved to a file: do not search the disk for it; ask the user where it belongs.]";
+			return UNSAVED_HINT;
 	}
 }
+
+const UNSAVED_HINT =
+	"[Hint: the code is from a Neovim buffer not saved to a file: do not search the disk for it; ask the user where it belongs.]";
 
 /** `@src/a.ts#L12-20`; several ranges: `@src/a.ts (lines 25, 40-45)`. */
 function withRange(name: string, range: string | undefined): string {

@@ -124,21 +124,15 @@ describe("the plugin's messages, read", () => {
 		["a JSON string", '"mirror_ready"', /without a string type/],
 		["no type", line({ text: "hi" }), /without a string type/],
 		["a number as type", line({ type: 3 }), /without a string type/],
-		["mode insert", line({ ...PROMPT, context: { ...FULL_CONTEXT, mode: "insert" } }), /^a malformed prompt \(\/context\/mode: /],
+		[
+			"mode insert",
+			line({ ...PROMPT, context: { ...FULL_CONTEXT, mode: "insert" } }),
+			/^a malformed prompt \(\/context\/mode: /,
+		],
 		["no mode", line({ type: "prompt", text: "x", context: { file: "/p/a", cwd: "/p" } }), /a malformed prompt/],
 		["no context", line({ type: "prompt", text: "x" }), /a malformed prompt/],
 		["a number as text", line({ ...PROMPT, text: 42 }), /a malformed prompt/],
 		["file null", line({ ...PROMPT, context: { ...FULL_CONTEXT, file: null } }), /a malformed prompt/],
-		[
-			"buffer_state dirty",
-			line({ ...PROMPT, context: { ...FULL_CONTEXT, buffer_state: "dirty" } }),
-			/^a malformed prompt \(\/context\/buffer_state: /,
-		],
-		["range 3-", line({ ...PROMPT, context: { ...FULL_CONTEXT, range: "3-" } }), /^a malformed prompt \(\/context\/range: /],
-		["range -3", line({ ...PROMPT, context: { ...FULL_CONTEXT, range: "-3" } }), /a malformed prompt/],
-		["range 1,,2", line({ ...PROMPT, context: { ...FULL_CONTEXT, range: "1,,2" } }), /a malformed prompt/],
-		["range with a newline", line({ ...PROMPT, context: { ...FULL_CONTEXT, range: "3\n4" } }), /a malformed prompt/],
-		["range as a number", line({ ...PROMPT, context: { ...FULL_CONTEXT, range: 3 } }), /a malformed prompt/],
 		[
 			"approval_response maybe",
 			line({ type: "approval_response", id: "r1", decision: "maybe" }),
@@ -226,5 +220,23 @@ describe("what pi sends the plugin", () => {
 		expect(text.endsWith("\n")).toBe(true);
 		expect(text.indexOf("\n")).toBe(text.length - 1);
 		expect(JSON.parse(text)).toEqual(message);
+	});
+});
+
+describe("an optional context field pi does not know is dropped, not the prompt (as pi-bridge.ext reads it)", () => {
+	test.each<[string, Record<string, unknown>, string]>([
+		["buffer_state dirty", { buffer_state: "dirty" }, "buffer_state"],
+		["range 3-", { range: "3-" }, "range"],
+		["range -3", { range: "-3" }, "range"],
+		["range 1,,2", { range: "1,,2" }, "range"],
+		["range with a newline", { range: "3\n4" }, "range"],
+		["range as a number", { range: 3 }, "range"],
+		["filetype as a number", { filetype: 7 }, "filetype"],
+	])("%s", (_name, field, dropped) => {
+		const read = readBridgeLine(line({ ...PROMPT, context: { ...FULL_CONTEXT, ...field } }));
+		expect(read.ok).toBe(true);
+		const context = read.ok && read.message.type === "prompt" ? read.message.prompt.context : {};
+		expect(context).not.toHaveProperty(dropped);
+		expect(context).toMatchObject({ file: FULL_CONTEXT.file, mode: FULL_CONTEXT.mode });
 	});
 });

@@ -85,7 +85,11 @@ const TEXTS: [string, string, { filetype?: string }, ReturnType<typeof shape>[]]
 		{ filetype: "lua" },
 		[
 			{ words: "explain\n\n" },
-			{ mark: "Vim mark A - [a.lua:42](/home/ada/p/a.lua):", code: " `local x = 1`", origin: mark("/home/ada/p/a.lua") },
+			{
+				mark: "Vim mark A - [a.lua:42](/home/ada/p/a.lua):",
+				code: " `local x = 1`",
+				origin: mark("/home/ada/p/a.lua"),
+			},
 			{ words: "\n" },
 			{ mark: "Vim mark b - [No Name]:2:", code: " `two`", origin: mark() },
 			{ words: "\n" },

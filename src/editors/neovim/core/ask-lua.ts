@@ -141,7 +141,8 @@ end
 /**
  * Args: channel, `{ pid, project, connected }`, the names `{ { name, fallback }, ... }`. Registers pi's channel
  * (again: its `connected` may have changed), defines the commands once per Neovim. Returns the names defined and
- * those taken by the user's own commands, or `{ unsupported = why }`.
+ * those taken by the user's own commands, whether pi-bridge.nvim is loaded there (its plugin then shows pi's
+ * questions of the turns it asked), or `{ unsupported = why }`.
  */
 export const ASK_START_LUA = `${STATE_FUNCTIONS}
 local channel, me, names = ...
@@ -182,7 +183,7 @@ end
 local defined = {}
 for name in pairs(M.defined) do defined[#defined + 1] = name end
 table.sort(defined)
-return { defined = defined, taken = M.taken }
+return { defined = defined, taken = M.taken, piBridge = package.loaded["pi-bridge"] ~= nil }
 `;
 
 /** Args: channel. pi leaves the registry; with the last pi the commands and everything of the module go. */
