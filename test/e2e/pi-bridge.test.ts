@@ -32,8 +32,12 @@ describe.each(piLines())("pi-bridge.nvim's socket served by the real $name (RPC)
 		...(range && { range }),
 	});
 
-	async function startPi(options: { env?: Record<string, string> } = {}): Promise<RpcPi> {
+	async function startPi(
+		options: { env?: Record<string, string>; settings?: Record<string, unknown> } = {},
+	): Promise<RpcPi> {
 		mkdirSync(home(), { recursive: true });
+		if (options.settings)
+			writeFileSync(join(ws.agentDir, "settings.json"), JSON.stringify({ "pi-ide": options.settings }));
 		ws.server.reply = questionModel();
 		const rpc = ws.stopLater(
 			RpcPi.start(line, {
@@ -221,6 +225,32 @@ describe.each(piLines())("pi-bridge.nvim's socket served by the real $name (RPC)
 		expect(statSync(socketPath()).ino).toBe(inode);
 		(await connected()).close();
 		await waitFor("the foreign owner heard the plugin", () => heard.join("").includes("mirror_ready"));
+	});
+
+	test.skipIf(!line.node)(
+		"PI_BRIDGE_EDIT_APPROVAL=0 and PI_BRIDGE_UI_PROMPT_MIRROR=0: the plugin's turns write unasked, questions stay in pi",
+		async () => {
+			const rpc = await startPi({ env: { PI_BRIDGE_EDIT_APPROVAL: "0", PI_BRIDGE_UI_PROMPT_MIRROR: "0" } });
+			const plugin = await connected();
+			plugin.prompt("write src/free.txt", saved());
+			await plugin.waitFor("agent_end");
+			expect(readFileSync(join(ws.project, "src", "free.txt"), "utf8")).toBe("from the model\n");
+			plugin.prompt("guard omega", saved());
+			const dialog = await waitFor("pi's confirm", () => rpc.uiRequests("confirm").at(0), 15_000);
+			rpc.respond(String(dialog.id), { confirmed: true });
+			await plugin.waitFor("agent_end", 2);
+			expect(toolResults()).toContain("allowed omega");
+			expect(plugin.of("approval_request")).toEqual([]);
+			expect(plugin.of("ui_prompt_request")).toEqual([]);
+			const said = await status(rpc);
+			expect(said).toContain("approvals off (PI_BRIDGE_EDIT_APPROVAL=0), questions off (PI_BRIDGE_UI_PROMPT_MIRROR=0)");
+		},
+	);
+
+	test.skipIf(!line.node)('"piBridge": false serves nothing, and says so', async () => {
+		const rpc = await startPi({ settings: { piBridge: false } });
+		expect(existsSync(socketPath())).toBe(false);
+		expect(await status(rpc)).toContain(`pi-bridge.nvim's socket: off ("piBridge": false in the global settings)`);
 	});
 
 	test.skipIf(!line.node)("kept across /new (the plugin's connection too), removed when pi quits", async () => {
