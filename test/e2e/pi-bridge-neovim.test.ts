@@ -3,15 +3,15 @@
  * name in a real Neovim 0.7.2, the plugin's socket side played by the test's client) gets pi's questions and
  * approvals of the turns it asked; the float pi pushes into that Neovim never shows them a second time.
  */
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { useE2eWorkspace } from "../support/e2e-workspace.ts";
-import { PluginClient, pluginSocketPath } from "../support/pi-bridge-client.ts";
+import { PluginClient } from "../support/pi-bridge-client.ts";
+import { bridgePi, bridgeSocket, pluginContext } from "../support/pi-bridge-e2e.ts";
 import { type PiLine, piLines } from "../support/pi-cli.ts";
-import { QUESTION_EXTENSION, questionModel } from "../support/question-e2e.ts";
 import { RealNeovim, requireNeovim } from "../support/real-neovim.ts";
-import { RpcPi } from "../support/rpc-pi.ts";
+import type { RpcPi } from "../support/rpc-pi.ts";
 import { PI_START_TIMEOUT_MS, waitFor } from "../support/wait-for.ts";
 
 const available = requireNeovim("the pi-bridge Neovim tests");
@@ -25,15 +25,8 @@ describe.skipIf(!available).each(piLines())(
 	(line: PiLine) => {
 		const ws = useE2eWorkspace();
 		const tmp = () => join(ws.root, "tmp");
-		const home = () => join(ws.root, "home");
 		const scope = () => `pi-bridge-${process.pid}-${ws.root.split("-").at(-1)}`;
-		const context = () => ({
-			file: join(ws.project, "src", "main.ts"),
-			cwd: ws.project,
-			mode: "normal",
-			filetype: "typescript",
-			buffer_state: "saved",
-		});
+		const context = () => pluginContext(ws);
 
 		async function setup(): Promise<{ nvim: RealNeovim; rpc: RpcPi; plugin: PluginClient }> {
 			const nvim = await RealNeovim.start({
@@ -46,23 +39,13 @@ describe.skipIf(!available).each(piLines())(
 			ws.defer(() => nvim.close());
 			// The plugin is loaded before pi registers its commands there.
 			await nvim.lua('package.loaded["pi-bridge"] = { stub = true } return true');
-			mkdirSync(home(), { recursive: true });
-			ws.server.reply = questionModel();
-			const rpc = ws.stopLater(
-				RpcPi.start(line, {
-					cwd: ws.project,
-					agentDir: ws.agentDir,
-					stateDir: ws.stateDir,
-					extraExtensions: [QUESTION_EXTENSION],
-					env: { HOME: home(), TMPDIR: tmp(), XDG_RUNTIME_DIR: "", NVIM: "", PI_IDE_TEST_PROC_SCOPE: scope() },
-				}),
-			);
+			const rpc = bridgePi(ws, line, { TMPDIR: tmp(), XDG_RUNTIME_DIR: "", NVIM: "", PI_IDE_TEST_PROC_SCOPE: scope() });
 			await waitFor(
 				"pi's commands in Neovim",
 				async () => ((await nvim.lua("return vim.fn.exists(':Pi')")) as number) === 2,
 				PI_START_TIMEOUT_MS,
 			);
-			const socket = pluginSocketPath(home(), ws.project);
+			const socket = bridgeSocket(ws);
 			await waitFor("pi-bridge's socket", () => existsSync(socket), PI_START_TIMEOUT_MS);
 			const plugin = await PluginClient.connect(socket);
 			return { nvim, rpc, plugin };

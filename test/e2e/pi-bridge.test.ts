@@ -10,44 +10,25 @@ import { dirname, join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { useE2eWorkspace } from "../support/e2e-workspace.ts";
 import { messageText } from "../support/fake-model-server.ts";
-import { PluginClient, pluginSocketPath } from "../support/pi-bridge-client.ts";
+import { PluginClient } from "../support/pi-bridge-client.ts";
+import { bridgePi, bridgeSocket, pluginContext } from "../support/pi-bridge-e2e.ts";
 import { type PiLine, piLines } from "../support/pi-cli.ts";
-import { QUESTION_EXTENSION, questionModel } from "../support/question-e2e.ts";
-import { RpcPi } from "../support/rpc-pi.ts";
+import type { RpcPi } from "../support/rpc-pi.ts";
 import { waitFor } from "../support/wait-for.ts";
 
 const GITHUB_TOKEN = "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";
 
 describe.each(piLines())("pi-bridge.nvim's socket served by the real $name (RPC)", (line: PiLine) => {
 	const ws = useE2eWorkspace();
-	const home = () => join(ws.root, "home");
-	const socketPath = () => pluginSocketPath(home(), ws.project);
-	const main = () => join(ws.project, "src", "main.ts");
-	const saved = (range?: string) => ({
-		file: main(),
-		cwd: ws.project,
-		mode: "normal",
-		filetype: "typescript",
-		buffer_state: "saved",
-		...(range && { range }),
-	});
+	const socketPath = () => bridgeSocket(ws);
+	const saved = (range?: string) => pluginContext(ws, range ? { range } : {});
 
 	async function startPi(
 		options: { env?: Record<string, string>; settings?: Record<string, unknown> } = {},
 	): Promise<RpcPi> {
-		mkdirSync(home(), { recursive: true });
 		if (options.settings)
 			writeFileSync(join(ws.agentDir, "settings.json"), JSON.stringify({ "pi-ide": options.settings }));
-		ws.server.reply = questionModel();
-		const rpc = ws.stopLater(
-			RpcPi.start(line, {
-				cwd: ws.project,
-				agentDir: ws.agentDir,
-				stateDir: ws.stateDir,
-				extraExtensions: [QUESTION_EXTENSION],
-				env: { HOME: home(), ...options.env },
-			}),
-		);
+		const rpc = bridgePi(ws, line, options.env);
 		// The first command waits for pi's start; the socket is bound by then.
 		await rpc.ideStatus();
 		return rpc;
