@@ -1,5 +1,6 @@
 import type { AskingEditor } from "../editors/editor-asks.ts";
 import type { TurnApprovals } from "../review/approvals.ts";
+import { runInBackground } from "../shared/background.ts";
 import { BridgeApprovals } from "./bridge-approvals.ts";
 import { BridgeEditor, type BridgeReplies } from "./bridge-editor.ts";
 import type { BridgeConnection, BridgeHandler, BridgeSocket } from "./bridge-socket.ts";
@@ -56,7 +57,9 @@ export class BridgeSession implements BridgeHandler {
 		switch (message.type) {
 			case "prompt":
 				this.prompts++;
-				void this.parts.prompted(editor, () => this.parts.compose(message.prompt));
+				void runInBackground("pi-bridge prompt", () =>
+					this.parts.prompted(editor, () => this.parts.compose(message.prompt)),
+				);
 				return;
 			case "approval_response":
 				this.approvals.responded(message.id, message.decision);

@@ -2,9 +2,10 @@ import { chmodSync, lstatSync, mkdirSync, unlinkSync } from "node:fs";
 import { connect, createServer, type Server, type Socket } from "node:net";
 import { dirname } from "node:path";
 import { StringDecoder } from "node:string_decoder";
+import { guarded } from "../shared/background.ts";
 import { BRIDGE_STALE_PROBE_MS } from "../shared/core/timing.ts";
 import { type BridgeMessage, type BridgeOutgoing, bridgeLine, readBridgeLine } from "./core/bridge-messages.ts";
-import { LineReader } from "./core/line-reader.ts";
+import { LineReader, type LinesRead } from "./core/line-reader.ts";
 
 /** A client's writes pi has not flushed past this: it does not read, and is dropped rather than held in memory. */
 const MAX_UNREAD_BYTES = 8 * 1024 * 1024;
@@ -158,30 +159,38 @@ export class BridgeSocket {
 			},
 		};
 		this.clients.set(id, { socket, connection });
-		socket.on("data", (data: Buffer) => {
-			const read = reader.read(decoder.write(data));
-			if (!read.ok) {
-				this.handler?.malformed(connection, read.reason);
-				socket.destroy();
-				return;
-			}
-			for (const line of read.lines) {
-				const parsed = readBridgeLine(line);
-				if (!parsed.ok) this.handler?.malformed(connection, parsed.reason);
-				else {
-					if (parsed.message.type === "mirror_ready") connection.mirrorReady = true;
-					if (this.handler) this.handler.message(connection, parsed.message);
-					else if (parsed.message.type === "prompt")
-						connection.send({ type: "error", message: NO_SESSION_TEXT, code: "no_active_pi" });
-				}
-			}
-		});
+		// A throw in a handler would end pi's process from a socket's event: recorded instead (`guarded`).
+		socket.on(
+			"data",
+			guarded("pi-bridge line", (data: Buffer) => this.received(socket, connection, reader.read(decoder.write(data)))),
+		);
 		// A probe opens and closes without a word: nothing to say about it.
 		socket.on("error", () => {});
-		socket.on("close", () => {
-			if (!this.clients.delete(id)) return;
-			this.handler?.closed(connection);
-		});
+		socket.on(
+			"close",
+			guarded("pi-bridge close", () => {
+				if (!this.clients.delete(id)) return;
+				this.handler?.closed(connection);
+			}),
+		);
+	}
+
+	private received(socket: Socket, connection: BridgeConnection, read: LinesRead): void {
+		if (!read.ok) {
+			this.handler?.malformed(connection, read.reason);
+			socket.destroy();
+			return;
+		}
+		for (const line of read.lines) {
+			const parsed = readBridgeLine(line);
+			if (!parsed.ok) this.handler?.malformed(connection, parsed.reason);
+			else {
+				if (parsed.message.type === "mirror_ready") connection.mirrorReady = true;
+				if (this.handler) this.handler.message(connection, parsed.message);
+				else if (parsed.message.type === "prompt")
+					connection.send({ type: "error", message: NO_SESSION_TEXT, code: "no_active_pi" });
+			}
+		}
 	}
 
 	private unlinkIfOurs(): void {
