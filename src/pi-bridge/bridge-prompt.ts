@@ -21,7 +21,8 @@ export interface BridgePromptContext {
  */
 export async function composeBridgePrompt(prompt: BridgePrompt, context: BridgePromptContext): Promise<FinishedPrompt> {
 	const { file } = prompt.context;
-	const parts = promptParts(prompt.text, prompt.context);
+	// CR LF as LF: a fence line ending in CR would not read as a fence, and its code would pass as words.
+	const parts = promptParts(prompt.text.replace(/\r\n?/g, "\n"), prompt.context);
 	const secrets = new Map<string, Promise<string | undefined>>();
 	const secretOf = (path: string) => {
 		let found = secrets.get(path);
@@ -33,7 +34,12 @@ export async function composeBridgePrompt(prompt: BridgePrompt, context: BridgeP
 	};
 	const bufferSecret = file.startsWith("/") ? await secretOf(file) : undefined;
 	const verdicts = await Promise.all(
-		parts.map((part) => (part.kind === "words" ? undefined : verdictOf(part, file, secretOf, context))),
+		parts.map((part) => {
+			if (part.kind === "words") return undefined;
+			// From a secret file's buffer, whatever a header or a fence claims, nothing inlined goes.
+			if (bufferSecret !== undefined) return { withheld: bufferSecret };
+			return verdictOf(part, file, secretOf, context);
+		}),
 	);
 	const exists = prompt.context.buffer_state === undefined && file.startsWith("/") ? existsSync(file) : undefined;
 	const lead = promptLead(prompt.context, { projectDir: context.projectDir, ...(exists !== undefined && { exists }) });
@@ -52,8 +58,10 @@ async function verdictOf(
 	context: BridgePromptContext,
 ): Promise<PartVerdict> {
 	const file = part.origin.from === "buffer" ? bufferFile : part.origin.from === "mark" ? part.origin.file : undefined;
-	if (file?.startsWith("/")) {
-		const secret = await secretOf(file);
+	const named = [file, ...(part.kind === "block" ? part.mentions : [])];
+	for (const one of named) {
+		if (!one?.startsWith("/")) continue;
+		const secret = await secretOf(one);
 		if (secret !== undefined) return { withheld: secret };
 	}
 	const text = part.kind === "block" ? part.body : part.kind === "mark" ? part.code : part.text;

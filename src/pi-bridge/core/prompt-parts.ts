@@ -13,7 +13,16 @@ export type PartOrigin = { from: "buffer" } | { from: "mark"; file?: string } | 
 export type PromptPart =
 	| { kind: "words"; text: string }
 	/** A fenced block: its fence lines as sent (no closing one when the text ends first), the lines between. */
-	| { kind: "block"; text: string; open: string; body: string; close?: string; origin: PartOrigin }
+	/** `mentions`: the files mark lines inside it name (a fence typed around `@mA`): each is checked too. */
+	| {
+			kind: "block";
+			text: string;
+			open: string;
+			body: string;
+			close?: string;
+			origin: PartOrigin;
+			mentions: string[];
+	  }
 	/** A mark's line: its head as sent (`Vim mark A - [a.lua:4](/p/a.lua):`), then its code. */
 	| { kind: "mark"; text: string; head: string; code: string; origin: PartOrigin }
 	/** Diagnostics of the current buffer, from the first `L1:C1 [ERROR]` of a line to the line's end. */
@@ -63,13 +72,15 @@ export function promptParts(text: string, context: { filetype?: string }): Promp
 						? { from: "buffer" }
 						: { from: "unknown" };
 			const last = closed ? end : lines.length - 1;
+			const inside = lines.slice(index + 1, closed ? end : lines.length);
 			take(from, {
 				kind: "block",
 				text: text.slice(from, lineEnd(last)),
 				open: line,
-				body: lines.slice(index + 1, closed ? end : lines.length).join("\n"),
+				body: inside.join("\n"),
 				...(closed && { close: lines[end] ?? "" }),
 				origin,
+				mentions: inside.flatMap((inner) => MARK_LINE.exec(inner)?.[2] ?? MARK_HEADER.exec(inner)?.[1] ?? []),
 			});
 			index = last;
 			continue;
