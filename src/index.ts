@@ -194,7 +194,10 @@ export default function piIdeContext(pi: ExtensionAPI): void {
 		await controller.start();
 		const prompt = { ...sessionReferences, projectDir: ctx.cwd };
 		const [sessionAsks, mirror] = [asks, questions];
-		bridge = await sessionBridge(ctx, settings, { asks: sessionAsks, mirror, prompt, environment: process.env });
+		const made = await sessionBridge(ctx, settings, { asks: sessionAsks, mirror, prompt, environment: process.env });
+		// The session ended while the socket bound: it stays for the next one (at exit it goes), detached from this.
+		if (stopped(surface)) await made.close(false);
+		else bridge = made;
 	}
 
 	/** `quitting`: pi ends (not `/new`, a switch, `/reload`): what outlives sessions goes too. */

@@ -16,6 +16,9 @@ export interface BridgeApprovalParts {
 
 interface Pending {
 	id: string;
+	request: Extract<BridgeOutgoing, { type: "approval_request" }>;
+	/** The connections it went to. */
+	sentTo: Set<number>;
 	settle: (decision: ApproverDecision | undefined) => void;
 }
 
@@ -42,6 +45,13 @@ export class BridgeApprovals implements TurnApprovals {
 		if (this.pending?.id === id) this.pending.settle(decision);
 	}
 
+	/** The request open now, to a connection that was not there when it went out. */
+	resendTo(connection: Pick<BridgeConnection, "id" | "send">): void {
+		if (!this.pending || this.pending.sentTo.has(connection.id)) return;
+		this.pending.sentTo.add(connection.id);
+		connection.send(this.pending.request);
+	}
+
 	/** A connection closed: with none left, nobody answers the request open now. */
 	connectionClosed(): void {
 		if (this.parts.connections().length === 0) this.pending?.settle(undefined);
@@ -65,6 +75,7 @@ export class BridgeApprovals implements TurnApprovals {
 			unifiedDiff(request.before ?? "", request.proposed, { from: request.file, to: request.file }),
 		);
 		this.asked++;
+		const message = { type: "approval_request" as const, id, tool: request.tool, path: request.file, diff };
 		return new Promise((resolve) => {
 			const withdrawn = () => settle(undefined);
 			const settle = (decision: ApproverDecision | undefined) => {
@@ -74,9 +85,10 @@ export class BridgeApprovals implements TurnApprovals {
 				this.parts.broadcast({ type: "approval_resolved", id });
 				resolve(decision);
 			};
-			this.pending = { id, settle };
+			const sentTo = new Set(this.parts.connections().map((connection) => connection.id));
+			this.pending = { id, request: message, sentTo, settle };
 			signal.addEventListener("abort", withdrawn, { once: true });
-			this.parts.broadcast({ type: "approval_request", id, tool: request.tool, path: request.file, diff });
+			this.parts.broadcast(message);
 		});
 	}
 }

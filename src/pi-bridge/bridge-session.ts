@@ -21,8 +21,9 @@ export interface BridgeSessionParts {
 	replies: BridgeReplies;
 	/** The editors whose asks the running run carries. */
 	runEditors: () => readonly AskingEditor[];
-	/** `PI_BRIDGE_EDIT_APPROVAL=0` and `PI_BRIDGE_UI_PROMPT_MIRROR=0`, as their reasons. */
+	/** Why the plugin's approvals are off (`PI_BRIDGE_EDIT_APPROVAL=0`), if they are. */
 	approvalsOff: () => string | undefined;
+	/** Why the plugin gets no questions (`PI_BRIDGE_UI_PROMPT_MIRROR=0`, the mirror off), if so. */
 	mirrorOff?: string;
 }
 
@@ -32,12 +33,25 @@ export interface BridgeSessionParts {
  * outlives the session (bridge-socket.ts); this attaches at `session_start` and detaches at its end.
  */
 export class BridgeSession implements BridgeHandler {
-	private readonly editors = new Map<number, BridgeEditor>();
+	/** The plugin, one editor for all its connections. */
+	private readonly editor: BridgeEditor;
 	readonly approvals: BridgeApprovals;
 	private prompts = 0;
+	/** The connections that said anything yet. */
+	private readonly heard = new Set<number>();
 	private lastProblem?: string;
 
 	constructor(private readonly parts: BridgeSessionParts) {
+		const connections = () => parts.socket.connections;
+		this.editor = new BridgeEditor(
+			{
+				send: (message, to) => {
+					for (const connection of connections()) if (!to || connection.mirrorReady) connection.send(message);
+				},
+				mirrorReady: () => connections().some((connection) => connection.mirrorReady),
+			},
+			parts.mirrorOff,
+		);
 		this.approvals = new BridgeApprovals({
 			broadcast: (message) => parts.socket.broadcast(message),
 			connections: () => parts.socket.connections,
@@ -53,7 +67,12 @@ export class BridgeSession implements BridgeHandler {
 	}
 
 	message(connection: BridgeConnection, message: BridgeMessage): void {
-		const editor = this.editorOf(connection);
+		const editor = this.editor;
+		if (!this.heard.has(connection.id)) {
+			this.heard.add(connection.id);
+			// A connection that came while an approval was open gets it too (the plugin reconnects on its next prompt).
+			this.approvals.resendTo(connection);
+		}
 		switch (message.type) {
 			case "prompt":
 				this.prompts++;
@@ -83,14 +102,13 @@ export class BridgeSession implements BridgeHandler {
 			connection.send({ type: "error", message: `pi: not sent: ${reason}`, code: "send_failed" });
 	}
 
+	/** The last connection gone: the plugin's questions and asks state go with it. */
 	closed(connection: BridgeConnection): void {
-		const editor = this.editors.get(connection.id);
-		this.editors.delete(connection.id);
-		if (editor) {
-			this.parts.gone(editor.key);
-			this.parts.replies.gone(editor.key);
-		}
+		this.heard.delete(connection.id);
 		this.approvals.connectionClosed();
+		if (this.parts.socket.connections.length > 0) return;
+		this.parts.gone(this.editor.key);
+		this.parts.replies.gone(this.editor.key);
 	}
 
 	facts(): BridgeSocketFacts {
@@ -113,15 +131,5 @@ export class BridgeSession implements BridgeHandler {
 	close(): void {
 		this.approvals.close();
 		this.parts.socket.detach(this);
-		this.editors.clear();
-	}
-
-	private editorOf(connection: BridgeConnection): BridgeEditor {
-		let editor = this.editors.get(connection.id);
-		if (!editor) {
-			editor = new BridgeEditor(connection, this.parts.mirrorOff);
-			this.editors.set(connection.id, editor);
-		}
-		return editor;
 	}
 }

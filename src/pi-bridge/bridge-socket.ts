@@ -1,17 +1,17 @@
-import { chmodSync, lstatSync, mkdirSync, unlinkSync } from "node:fs";
+import { lstatSync, mkdirSync, unlinkSync } from "node:fs";
 import { connect, createServer, type Server, type Socket } from "node:net";
 import { dirname } from "node:path";
 import { StringDecoder } from "node:string_decoder";
 import { guarded } from "../shared/background.ts";
+import { systemClock } from "../shared/clock.ts";
 import { BRIDGE_STALE_PROBE_MS } from "../shared/core/timing.ts";
 import { type BridgeMessage, type BridgeOutgoing, bridgeLine, readBridgeLine } from "./core/bridge-messages.ts";
+import type { BridgeSocketState } from "./core/bridge-status.ts";
+import { NO_SESSION_TEXT } from "./core/bridge-texts.ts";
 import { LineReader, type LinesRead } from "./core/line-reader.ts";
 
 /** A client's writes pi has not flushed past this: it does not read, and is dropped rather than held in memory. */
 const MAX_UNREAD_BYTES = 8 * 1024 * 1024;
-
-/** Between two sessions (`/new`, a switch) nothing takes a prompt: the plugin is told to send it again. */
-const NO_SESSION_TEXT = "pi: not sent: pi is between sessions; send it again in a moment";
 
 /** One client of the socket (the plugin, a probe, `:checkhealth`): its own state only. */
 export interface BridgeConnection {
@@ -28,15 +28,11 @@ export interface BridgeHandler {
 	closed(connection: BridgeConnection): void;
 }
 
-export type BridgeSocketState =
-	| { kind: "idle" }
-	| { kind: "serving" }
-	| { kind: "aside"; reason: string }
-	| { kind: "failed"; reason: string };
+export type { BridgeSocketState };
 
 /**
  * pi-bridge.ext's socket, served by pi-ide-context: bound once per pi process and path (kept across `/new`,
- * a session switch and `/reload`, on globalThis), removed when pi quits and only while the file is still the
+ * a session switch and `/reload`, on globalThis: the instance of the module that bound it serves on), removed when pi quits and only while the file is still the
  * one it bound (the inode: a newer owner's is never removed). The first to bind wins; a live owner is left
  * alone, a file nobody answers on within the probe is stale and replaced.
  */
@@ -84,6 +80,8 @@ export class BridgeSocket {
 
 	/** pi quits: every client goes, the file goes if it is still the one bound here. */
 	async close(): Promise<void> {
+		// A bind under way ends first: a server it made after the close would outlive it.
+		await this.binding;
 		const server = this.server;
 		this.server = undefined;
 		process.off("exit", this.removeAtExit);
@@ -100,21 +98,31 @@ export class BridgeSocket {
 	}
 
 	private async bind(): Promise<void> {
+		const dir = dirname(this.path);
 		try {
-			mkdirSync(dirname(this.path), { recursive: true, mode: 0o700 });
+			mkdirSync(dir, { recursive: true, mode: 0o700 });
 		} catch (error) {
-			this.stateNow = { kind: "failed", reason: `cannot create ${dirname(this.path)}: ${messageOf(error)}` };
+			this.stateNow = { kind: "failed", reason: `cannot create ${dir}: ${messageOf(error)}` };
+			return;
+		}
+		const untrusted = dirProblem(dir);
+		if (untrusted !== undefined) {
+			this.stateNow = { kind: "failed", reason: untrusted };
 			return;
 		}
 		let bound = await this.listen();
 		if (bound === "in use") {
-			const found = inodeOf(this.path);
+			const found = ownSocket(this.path);
+			if (found === undefined) {
+				this.stateNow = { kind: "failed", reason: `${this.path} is not a socket of yours: left alone` };
+				return;
+			}
 			if (await answers(this.path)) {
 				this.stateNow = { kind: "aside", reason: "another pi serves it (pi-bridge.ext or another pi-ide-context)" };
 				return;
 			}
 			// Stale: removed only while it is the file that was probed (a new owner may have bound meanwhile).
-			if (found !== undefined && inodeOf(this.path) === found) removeQuietly(this.path);
+			if (inodeOf(this.path) === found) removeQuietly(this.path);
 			bound = await this.listen();
 		}
 		if (bound === "in use")
@@ -122,26 +130,29 @@ export class BridgeSocket {
 		else if (typeof bound === "string") this.stateNow = { kind: "failed", reason: bound };
 		else {
 			this.server = bound;
-			try {
-				chmodSync(this.path, 0o600);
-			} catch {}
 			this.inode = inodeOf(this.path);
 			process.on("exit", this.removeAtExit);
 			this.stateNow = { kind: "serving" };
 		}
 	}
 
+	/** Bound with a umask of 0177: the socket is 0600 from its first moment, never for a while wider. */
 	private listen(): Promise<Server | "in use" | string> {
 		return new Promise((resolve) => {
 			const server = createServer((socket) => this.accepted(socket));
 			server.once("error", (error: NodeJS.ErrnoException) =>
 				resolve(error.code === "EADDRINUSE" ? "in use" : `cannot listen: ${error.message}`),
 			);
-			server.listen(this.path, () => {
-				server.removeAllListeners("error");
-				server.on("error", () => {});
-				resolve(server);
-			});
+			const umask = process.umask(0o177);
+			try {
+				server.listen(this.path, () => {
+					server.removeAllListeners("error");
+					server.on("error", () => {});
+					resolve(server);
+				});
+			} finally {
+				process.umask(umask);
+			}
 		});
 	}
 
@@ -203,14 +214,38 @@ function answers(path: string): Promise<boolean> {
 	return new Promise((resolve) => {
 		const socket = connect(path);
 		const done = (alive: boolean) => {
-			clearTimeout(timer);
+			cancel();
 			socket.destroy();
 			resolve(alive);
 		};
-		const timer = setTimeout(() => done(false), BRIDGE_STALE_PROBE_MS);
+		const cancel = systemClock.after(BRIDGE_STALE_PROBE_MS, () => done(false));
 		socket.once("connect", () => done(true));
 		socket.once("error", () => done(false));
 	});
+}
+
+/** Why the sockets' dir is no place for pi's socket: not a directory of this user's, or others may write it. */
+function dirProblem(dir: string): string | undefined {
+	try {
+		const stat = lstatSync(dir);
+		if (!stat.isDirectory()) return `${dir} is not a directory`;
+		if (process.getuid && stat.uid !== process.getuid()) return `${dir} belongs to another user`;
+		if ((stat.mode & 0o022) !== 0) return `${dir} is writable by others (mode ${(stat.mode & 0o777).toString(8)})`;
+		return undefined;
+	} catch (error) {
+		return `cannot read ${dir}: ${messageOf(error)}`;
+	}
+}
+
+/** The inode of a socket of this user's at `path`: only such a file may be taken for a stale one and removed. */
+function ownSocket(path: string): number | undefined {
+	try {
+		const stat = lstatSync(path);
+		const mine = !process.getuid || stat.uid === process.getuid();
+		return stat.isSocket() && mine ? stat.ino : undefined;
+	} catch {
+		return undefined;
+	}
 }
 
 function inodeOf(path: string): number | undefined {

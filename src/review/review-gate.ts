@@ -78,7 +78,8 @@ export class ReviewGate {
 		// pi's own tool fails on this call without writing: nothing to review.
 		if (!made.ok) return undefined;
 		const proposal = made.proposal;
-		if (this.approvedFiles.has(proposal.file)) return undefined;
+		// The plugin's `all` is for its own turns: a turn typed into pi with review on is reviewed as ever.
+		if (approver && this.approvedFiles.has(proposal.file)) return undefined;
 		const displayName = displayNameOf(proposal.file, ctx.cwd);
 		// Review off, the plugin's turn: its picker and pi's select, no editor's diff.
 		const target = standing.on ? await this.inputs.target() : { none: `asked in ${approver?.name}` };
@@ -123,9 +124,10 @@ export class ReviewGate {
 		this.turnStopped = false;
 	}
 
-	/** `/ide review on` asks again after "accept all". */
+	/** `/ide review on` asks again after "accept all", and about the files the plugin's `all` took out. */
 	askAgain(): void {
 		this.acceptingAll = false;
+		this.approvedFiles.clear();
 	}
 
 	statusLines(shows: string): string[] {

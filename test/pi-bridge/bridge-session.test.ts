@@ -78,14 +78,15 @@ function rig(options: { approvalsOff?: string; mirrorOff?: string } = {}) {
 
 const REQUEST = { tool: "write" as const, file: "/p/a.ts", before: "a\n", proposed: "b\n" };
 
-describe("a connection of the plugin's as the asks and the question mirror see it", () => {
-	test("a prompt is an ask of `Neovim (pi-bridge)`, the plugin's part; a refusal is an error with pi-bridge's code", async () => {
+describe("the plugin as the asks and the question mirror see it: one editor for all its connections", () => {
+	test("a prompt is an ask of `Neovim (pi-bridge)`, the plugin's part; a refusal is an error to every client, with pi-bridge's code", async () => {
 		const { connect, prompt, prompted, sentTo } = rig();
 		const plugin = connect();
+		connect();
 		prompt(plugin);
 		await Promise.resolve();
 		const editor = prompted[0] as AskingEditor;
-		expect(editor).toMatchObject({ key: "pi-bridge:1", label: "Neovim (pi-bridge)", piBridge: "plugin" });
+		expect(editor).toMatchObject({ key: "pi-bridge", label: "Neovim (pi-bridge)", piBridge: "plugin" });
 		const refusals: [AskNews, string][] = [
 			[{ kind: "status", text: "pi: not sent: no model", level: "error", notSent: "noModel" }, "no_active_pi"],
 			[{ kind: "status", text: "pi: not sent: ending", level: "error", notSent: "ending" }, "stale_context"],
@@ -95,14 +96,16 @@ describe("a connection of the plugin's as the asks and the question mirror see i
 		// Run news is not the plugin's: every client gets agent_start / agent_end instead.
 		editor.tell({ kind: "status", text: "pi: working", level: "working" });
 		editor.tell({ kind: "reply", text: "partial", streaming: true });
-		expect(sentTo(1)).toEqual(
-			refusals.map(([news, code]) => ({ type: "error", message: (news as { text: string }).text, code })),
-		);
+		const errors = refusals.map(([news, code]) => ({ type: "error", message: (news as { text: string }).text, code }));
+		expect(sentTo(1)).toEqual(errors);
+		expect(sentTo(2)).toEqual(errors);
 	});
 
-	test("questions: select, confirm and a custom dialog's lines go out; answers come back as the mirror takes them", async () => {
+	test("questions: select, confirm and a custom dialog's lines go to the clients that said mirror_ready; answers from any come back", async () => {
 		const { connect, prompt, prompted, say, sentTo, replied, keyed } = rig();
 		const plugin = connect();
+		connect(false);
+		const other = connect();
 		prompt(plugin);
 		await Promise.resolve();
 		const editor = prompted[0] as AskingEditor;
@@ -117,29 +120,34 @@ describe("a connection of the plugin's as the asks and the question mirror see i
 			{ type: "ui_prompt_request", id: 6, kind: "custom", title: "pi asks in its terminal", lines: ["Pick a colour"] },
 			{ type: "ui_prompt_resolved", id: 4 },
 		]);
-		say(plugin, { type: "ui_prompt_response", id: 5, answer: { value: "No" } });
+		expect(sentTo(3)).toEqual(sentTo(1));
+		expect(sentTo(2)).toEqual([]);
+		say(other, { type: "ui_prompt_response", id: 5, answer: { value: "No" } });
 		say(plugin, { type: "ui_prompt_response", id: 5, answer: { value: "Maybe" } });
 		say(plugin, { type: "ui_prompt_response", id: 4, answer: { value: "red" } });
 		say(plugin, { type: "ui_prompt_response", id: 5, answer: { cancelled: true } });
 		say(plugin, { type: "ui_prompt_response", id: 6, answer: { key: "\u001b" } });
 		say(plugin, { type: "ui_prompt_response", id: "6", answer: { key: "\u001b" } });
 		expect(replied).toEqual([
-			{ key: "pi-bridge:1", reply: { id: 5, choice: 2 } },
-			{ key: "pi-bridge:1", reply: { id: 5 } },
+			{ key: "pi-bridge", reply: { id: 5, choice: 2 } },
+			{ key: "pi-bridge", reply: { id: 5 } },
 		]);
-		expect(keyed).toEqual([{ key: "pi-bridge:1", reply: { id: 6, key: "\u001b" } }]);
+		expect(keyed).toEqual([{ key: "pi-bridge", reply: { id: 6, key: "\u001b" } }]);
 	});
 
-	test("no questions before mirror_ready, nor with the mirror off; a connection closed is gone everywhere", async () => {
+	test("no questions before mirror_ready, nor with the mirror off; the plugin gone with its last connection", async () => {
 		const quiet = rig();
 		const early = quiet.connect(false);
+		const second = quiet.connect(false);
 		quiet.prompt(early);
 		await Promise.resolve();
 		expect(quiet.prompted[0]?.noQuestions).toBe("the plugin has not said mirror_ready");
 		early.mirrorReady = true;
 		expect(quiet.prompted[0]?.noQuestions).toBeUndefined();
 		quiet.close(early);
-		expect(quiet.gone).toEqual(["asks pi-bridge:1", "mirror pi-bridge:1"]);
+		expect(quiet.gone).toEqual([]);
+		quiet.close(second);
+		expect(quiet.gone).toEqual(["asks pi-bridge", "mirror pi-bridge"]);
 
 		const off = rig({ mirrorOff: "off (PI_BRIDGE_UI_PROMPT_MIRROR=0)" });
 		off.prompt(off.connect());
@@ -210,7 +218,7 @@ describe("the plugin's approvals: its turns only, one request at a time, resolve
 	});
 
 	test("withdrawn (pi answered first): resolved once; the last connection closing leaves nobody to answer", async () => {
-		const { connect, close, sentTo, session, run } = rig();
+		const { connect, close, sentTo, session, run, prompt } = rig();
 		const plugin = connect();
 		run.editors = [{ key: "pi-bridge:1", label: "x", tell: () => {}, piBridge: "plugin" }];
 		const withdraw = new AbortController();
@@ -222,6 +230,13 @@ describe("the plugin's approvals: its turns only, one request at a time, resolve
 		expect(sentTo(1).filter((message) => message.type === "approval_resolved")).toHaveLength(1);
 		const second = session.approvals.approver()?.ask(REQUEST, new AbortController().signal);
 		await waitFor("the second request", () => requests().length === 2);
+		// A client that comes while it is open gets it at its first word; the one that had it, not twice.
+		const late = connect();
+		prompt(late);
+		prompt(plugin);
+		expect(sentTo(2).filter((message) => message.type === "approval_request")).toHaveLength(1);
+		expect(requests()).toHaveLength(2);
+		close(late);
 		close(plugin);
 		expect(await second).toBeUndefined();
 	});

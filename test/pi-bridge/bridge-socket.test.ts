@@ -1,6 +1,15 @@
 import { spawn } from "node:child_process";
 import { once } from "node:events";
-import { existsSync, lstatSync, mkdirSync, statSync, unlinkSync, writeFileSync } from "node:fs";
+import {
+	chmodSync,
+	existsSync,
+	lstatSync,
+	mkdirSync,
+	readFileSync,
+	statSync,
+	unlinkSync,
+	writeFileSync,
+} from "node:fs";
 import { connect, createServer, type Server, type Socket } from "node:net";
 import { dirname, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
@@ -191,16 +200,33 @@ describe("binding", () => {
 		await waitFor("mirror_ready heard", () => recorder.heard.length === 1);
 	});
 
-	test("a plain file at the path: replaced and served", async () => {
+	test("a plain file at the path is no stale socket: left alone, not served, with the reason", async () => {
 		mkdirSync(dirname(path), { recursive: true });
 		writeFileSync(path, "left over\n");
-		const recorder = new Recorder();
-		const socket = await served(recorder);
-		expect(socket.state).toEqual({ kind: "serving" });
-		expect(lstatSync(path).isSocket()).toBe(true);
-		const plugin = await client();
-		plugin.send(line({ type: "mirror_ready" }));
-		await waitFor("mirror_ready heard", () => recorder.heard.length === 1);
+		const socket = await served(new Recorder());
+		expect(socket.state).toEqual({ kind: "failed", reason: `${path} is not a socket of yours: left alone` });
+		expect(readFileSync(path, "utf8")).toBe("left over\n");
+	});
+
+	test("a sockets dir others may write: not served there, with the reason", async () => {
+		mkdirSync(dirname(path), { recursive: true });
+		chmodSync(dirname(path), 0o777);
+		const socket = await served(new Recorder());
+		expect(socket.state).toEqual({
+			kind: "failed",
+			reason: `${dirname(path)} is writable by others (mode 777)`,
+		});
+		expect(existsSync(path)).toBe(false);
+	});
+
+	test("0600 from its first moment, whatever the process's umask", async () => {
+		const umask = process.umask(0);
+		try {
+			await served(new Recorder());
+		} finally {
+			process.umask(umask);
+		}
+		expect(lstatSync(path).mode & 0o777).toBe(0o600);
 	});
 
 	test("a parent that cannot be made (a file where the dir should be): failed, with the reason", async () => {

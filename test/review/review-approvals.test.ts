@@ -11,8 +11,11 @@ import { gateRig, waitUntil } from "./gate-rig.ts";
 class ScriptedApprovals implements TurnApprovals {
 	readonly asked: { request: ApprovalRequest; signal: AbortSignal }[] = [];
 	private pending: ((decision: ApproverDecision | undefined) => void)[] = [];
+	/** The running turn is the plugin's. */
+	pluginTurn = true;
 
 	approver() {
+		if (!this.pluginTurn) return undefined;
 		return {
 			name: "Neovim (pi-bridge)",
 			ask: (request: ApprovalRequest, signal: AbortSignal) =>
@@ -97,6 +100,26 @@ describe("the plugin's approvals join the review's race for its turns", () => {
 		await waitUntil(() => approvals.asked.length === 2);
 		await approvals.decide("yes");
 		expect(await other.result).toBeUndefined();
+	});
+
+	test("the plugin's all is for its turns: a turn typed into pi with review on is reviewed; /ide review on asks again", async () => {
+		const { approvals, host, ui, call, gate } = setup({ on: true, source: "global" });
+		file("mine.ts", "a\n");
+		const first = call("write", { path: "mine.ts", content: "b\n" });
+		await approvals.decide("all");
+		expect(await first.result).toBeUndefined();
+		approvals.pluginTurn = false;
+		const typed = call("write", { path: "mine.ts", content: "c\n" });
+		await waitUntil(() => host.requests.length === 2);
+		expect(approvals.asked).toHaveLength(1);
+		await ui.choose("Accept");
+		expect(await typed.result).toBeUndefined();
+		approvals.pluginTurn = true;
+		gate.askAgain();
+		const again = call("write", { path: "mine.ts", content: "d\n" });
+		await waitUntil(() => approvals.asked.length === 2);
+		await approvals.decide("yes");
+		expect(await again.result).toBeUndefined();
 	});
 
 	test("answered in pi first: the plugin's request is withdrawn", async () => {

@@ -7,6 +7,9 @@ import type { BridgeSocketFacts } from "./bridge-status.ts";
 /** How pi names the plugin's connections: the transcript's `asked from Neovim (pi-bridge)`. */
 export const BRIDGE_LABEL = "Neovim (pi-bridge)";
 
+/** Between two sessions (`/new`, a switch) nothing takes a prompt: the plugin is told to send it again. */
+export const NO_SESSION_TEXT = "pi: not sent: pi is between sessions; send it again in a moment";
+
 /** The code the plugin gets for each way an ask is not sent (pi-bridge.ext's three). */
 export function errorCodeOf(kind: NotSent | undefined): BridgeErrorCode {
 	if (kind === "ending") return "stale_context";
