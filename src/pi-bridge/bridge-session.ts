@@ -28,8 +28,8 @@ export interface BridgeSessionParts {
 }
 
 /**
- * pi-bridge.nvim's socket as one session serves it: each connection an editor of the asks (a prompt is an ask)
- * and of the question mirror (after `mirror_ready`), approvals for the plugin's turns. The socket itself
+ * pi-bridge.nvim's socket as one session serves it: the plugin one editor of the asks (a prompt is an ask) and
+ * of the question mirror (after `mirror_ready`), whichever of its connections speaks; approvals for its turns. The socket itself
  * outlives the session (bridge-socket.ts); this attaches at `session_start` and detaches at its end.
  */
 export class BridgeSession implements BridgeHandler {
