@@ -37,8 +37,6 @@ export class BridgeSession implements BridgeHandler {
 	private readonly editor: BridgeEditor;
 	readonly approvals: BridgeApprovals;
 	private prompts = 0;
-	/** The connections that said anything yet. */
-	private readonly heard = new Set<number>();
 	private lastProblem?: string;
 
 	constructor(private readonly parts: BridgeSessionParts) {
@@ -68,11 +66,9 @@ export class BridgeSession implements BridgeHandler {
 
 	message(connection: BridgeConnection, message: BridgeMessage): void {
 		const editor = this.editor;
-		if (!this.heard.has(connection.id)) {
-			this.heard.add(connection.id);
-			// A connection that came while an approval was open gets it too (the plugin reconnects on its next prompt).
-			this.approvals.resendTo(connection);
-		}
+		// A connection that came while an approval was open gets it too (the plugin reconnects on its next prompt);
+		// one that has it already gets nothing.
+		this.approvals.resendTo(connection);
 		switch (message.type) {
 			case "prompt":
 				this.prompts++;
@@ -103,8 +99,7 @@ export class BridgeSession implements BridgeHandler {
 	}
 
 	/** The last connection gone: the plugin's questions and asks state go with it. */
-	closed(connection: BridgeConnection): void {
-		this.heard.delete(connection.id);
+	closed(_connection: BridgeConnection): void {
 		this.approvals.connectionClosed();
 		if (this.parts.socket.connections.length > 0) return;
 		this.parts.gone(this.editor.key);

@@ -230,8 +230,9 @@ describe("the plugin's approvals: its turns only, one request at a time, resolve
 		expect(sentTo(1).filter((message) => message.type === "approval_resolved")).toHaveLength(1);
 		const second = session.approvals.approver()?.ask(REQUEST, new AbortController().signal);
 		await waitFor("the second request", () => requests().length === 2);
-		// A client that comes while it is open gets it at its first word; the one that had it, not twice.
+		// A client that comes while it is open gets it at its first word, not at its next; the one that had it, not twice.
 		const late = connect();
+		prompt(late);
 		prompt(late);
 		prompt(plugin);
 		expect(sentTo(2).filter((message) => message.type === "approval_request")).toHaveLength(1);

@@ -12,8 +12,10 @@ export type PartOrigin = { from: "buffer" } | { from: "mark"; file?: string } | 
 /** A piece of the text as sent: the pieces in order, concatenated, are the text. */
 export type PromptPart =
 	| { kind: "words"; text: string }
-	/** A fenced block: its fence lines as sent (no closing one when the text ends first), the lines between. */
-	/** `mentions`: the files mark lines inside it name (a fence typed around `@mA`): each is checked too. */
+	/**
+	 * A fenced block: its fence lines as sent (no closing one when the text ends first), the lines between;
+	 * `mentions`: the files mark lines inside it name (a fence typed around `@mA`): each is checked too.
+	 */
 	| {
 			kind: "block";
 			text: string;
