@@ -9,9 +9,9 @@ import { describe, expect, test } from "vitest";
 import { useE2eWorkspace } from "../support/e2e-workspace.ts";
 import { messageText } from "../support/fake-model-server.ts";
 import { type PiLine, piLines } from "../support/pi-cli.ts";
-import { QUESTION_EXTENSION, questionArmed, questionModel } from "../support/question-e2e.ts";
+import { questionArmed, questionPi } from "../support/question-e2e.ts";
 import { RealNeovim, requireNeovim } from "../support/real-neovim.ts";
-import { type RpcMessage, RpcPi } from "../support/rpc-pi.ts";
+import type { RpcMessage, RpcPi } from "../support/rpc-pi.ts";
 import { PI_START_TIMEOUT_MS, waitFor } from "../support/wait-for.ts";
 
 const available = requireNeovim("the Neovim question tests");
@@ -44,16 +44,8 @@ describe.skipIf(!available).each(piLines())("pi's questions in Neovim through th
 		mkdirSync(tmp(), { recursive: true });
 		if (options.settings)
 			writeFileSync(join(ws.agentDir, "settings.json"), JSON.stringify({ "pi-ide": options.settings }));
-		ws.server.reply = questionModel();
-		return ws.stopLater(
-			RpcPi.start(line, {
-				cwd: ws.project,
-				agentDir: ws.agentDir,
-				stateDir: ws.stateDir,
-				extraExtensions: [QUESTION_EXTENSION],
-				env: { TMPDIR: tmp(), XDG_RUNTIME_DIR: "", NVIM: options.nvim ?? "", PI_IDE_TEST_PROC_SCOPE: scope() },
-			}),
-		);
+		const env = { TMPDIR: tmp(), XDG_RUNTIME_DIR: "", NVIM: options.nvim ?? "", PI_IDE_TEST_PROC_SCOPE: scope() };
+		return questionPi(ws, line, env);
 	}
 
 	const asksReady = (nvim: RealNeovim) =>

@@ -14,8 +14,7 @@ import { useE2eWorkspace } from "../support/e2e-workspace.ts";
 import { messageText } from "../support/fake-model-server.ts";
 import { projectState } from "../support/fixtures.ts";
 import { type PiLine, piLines } from "../support/pi-cli.ts";
-import { QUESTION_EXTENSION, questionModel } from "../support/question-e2e.ts";
-import { RpcPi } from "../support/rpc-pi.ts";
+import { questionPi } from "../support/question-e2e.ts";
 import { PI_START_TIMEOUT_MS, waitFor } from "../support/wait-for.ts";
 
 const pi1 = piLines()[1] as PiLine;
@@ -41,15 +40,7 @@ describe.skipIf(!pi1.node)("a VS Code client older than 0.7.0: pi's questions st
 		ws.defer(started.close);
 		const state = projectState(ws.project, { pid: process.pid, app: "vscode", client: "pi-ide-context-vscode/0.6.0" });
 		writeFileSync(join(ws.stateDir, `${process.pid}.json`), JSON.stringify(state), { mode: 0o600 });
-		ws.server.reply = questionModel();
-		const rpc = ws.stopLater(
-			RpcPi.start(pi1, {
-				cwd: ws.project,
-				agentDir: ws.agentDir,
-				stateDir: ws.stateDir,
-				extraExtensions: [QUESTION_EXTENSION],
-			}),
-		);
+		const rpc = questionPi(ws, pi1);
 		const peer = await waitFor(
 			"pi's offer of asks",
 			() => offers.find((offer) => (offer.params as { asks?: boolean }).asks === true)?.peer,

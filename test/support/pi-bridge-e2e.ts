@@ -3,8 +3,8 @@ import { join } from "node:path";
 import type { E2eWorkspace } from "./e2e-workspace.ts";
 import { pluginSocketPath } from "./pi-bridge-client.ts";
 import type { PiLine } from "./pi-cli.ts";
-import { QUESTION_EXTENSION, questionModel } from "./question-e2e.ts";
-import { RpcPi } from "./rpc-pi.ts";
+import { questionPi } from "./question-e2e.ts";
+import type { RpcPi } from "./rpc-pi.ts";
 
 /** The home of the pi under test: the plugin's socket goes under it, never under the machine's. */
 export const bridgeHome = (ws: E2eWorkspace) => join(ws.root, "home");
@@ -25,14 +25,5 @@ export const pluginContext = (ws: E2eWorkspace, more: Record<string, unknown> = 
 /** The real pi in RPC mode on the workspace, its home a temp dir, with the question model and test extension. */
 export function bridgePi(ws: E2eWorkspace, line: PiLine, env: Record<string, string> = {}): RpcPi {
 	mkdirSync(bridgeHome(ws), { recursive: true });
-	ws.server.reply = questionModel();
-	return ws.stopLater(
-		RpcPi.start(line, {
-			cwd: ws.project,
-			agentDir: ws.agentDir,
-			stateDir: ws.stateDir,
-			extraExtensions: [QUESTION_EXTENSION],
-			env: { HOME: bridgeHome(ws), ...env },
-		}),
-	);
+	return questionPi(ws, line, { HOME: bridgeHome(ws), ...env });
 }

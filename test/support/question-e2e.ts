@@ -1,10 +1,26 @@
 import { join } from "node:path";
+import type { E2eWorkspace } from "./e2e-workspace.ts";
 import { type ChatRequest, messageText, type Reply } from "./fake-model-server.ts";
-import { PACKAGE_ROOT } from "./pi-cli.ts";
+import { PACKAGE_ROOT, type PiLine } from "./pi-cli.ts";
+import { RpcPi } from "./rpc-pi.ts";
 import { waitFor } from "./wait-for.ts";
 
 /** The test extension whose tools ask pi's user (`guarded`, `pick`, `named`): loaded with `-e` beside ours. */
 export const QUESTION_EXTENSION = join(PACKAGE_ROOT, "test", "fixtures", "question-extension", "index.ts");
+
+/** The real pi in RPC mode on the workspace, with the question model and the test extension; stopped after the test. */
+export function questionPi(ws: E2eWorkspace, line: PiLine, env: Record<string, string> = {}): RpcPi {
+	ws.server.reply = questionModel();
+	return ws.stopLater(
+		RpcPi.start(line, {
+			cwd: ws.project,
+			agentDir: ws.agentDir,
+			stateDir: ws.stateDir,
+			extraExtensions: [QUESTION_EXTENSION],
+			env,
+		}),
+	);
+}
 
 /** The user messages since the model last spoke, joined: the prompt and pi-ide-context's own block after it. */
 function lastUserText(request: ChatRequest): string {
