@@ -136,7 +136,16 @@ describe.skipIf(!available).each(piLines())("Neovim's ghost text through the rea
 			await nvim.keys("<Esc>", "n");
 			await stopped(pi, nvim);
 			// pi's own cleanup at its shutdown: a loaded machine may take seconds to get there.
-			await waitFor("pi's groups gone", async () => (await nvim.piGroups()).length === 0, 15_000);
+			// A failure names the groups left (seen once in a fresh clone's run: which one says whose cleanup missed).
+			await waitFor(
+				"pi's groups gone",
+				async () => {
+					const left = await nvim.piGroups();
+					if (left.length > 0) throw new Error(`left: ${left.join(", ")}`);
+					return true;
+				},
+				15_000,
+			);
 			expect(await nvim.lua("return vim.v.errmsg")).toBe("");
 		},
 	);
