@@ -178,8 +178,8 @@ export class NeovimAsks {
 		this.registered = undefined;
 		if (wasOn) this.parts.asks.gone(this.editor.key);
 		if (channel === undefined) return;
+		this.questions.forget();
 		await this.parts.run("stop asks", lua(ASK_STOP_LUA, channel));
-		await this.questions.drop(channel);
 	}
 
 	private tell(news: AskNews): void {

@@ -2,7 +2,7 @@ import { runInBackground } from "../../shared/background.ts";
 import type { Clock } from "../../shared/core/clock.ts";
 import { QUESTION_RETRY_MS } from "../../shared/core/timing.ts";
 import type { AskNews } from "../editor-asks.ts";
-import { QUESTION_CLOSE_LUA, QUESTION_DROP_LUA, QUESTION_SHOW_LUA } from "./core/question-lua.ts";
+import { QUESTION_CLOSE_LUA, QUESTION_SHOW_LUA } from "./core/question-lua.ts";
 import { lua, type NeovimRequest } from "./requests.ts";
 import type { RpcAnswer } from "./rpc.ts";
 
@@ -53,11 +53,10 @@ export class NeovimQuestions {
 		void runInBackground("neovim question", () => this.until(show, () => this.wanted === news.id, "shown"));
 	}
 
-	/** pi leaves this Neovim while it is still there (asks removed): its question goes too. */
-	async drop(channel: number): Promise<void> {
+	/** pi's asks left this Neovim: so did its question (the asks' Lua drops it); nothing more is sent. */
+	forget(): void {
 		this.wanted = undefined;
 		this.closing = undefined;
-		await this.parts.run("drop a question", lua(QUESTION_DROP_LUA, channel));
 	}
 
 	/** `request` sent until it lands (`landed`: the Lua's answer when it is not just `ok`) or is no longer wanted. */

@@ -1,7 +1,12 @@
+import { randomBytes } from "node:crypto";
 import type { Clock } from "../../shared/core/clock.ts";
 import { NEOVIM_REQUEST_TIMEOUT_MS } from "../../shared/core/timing.ts";
 import { type LastRequest, RequestRecord } from "../kit/core/request-record.ts";
+import { CHANNEL_LUA } from "./core/lua.ts";
 import type { RpcAnswer, RpcConnection } from "./rpc.ts";
+
+/** How pi names itself in Neovim's channel list (`nvim_list_chans()`). */
+const CLIENT_NAME = "pi-ide-context";
 
 /** One msgpack-RPC request: its method and params. */
 export type NeovimRequest = [method: string, params: readonly unknown[]];
@@ -60,6 +65,22 @@ export class NeovimRequests {
 		if (!answer.ok) return this.record.failed(what, answer.reason);
 		this.record.answered(what);
 		return answer;
+	}
+
+	/**
+	 * pi's channel id in that Neovim: pi names itself (`nvim_set_client_info`, visible in `nvim_list_chans()`)
+	 * with a token only this connection knows, then finds the channel carrying it.
+	 */
+	async ownChannel(): Promise<number | string> {
+		const token = randomBytes(8).toString("hex");
+		const named = await this.whenFree("client info", [
+			"nvim_set_client_info",
+			[CLIENT_NAME, {}, "remote", {}, { token }],
+		]);
+		if (!named.ok) return named.reason;
+		const found = await this.ask(...lua(CHANNEL_LUA, token));
+		if (!found.ok) return found.reason;
+		return typeof found.value === "number" && found.value > 0 ? found.value : "pi's channel was not found in Neovim";
 	}
 
 	/** One request as it is, not kept as the last (pi's own lookups). */

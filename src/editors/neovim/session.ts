@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import { runInBackground } from "../../shared/background.ts";
 import type { Clock } from "../../shared/core/clock.ts";
 import { NEOVIM_PUSH_THROTTLE_MS, NEOVIM_REQUEST_TIMEOUT_MS } from "../../shared/core/timing.ts";
@@ -10,7 +9,7 @@ import type { EditorRequests } from "../editor-source.ts";
 import { ReadingState } from "../kit/core/reading-state.ts";
 import { countDiagnostics } from "../kit/core/status-texts.ts";
 import { NeovimAsks } from "./asks.ts";
-import { CHANNEL_LUA, PUSH_LUA, RELOAD_LUA, STATE_LUA, STOP_PUSHES_LUA, UNSAVED_LUA } from "./core/lua.ts";
+import { LEAVE_LUA, PUSH_LUA, RELOAD_LUA, STATE_LUA, STOP_PUSHES_LUA, UNSAVED_LUA } from "./core/lua.ts";
 import type { Snapshot } from "./core/snapshot.ts";
 import type { NeovimEntry } from "./core/status.ts";
 import type { FoundNeovim } from "./discovery.ts";
@@ -21,9 +20,6 @@ import { type NeovimSuggestionOptions, NeovimSuggestions } from "./suggestions.t
 
 /** What `/ide status` says of one Neovim, as far as its session knows. */
 export type SessionReport = Omit<NeovimEntry, "enclosing" | "editor">;
-
-/** How pi names itself in Neovim's channel list (`nvim_list_chans()`). */
-const CLIENT_NAME = "pi-ide-context";
 
 export type ReloadResult = "reloaded" | "modified" | "autoread-off" | "not-loaded" | "blocking" | "failed";
 
@@ -38,6 +34,8 @@ export class NeovimSession {
 	private readonly now = new ReadingState<Snapshot>();
 	private pushing = false;
 	private wantPushes = false;
+	/** `close()` began: no decision starts anything of pi's in Neovim any more. */
+	private leaving = false;
 	private readonly diffListeners = new Set<(params: unknown) => void>();
 
 	private readonly requests: NeovimRequests;
@@ -129,7 +127,7 @@ export class NeovimSession {
 	/** Reads the state now (on connecting, and on `/ide`): skipped while Neovim is blocking. */
 	async refresh(): Promise<void> {
 		if (this.channel === undefined) {
-			const channel = await this.ownChannel();
+			const channel = await this.requests.ownChannel();
 			if (typeof channel === "string") return;
 			this.channel = channel;
 		}
@@ -139,7 +137,7 @@ export class NeovimSession {
 
 	/** Starts or stops Neovim's pushes; idempotent. `isPushing` says what Neovim confirmed. */
 	async setPushing(on: boolean): Promise<void> {
-		if (on === this.wantPushes || this.channel === undefined) return;
+		if (on === this.wantPushes || this.channel === undefined || (on && this.leaving)) return;
 		this.wantPushes = on;
 		// The ghost text rides on the pushes: it goes first (the pushes' end would end it anyway).
 		if (!on) await this.suggestions?.set(false);
@@ -161,13 +159,13 @@ export class NeovimSession {
 	 * Another pi's claim is asked about again every few seconds.
 	 */
 	async decideSuggestions(): Promise<void> {
-		const on = this.pushing && this.wantPushes && this.isOpen && (this.hooks.requests?.ownEditors() ?? false);
+		const on = this.pushing && this.wantPushes && this.staying && (this.hooks.requests?.ownEditors() ?? false);
 		await this.suggestions?.set(on);
 	}
 
 	/** Asks registered in this Neovim while wanted (asks on, and it is in the project or connected). */
 	async decideAsks(inProject: boolean, connected: boolean): Promise<void> {
-		const on = this.isOpen && inProject && (this.hooks.asks?.asks.on() ?? false);
+		const on = this.staying && inProject && (this.hooks.asks?.asks.on() ?? false);
 		await this.asks?.set(on, connected);
 	}
 
@@ -221,11 +219,19 @@ export class NeovimSession {
 		};
 	}
 
-	/** Deletes pi's groups in Neovim (when it answers in time) and closes the socket. */
+	/**
+	 * Takes pi out of Neovim (as far as it answers in time) and closes the socket. From the start nothing of pi's
+	 * starts anew there (a push that lands meanwhile decides again); the last request, `leave`, takes whatever an
+	 * earlier stop missed, and if it is missed too, the pushes' group does the same at its next, failed, push.
+	 */
 	async close(): Promise<void> {
-		if (this.isOpen) await this.suggestions?.set(false);
-		if (this.isOpen) await this.asks?.set(false, false);
-		if (this.wantPushes && this.isOpen) await this.setPushing(false);
+		const open = this.isOpen;
+		this.leaving = true;
+		if (open) {
+			await this.suggestions?.set(false);
+			await this.asks?.set(false, false);
+			await this.leave();
+		}
 		this.rpc?.close();
 	}
 
@@ -251,6 +257,17 @@ export class NeovimSession {
 		};
 	}
 
+	private get staying(): boolean {
+		return this.isOpen && !this.leaving;
+	}
+
+	/** One request: the pushes' group deleted and `User pi_ide_gone_<channel>` fired (core/lua.ts's LEAVE_LUA). */
+	private async leave(): Promise<void> {
+		this.wantPushes = false;
+		this.pushing = false;
+		if (this.channel !== undefined) await this.requests.whenFree("leave", lua(LEAVE_LUA, this.channel, this.groupName));
+	}
+
 	private onNotification(method: string, params: unknown): void {
 		if (this.suggestions?.notification(method, params) || this.asks?.notification(method, params)) {
 			// An ask or a cancel means Neovim runs Lua: it is not waiting for the user.
@@ -274,21 +291,5 @@ export class NeovimSession {
 		if (!taken) return;
 		this.now.take(taken);
 		this.hooks.changed();
-	}
-
-	/**
-	 * pi's channel id in that Neovim: pi names itself (`nvim_set_client_info`, visible in `nvim_list_chans()`)
-	 * with a token only this connection knows, then finds the channel carrying it.
-	 */
-	private async ownChannel(): Promise<number | string> {
-		const token = randomBytes(8).toString("hex");
-		const named = await this.requests.whenFree("client info", [
-			"nvim_set_client_info",
-			[CLIENT_NAME, {}, "remote", {}, { token }],
-		]);
-		if (!named.ok) return named.reason;
-		const found = await this.requests.ask(...lua(CHANNEL_LUA, token));
-		if (!found.ok) return found.reason;
-		return typeof found.value === "number" && found.value > 0 ? found.value : "pi's channel was not found in Neovim";
 	}
 }

@@ -1,7 +1,16 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { PUSH_LUA, RELOAD_LUA, STATE_LUA, STOP_PUSHES_LUA, UNSAVED_LUA } from "../../../src/editors/neovim/core/lua.ts";
+import { ASK_COMMANDS, ASK_START_LUA } from "../../../src/editors/neovim/core/ask-lua.ts";
+import {
+	LEAVE_LUA,
+	PUSH_LUA,
+	RELOAD_LUA,
+	STATE_LUA,
+	STOP_PUSHES_LUA,
+	UNSAVED_LUA,
+} from "../../../src/editors/neovim/core/lua.ts";
+import { QUESTION_SHOW_LUA } from "../../../src/editors/neovim/core/question-lua.ts";
 import { parseSnapshot, type Snapshot } from "../../../src/editors/neovim/core/snapshot.ts";
 import { LUA_SELECTION_BYTES } from "../../../src/editors/neovim/core/snapshot-caps.ts";
 import { RpcConnection } from "../../../src/editors/neovim/rpc.ts";
@@ -276,6 +285,64 @@ describe.skipIf(!available)("the Lua pi sends, in a real Neovim", () => {
 		pi.close();
 		await nvim.keys("k", "n");
 		await waitFor("the group gone after pi left", async () => !(await nvim.piGroups()).includes(group));
+		expect(await nvim.lua("return vim.v.errmsg")).toBe("");
+	});
+
+	test("pi leaving: one request takes its pushes, its asks and its question; a killed pi's go at the next event", async () => {
+		await reset();
+		/** A pi as pi joins a Neovim: pushes, asks registered, a question shown (without the focus). */
+		async function joined() {
+			const pi = await RpcConnection.open(nvim.socket, {
+				clock: systemClock,
+				timeoutMs: 2000,
+				onNotification: () => {},
+			});
+			if (typeof pi === "string") throw new Error(pi);
+			const info = await pi.request("nvim_get_api_info", [], 2000);
+			const channel = (info.ok && (info.value as unknown[])[0]) as number;
+			const run = async (chunk: string, ...args: unknown[]) => {
+				const answer = await pi.request("nvim_exec_lua", [chunk, args], 2000);
+				if (!answer.ok) throw new Error(answer.reason);
+				return answer.value;
+			};
+			await run(PUSH_LUA, channel, `pi_ide_${channel}`, 20);
+			await run(ASK_START_LUA, channel, { pid: 1, project: dir.path, connected: true }, ASK_COMMANDS);
+			const question = { id: 1, title: "Allow the write?", choices: ["Allow", "Deny"] };
+			expect(await run(QUESTION_SHOW_LUA, channel, question, true)).toBe("shown");
+			return { pi, channel, run };
+		}
+		const leftOfPi = async () => ({
+			groups: (await nvim.piGroups()).sort(),
+			modules: await nvim.lua(
+				"local n = {} for name in pairs(package.loaded) do if name:match('^pi_ide') then n[#n + 1] = name end end table.sort(n) return n",
+			),
+			floats: await nvim.lua(
+				"local n = 0 for _, w in ipairs(vim.api.nvim_list_wins()) do if vim.api.nvim_win_get_config(w).relative ~= '' then n = n + 1 end end return n",
+			),
+			pi: await nvim.lua("return vim.fn.exists(':Pi')"),
+		});
+		// The question's module stays loaded (empty): only what shows, runs or is defined counts as left.
+		const NOTHING = { groups: [], modules: ["pi_ide_questions"], floats: 0, pi: 0 };
+
+		const first = await joined();
+		expect(await leftOfPi()).toEqual({
+			groups: [`pi_ide_${first.channel}`, "pi_ide_asks", "pi_ide_questions"].sort(),
+			modules: ["pi_ide_asks", "pi_ide_questions"],
+			floats: 1,
+			pi: 2,
+		});
+		expect(await first.run(LEAVE_LUA, first.channel, `pi_ide_${first.channel}`)).toBe(true);
+		expect(await leftOfPi()).toEqual(NOTHING);
+		first.pi.close();
+
+		// Killed: nothing sent, the pushes' group finds pi gone at Neovim's next event and takes the rest.
+		const second = await joined();
+		second.pi.close();
+		await nvim.keys("j", "n");
+		await waitFor(
+			"a killed pi's leftovers gone",
+			async () => JSON.stringify(await leftOfPi()) === JSON.stringify(NOTHING),
+		);
 		expect(await nvim.lua("return vim.v.errmsg")).toBe("");
 	});
 });

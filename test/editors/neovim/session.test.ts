@@ -1,7 +1,9 @@
 import { encode } from "@msgpack/msgpack";
 import { afterEach, describe, expect, test } from "vitest";
+import { ASK_START_LUA } from "../../../src/editors/neovim/core/ask-lua.ts";
+import { LEAVE_LUA, PUSH_LUA } from "../../../src/editors/neovim/core/lua.ts";
 import { NeovimSession } from "../../../src/editors/neovim/session.ts";
-import { GUARD_ASK_MS } from "../../../src/shared/core/timing.ts";
+import { GUARD_ASK_MS, NEOVIM_REQUEST_TIMEOUT_MS } from "../../../src/shared/core/timing.ts";
 import { CleanupScope } from "../../support/cleanup-scope.ts";
 import { ManualClock } from "../../support/clocks.ts";
 import { fakeRpcServer } from "../../support/fake-rpc-server.ts";
@@ -13,16 +15,28 @@ import { waitFor } from "../../support/wait-for.ts";
  */
 interface Held {
 	method: string;
+	params: unknown[];
 	answer: (value: unknown) => void;
 }
 
 async function heldServer(scope: CleanupScope): Promise<{ path: string; requests: Held[] }> {
 	const requests: Held[] = [];
 	const { path } = await fakeRpcServer(scope, (message, socket) => {
-		const [, id, method] = message as [number, number, string];
-		requests.push({ method, answer: (value) => socket.write(encode([1, id, null, value])) });
+		const [, id, method, params] = message as [number, number, string, unknown[]];
+		requests.push({ method, params, answer: (value) => socket.write(encode([1, id, null, value])) });
 	});
 	return { path, requests };
+}
+
+const FREE = { mode: "n", blocking: false };
+
+/** Closes the session, answering its leave (the mode, then the Lua). */
+async function leaveAnswered(session: NeovimSession, requests: Held[]): Promise<void> {
+	const from = requests.length;
+	const closing = session.close();
+	(await waitFor("the leave's mode", () => requests[from])).answer(FREE);
+	(await waitFor("the leave", () => requests[from + 1])).answer(true);
+	await closing;
 }
 
 describe("the guard's ask: Neovim's mode and its unsaved list share one budget", () => {
@@ -37,13 +51,13 @@ describe("the guard's ask: Neovim's mode and its unsaved list share one budget",
 		);
 		const opening = session.open();
 		// Connecting asks the mode, names pi's channel, finds it, then reads the state: answered in turn.
-		const answers: unknown[] = [{ mode: "n", blocking: false }, null, 3, { mode: "n", blocking: false }, null];
+		const answers: unknown[] = [FREE, null, 3, FREE, null];
 		for (const [index, value] of answers.entries()) {
 			const request = await waitFor(`request ${index + 1} of connecting`, () => requests[index]);
 			request.answer(value);
 		}
 		await opening;
-		scope.defer(() => session.close());
+		scope.defer(() => leaveAnswered(session, requests));
 		return { session, requests, asked: requests.length };
 	}
 
@@ -85,5 +99,92 @@ describe("the guard's ask: Neovim's mode and its unsaved list share one budget",
 		clock.advance(GUARD_ASK_MS);
 		expect(await session.unsavedNow(deadline)).toBeUndefined();
 		expect(requests).toHaveLength(asked);
+	});
+});
+
+describe("pi leaves a Neovim: one last request, and nothing of pi's starts anew meanwhile", () => {
+	const scope = new CleanupScope();
+	afterEach(() => scope.close());
+	/** The Lua chunk an `nvim_exec_lua` request ran, and its arguments. */
+	const chunkOf = (held: Held) => held.params as [string, unknown[]];
+
+	test("the asks' stop unanswered and a push deciding again meanwhile: no asks registered again, the leave sent last", async () => {
+		const clock = new ManualClock();
+		const { path, requests } = await heldServer(scope);
+		const asks = { on: () => true, received: () => {}, gone: () => {} };
+		const session = new NeovimSession(
+			{ pid: 4242, startSeconds: 1, socket: path },
+			{ clock, changed: () => {}, closed: () => {}, asks: { asks, project: () => "/p", piInside: () => false } },
+		);
+		let next = 0;
+		const answerNext = async (what: string, value: unknown) => {
+			const held = await waitFor(what, () => requests[next]);
+			next++;
+			held.answer(value);
+			return held;
+		};
+		const opening = session.open();
+		for (const value of [FREE, null, 3, FREE, null]) await answerNext("connecting", value);
+		await opening;
+		const pushing = session.setPushing(true);
+		await answerNext("the mode", FREE);
+		expect(chunkOf(await answerNext("the pushes", 1))[0]).toBe(PUSH_LUA);
+		await pushing;
+		const registering = session.decideAsks(true, false);
+		await answerNext("the mode", FREE);
+		expect(chunkOf(await answerNext("the asks", { defined: ["Pi"], taken: [] }))[0]).toBe(ASK_START_LUA);
+		await registering;
+		expect(session.report().asks?.state).toBe("on");
+
+		const closing = session.close();
+		// The asks' stop: its mode asked, never answered (Neovim busy), while a push makes the source decide again.
+		const stopMode = await waitFor("the asks' stop asks the mode", () => requests[next]);
+		expect(stopMode.method).toBe("nvim_get_mode");
+		next++;
+		const deciding = session.decideAsks(true, false);
+		clock.advance(NEOVIM_REQUEST_TIMEOUT_MS);
+		await answerNext("the leave's mode", FREE);
+		const leave = await answerNext("the leave", true);
+		expect(chunkOf(leave)).toEqual([LEAVE_LUA, [3, "pi_ide_3"]]);
+		await Promise.all([deciding, closing]);
+		expect(requests).toHaveLength(next);
+		expect(session.isOpen).toBe(false);
+	});
+
+	test("pushes wanted while the leave waits for Neovim start nothing: the leave is all that is sent", async () => {
+		const clock = new ManualClock();
+		const { path, requests } = await heldServer(scope);
+		const session = new NeovimSession(
+			{ pid: 4242, startSeconds: 1, socket: path },
+			{ clock, changed: () => {}, closed: () => {} },
+		);
+		const opening = session.open();
+		for (const [index, value] of [FREE, null, 3, FREE, null].entries())
+			(await waitFor("connecting", () => requests[index])).answer(value);
+		await opening;
+		const from = requests.length;
+		const closing = session.close();
+		const mode = await waitFor("the leave's mode", () => requests[from]);
+		await session.setPushing(true);
+		mode.answer(FREE);
+		(await waitFor("the leave", () => requests[from + 1])).answer(true);
+		await closing;
+		expect(requests.slice(from).map((held) => held.method)).toEqual(["nvim_get_mode", "nvim_exec_lua"]);
+		expect(chunkOf(requests[from + 1] as Held)).toEqual([LEAVE_LUA, [3, "pi_ide_3"]]);
+		expect(session.isPushing).toBe(false);
+	});
+
+	test("a session that never learnt its channel (Neovim in a prompt) sends no leave", async () => {
+		const clock = new ManualClock();
+		const { path, requests } = await heldServer(scope);
+		const session = new NeovimSession(
+			{ pid: 4242, startSeconds: 1, socket: path },
+			{ clock, changed: () => {}, closed: () => {} },
+		);
+		const opening = session.open();
+		(await waitFor("the mode", () => requests[0])).answer({ mode: "r", blocking: true });
+		await opening;
+		await session.close();
+		expect(requests.map((held) => held.method)).toEqual(["nvim_get_mode"]);
 	});
 });

@@ -52,9 +52,12 @@ function M.live_pis()
   return out
 end
 
+-- A pi leaves (gone, or its asks removed): its question, if one shows, goes with it (core/question-lua.ts).
 function M.drop(channel)
   M.pis[channel] = nil
   if M.chosen == channel then M.chosen = nil end
+  local Q = package.loaded["pi_ide_questions"]
+  if type(Q) == "table" and Q.protocol == 1 then pcall(Q.drop, channel) end
   if next(M.pis) == nil then M.teardown() end
 end
 

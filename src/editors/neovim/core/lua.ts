@@ -266,8 +266,18 @@ pcall(on_event, { event = "attach" })
 return group
 `;
 
-/** Args: group name. Deletes pi's group: nothing of pi stays in that Neovim. */
+/** Args: group name. Deletes pi's group (`/ide off`): Neovim pushes nothing more. */
 export const STOP_PUSHES_LUA = `pcall(vim.api.nvim_del_augroup_by_name, ...)`;
+
+/**
+ * Args: channel, group name. pi leaves this Neovim (its session ends) in one request, as a failed push does: the
+ * pushes' group goes and `User pi_ide_gone_<channel>` takes the rest of pi's (its ghost text, its place in the
+ * asks, its question). Missed, the group stays only until its next push fails, which does the same.
+ */
+export const LEAVE_LUA = `local channel, group_name = ...
+pcall(vim.api.nvim_del_augroup_by_name, group_name)
+pcall(vim.api.nvim_exec_autocmds, "User", { pattern = "pi_ide_gone_" .. channel, modeline = false })
+return true`;
 
 /**
  * Args: a real path. Reloads that file's buffer after the model wrote it, only when loaded, unmodified and

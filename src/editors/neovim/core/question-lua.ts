@@ -170,9 +170,3 @@ if type(Q) ~= "table" or Q.protocol ~= 1 then return true end
 local current = Q.shown or Q.waiting
 if current and current.channel == channel and current.q.id == id then Q.close() end
 return true`;
-
-/** Args: channel. pi leaves this Neovim (its asks removed): its question, if any, goes too. */
-export const QUESTION_DROP_LUA = `local channel = ...
-local Q = package.loaded["pi_ide_questions"]
-if type(Q) == "table" and Q.protocol == 1 then Q.drop(channel) end
-return true`;

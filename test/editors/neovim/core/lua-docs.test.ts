@@ -10,17 +10,14 @@ import {
 } from "../../../../src/editors/neovim/core/ask-lua.ts";
 import {
 	CHANNEL_LUA,
+	LEAVE_LUA,
 	PUSH_LUA,
 	RELOAD_LUA,
 	STATE_LUA,
 	STOP_PUSHES_LUA,
 	UNSAVED_LUA,
 } from "../../../../src/editors/neovim/core/lua.ts";
-import {
-	QUESTION_CLOSE_LUA,
-	QUESTION_DROP_LUA,
-	QUESTION_SHOW_LUA,
-} from "../../../../src/editors/neovim/core/question-lua.ts";
+import { QUESTION_CLOSE_LUA, QUESTION_SHOW_LUA } from "../../../../src/editors/neovim/core/question-lua.ts";
 import { SUGGEST_FUNCTIONS } from "../../../../src/editors/neovim/core/suggest-context-lua.ts";
 import {
 	SUGGEST_SHOW_LUA,
@@ -38,6 +35,7 @@ describe("docs/security.md quotes every chunk of Lua pi sends into Neovim", () =
 		["the unsaved list", tail(UNSAVED_LUA, "return unsaved()")],
 		["the pushes", tail(PUSH_LUA, "local channel, group_name")],
 		["stopping the pushes", STOP_PUSHES_LUA.trim()],
+		["pi leaving at its session's end", LEAVE_LUA.trim()],
 		["showing the model's write", RELOAD_LUA.trim()],
 		["the ghost text's functions", SUGGEST_FUNCTIONS.trim()],
 		["starting the ghost text", tail(SUGGEST_START_LUA, "local channel, options = ...")],
@@ -50,14 +48,13 @@ describe("docs/security.md quotes every chunk of Lua pi sends into Neovim", () =
 		["following the disk", ASK_FOLLOW_DISK_LUA.trim()],
 		["pi's question", QUESTION_SHOW_LUA.trim()],
 		["the question's copy closed", QUESTION_CLOSE_LUA.trim()],
-		["pi's question dropped as pi leaves", QUESTION_DROP_LUA.trim()],
 	])("%s", (_name, chunk) => {
 		expect(docs).toContain(`\`\`\`lua\n${chunk}\n\`\`\``);
 	});
 	test("no API deprecated in Neovim 0.10: vim.bo[buf] for options, vim.uv or vim.loop for libuv", () => {
-		const chunks = [CHANNEL_LUA, STATE_LUA, UNSAVED_LUA, PUSH_LUA, STOP_PUSHES_LUA, RELOAD_LUA];
+		const chunks = [CHANNEL_LUA, STATE_LUA, UNSAVED_LUA, PUSH_LUA, STOP_PUSHES_LUA, LEAVE_LUA, RELOAD_LUA];
 		const asks = [ASK_START_LUA, ASK_STOP_LUA, ASK_SAY_LUA, ASK_REPLY_LUA, ASK_FOLLOW_DISK_LUA];
-		asks.push(QUESTION_SHOW_LUA, QUESTION_CLOSE_LUA, QUESTION_DROP_LUA);
+		asks.push(QUESTION_SHOW_LUA, QUESTION_CLOSE_LUA);
 		for (const chunk of [...chunks, SUGGEST_START_LUA, SUGGEST_SHOW_LUA, SUGGEST_STOP_LUA, ...asks]) {
 			expect(chunk).not.toMatch(/nvim_(buf|win)_[gs]et_option/);
 			expect(chunk.replaceAll("vim.uv or vim.loop", "")).not.toContain("vim.loop");
