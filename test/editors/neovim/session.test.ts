@@ -1,5 +1,6 @@
 import { encode } from "@msgpack/msgpack";
 import { afterEach, describe, expect, test } from "vitest";
+import type { EditorAsks } from "../../../src/editors/editor-asks.ts";
 import { ASK_START_LUA } from "../../../src/editors/neovim/core/ask-lua.ts";
 import { LEAVE_LUA, PUSH_LUA } from "../../../src/editors/neovim/core/lua.ts";
 import { NeovimSession } from "../../../src/editors/neovim/session.ts";
@@ -11,7 +12,7 @@ import { waitFor } from "../../support/wait-for.ts";
 
 /**
  * One Neovim session against an in-process msgpack-RPC server that answers what the test says, when it says:
- * the clock is moved by hand, so the guard's budget is measured exactly.
+ * the clock is moved by hand, so timeouts and budgets are measured exactly.
  */
 interface Held {
 	method: string;
@@ -19,16 +20,39 @@ interface Held {
 	answer: (value: unknown) => void;
 }
 
-async function heldServer(scope: CleanupScope): Promise<{ path: string; requests: Held[] }> {
+const FREE = { mode: "n", blocking: false };
+
+/** Neovim 4242's session over a held server; `answerNext` answers the requests in the order they came. */
+async function heldSession(scope: CleanupScope, clock: ManualClock, asks?: EditorAsks) {
 	const requests: Held[] = [];
 	const { path } = await fakeRpcServer(scope, (message, socket) => {
 		const [, id, method, params] = message as [number, number, string, unknown[]];
 		requests.push({ method, params, answer: (value) => socket.write(encode([1, id, null, value])) });
 	});
-	return { path, requests };
+	const session = new NeovimSession(
+		{ pid: 4242, startSeconds: 1, socket: path },
+		{
+			clock,
+			changed: () => {},
+			closed: () => {},
+			...(asks && { asks: { asks, project: () => "/p", piInside: () => false } }),
+		},
+	);
+	let answered = 0;
+	const answerNext = async (what: string, value: unknown): Promise<Held> => {
+		const held = await waitFor(what, () => requests[answered]);
+		answered++;
+		held.answer(value);
+		return held;
+	};
+	/** Connecting asks the mode, names pi's channel, finds it (3), then reads the state. */
+	const connect = async () => {
+		const opening = session.open();
+		for (const value of [FREE, null, 3, FREE, null]) await answerNext("connecting", value);
+		await opening;
+	};
+	return { session, requests, answerNext, connect };
 }
-
-const FREE = { mode: "n", blocking: false };
 
 /** Closes the session, answering its leave (the mode, then the Lua). */
 async function leaveAnswered(session: NeovimSession, requests: Held[]): Promise<void> {
@@ -44,19 +68,8 @@ describe("the guard's ask: Neovim's mode and its unsaved list share one budget",
 	afterEach(() => scope.close());
 
 	async function connected(clock: ManualClock) {
-		const { path, requests } = await heldServer(scope);
-		const session = new NeovimSession(
-			{ pid: 4242, startSeconds: 1, socket: path },
-			{ clock, changed: () => {}, closed: () => {} },
-		);
-		const opening = session.open();
-		// Connecting asks the mode, names pi's channel, finds it, then reads the state: answered in turn.
-		const answers: unknown[] = [FREE, null, 3, FREE, null];
-		for (const [index, value] of answers.entries()) {
-			const request = await waitFor(`request ${index + 1} of connecting`, () => requests[index]);
-			request.answer(value);
-		}
-		await opening;
+		const { session, requests, connect } = await heldSession(scope, clock);
+		await connect();
 		scope.defer(() => leaveAnswered(session, requests));
 		return { session, requests, asked: requests.length };
 	}
@@ -110,22 +123,9 @@ describe("pi leaves a Neovim: one last request, and nothing of pi's starts anew 
 
 	test("the asks' stop unanswered and a push deciding again meanwhile: no asks registered again, the leave sent last", async () => {
 		const clock = new ManualClock();
-		const { path, requests } = await heldServer(scope);
 		const asks = { on: () => true, received: () => {}, gone: () => {} };
-		const session = new NeovimSession(
-			{ pid: 4242, startSeconds: 1, socket: path },
-			{ clock, changed: () => {}, closed: () => {}, asks: { asks, project: () => "/p", piInside: () => false } },
-		);
-		let next = 0;
-		const answerNext = async (what: string, value: unknown) => {
-			const held = await waitFor(what, () => requests[next]);
-			next++;
-			held.answer(value);
-			return held;
-		};
-		const opening = session.open();
-		for (const value of [FREE, null, 3, FREE, null]) await answerNext("connecting", value);
-		await opening;
+		const { session, requests, answerNext, connect } = await heldSession(scope, clock, asks);
+		await connect();
 		const pushing = session.setPushing(true);
 		await answerNext("the mode", FREE);
 		expect(chunkOf(await answerNext("the pushes", 1))[0]).toBe(PUSH_LUA);
@@ -136,32 +136,25 @@ describe("pi leaves a Neovim: one last request, and nothing of pi's starts anew 
 		await registering;
 		expect(session.report().asks?.state).toBe("on");
 
+		const from = requests.length;
 		const closing = session.close();
 		// The asks' stop: its mode asked, never answered (Neovim busy), while a push makes the source decide again.
-		const stopMode = await waitFor("the asks' stop asks the mode", () => requests[next]);
-		expect(stopMode.method).toBe("nvim_get_mode");
-		next++;
+		expect((await waitFor("the asks' stop asks the mode", () => requests[from])).method).toBe("nvim_get_mode");
 		const deciding = session.decideAsks(true, false);
 		clock.advance(NEOVIM_REQUEST_TIMEOUT_MS);
-		await answerNext("the leave's mode", FREE);
-		const leave = await answerNext("the leave", true);
+		(await waitFor("the leave's mode", () => requests[from + 1])).answer(FREE);
+		const leave = await waitFor("the leave", () => requests[from + 2]);
 		expect(chunkOf(leave)).toEqual([LEAVE_LUA, [3, "pi_ide_3"]]);
+		leave.answer(true);
 		await Promise.all([deciding, closing]);
-		expect(requests).toHaveLength(next);
+		expect(requests).toHaveLength(from + 3);
 		expect(session.isOpen).toBe(false);
 	});
 
 	test("pushes wanted while the leave waits for Neovim start nothing: the leave is all that is sent", async () => {
 		const clock = new ManualClock();
-		const { path, requests } = await heldServer(scope);
-		const session = new NeovimSession(
-			{ pid: 4242, startSeconds: 1, socket: path },
-			{ clock, changed: () => {}, closed: () => {} },
-		);
-		const opening = session.open();
-		for (const [index, value] of [FREE, null, 3, FREE, null].entries())
-			(await waitFor("connecting", () => requests[index])).answer(value);
-		await opening;
+		const { session, requests, connect } = await heldSession(scope, clock);
+		await connect();
 		const from = requests.length;
 		const closing = session.close();
 		const mode = await waitFor("the leave's mode", () => requests[from]);
@@ -175,14 +168,9 @@ describe("pi leaves a Neovim: one last request, and nothing of pi's starts anew 
 	});
 
 	test("a session that never learnt its channel (Neovim in a prompt) sends no leave", async () => {
-		const clock = new ManualClock();
-		const { path, requests } = await heldServer(scope);
-		const session = new NeovimSession(
-			{ pid: 4242, startSeconds: 1, socket: path },
-			{ clock, changed: () => {}, closed: () => {} },
-		);
+		const { session, requests, answerNext } = await heldSession(scope, new ManualClock());
 		const opening = session.open();
-		(await waitFor("the mode", () => requests[0])).answer({ mode: "r", blocking: true });
+		await answerNext("the mode", { mode: "r", blocking: true });
 		await opening;
 		await session.close();
 		expect(requests.map((held) => held.method)).toEqual(["nvim_get_mode"]);
