@@ -135,9 +135,12 @@ export class NeovimSession {
 		if (answer.ok) await this.take(answer.value);
 	}
 
-	/** Starts or stops Neovim's pushes; idempotent. `isPushing` says what Neovim confirmed. */
+	/**
+	 * Starts or stops Neovim's pushes; idempotent. `isPushing` says what Neovim confirmed. While pi leaves the
+	 * group is the leave's to end: kept until then, it is what ends the rest of pi's if the leave never lands.
+	 */
 	async setPushing(on: boolean): Promise<void> {
-		if (on === this.wantPushes || this.channel === undefined || (on && this.leaving)) return;
+		if (on === this.wantPushes || this.channel === undefined || this.leaving) return;
 		this.wantPushes = on;
 		// The ghost text rides on the pushes: it goes first (the pushes' end would end it anyway).
 		if (!on) await this.suggestions?.set(false);
@@ -220,16 +223,17 @@ export class NeovimSession {
 	}
 
 	/**
-	 * Takes pi out of Neovim (as far as it answers in time) and closes the socket. From the start nothing of pi's
-	 * starts anew there (a push that lands meanwhile decides again); the last request, `leave`, takes whatever an
-	 * earlier stop missed, and if it is missed too, the pushes' group does the same at its next, failed, push.
+	 * Takes pi out of Neovim (as far as it answers in time) and closes the socket. From the start no pushes, ghost
+	 * text or asks of pi's start anew there (a push that lands meanwhile decides again); the last request, `leave`,
+	 * takes whatever an earlier stop missed, and if it is missed too, the pushes' group (where pi pushes) does the
+	 * same at its next, failed, push.
 	 */
 	async close(): Promise<void> {
 		const open = this.isOpen;
 		this.leaving = true;
 		if (open) {
-			await this.suggestions?.set(false);
-			await this.asks?.set(false, false);
+			// Both at once: a retry of either, due meanwhile, sees it is not wanted any more.
+			await Promise.all([this.suggestions?.set(false), this.asks?.set(false, false)]);
 			await this.leave();
 		}
 		this.rpc?.close();
@@ -257,6 +261,7 @@ export class NeovimSession {
 		};
 	}
 
+	/** Connected and not leaving: only then may a decision start something of pi's in Neovim. */
 	private get staying(): boolean {
 		return this.isOpen && !this.leaving;
 	}

@@ -162,6 +162,8 @@ export class NeovimSource extends ServerSource<NeovimSession, NeovimDiffChannel,
 
 	/** Who pushes decided again, then whose ghost text is drawn (it rides on the pushes), then who takes asks. */
 	protected override async decidePushes(): Promise<void> {
+		// Closing: each session's leave takes all of pi's out of its Neovim, the pushes' group last.
+		if (this.closing) return;
 		await super.decidePushes();
 		await this.decideSuggestions();
 		await this.decideAsks();

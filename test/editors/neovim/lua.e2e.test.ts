@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { ASK_COMMANDS, ASK_START_LUA } from "../../../src/editors/neovim/core/ask-lua.ts";
+import { ASK_COMMANDS, ASK_START_LUA, ASK_STOP_LUA } from "../../../src/editors/neovim/core/ask-lua.ts";
 import {
 	LEAVE_LUA,
 	PUSH_LUA,
@@ -325,20 +325,30 @@ describe.skipIf(!available)("the Lua pi sends, in a real Neovim", () => {
 		const NOTHING = { groups: [], modules: ["pi_ide_questions"], floats: 0, pi: 0 };
 
 		const first = await joined();
+		const pushes = `pi_ide_${first.channel}`;
 		expect(await leftOfPi()).toEqual({
-			groups: [`pi_ide_${first.channel}`, "pi_ide_asks", "pi_ide_questions"].sort(),
+			groups: [pushes, "pi_ide_asks", "pi_ide_questions"].sort(),
 			modules: ["pi_ide_asks", "pi_ide_questions"],
 			floats: 1,
 			pi: 2,
 		});
-		expect(await first.run(LEAVE_LUA, first.channel, `pi_ide_${first.channel}`)).toBe(true);
+		// Its asks turned off while it runs: its question goes with them; its pushes stay.
+		await first.run(ASK_STOP_LUA, first.channel);
+		expect(await leftOfPi()).toEqual({ ...NOTHING, groups: [pushes] });
+		await first.run(LEAVE_LUA, first.channel, pushes);
 		expect(await leftOfPi()).toEqual(NOTHING);
 		first.pi.close();
 
-		// Killed: nothing sent, the pushes' group finds pi gone at Neovim's next event and takes the rest.
+		// Leaving at its session's end: one request takes all of it.
 		const second = await joined();
+		expect(await second.run(LEAVE_LUA, second.channel, `pi_ide_${second.channel}`)).toBe(true);
+		expect(await leftOfPi()).toEqual(NOTHING);
 		second.pi.close();
-		await nvim.keys("j", "n");
+
+		// Killed: nothing sent, the pushes' group finds pi gone at Neovim's next event and takes the rest.
+		const third = await joined();
+		third.pi.close();
+		await nvim.keys("ggj", "n");
 		await waitFor(
 			"a killed pi's leftovers gone",
 			async () => JSON.stringify(await leftOfPi()) === JSON.stringify(NOTHING),

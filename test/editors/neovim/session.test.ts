@@ -121,7 +121,7 @@ describe("pi leaves a Neovim: one last request, and nothing of pi's starts anew 
 	/** The Lua chunk an `nvim_exec_lua` request ran, and its arguments. */
 	const chunkOf = (held: Held) => held.params as [string, unknown[]];
 
-	test("the asks' stop unanswered and a push deciding again meanwhile: no asks registered again, the leave sent last", async () => {
+	test("the asks' stop unanswered while a push decides again: no asks registered, no pushes started or stopped, the leave sent last", async () => {
 		const clock = new ManualClock();
 		const asks = { on: () => true, received: () => {}, gone: () => {} };
 		const { session, requests, answerNext, connect } = await heldSession(scope, clock, asks);
@@ -140,30 +140,16 @@ describe("pi leaves a Neovim: one last request, and nothing of pi's starts anew 
 		const closing = session.close();
 		// The asks' stop: its mode asked, never answered (Neovim busy), while a push makes the source decide again.
 		expect((await waitFor("the asks' stop asks the mode", () => requests[from])).method).toBe("nvim_get_mode");
-		const deciding = session.decideAsks(true, false);
+		// The pushes' group is the leave's to end: kept until then, it ends the rest if the leave never lands.
+		const deciding = [session.decideAsks(true, false), session.setPushing(false), session.setPushing(true)];
 		clock.advance(NEOVIM_REQUEST_TIMEOUT_MS);
 		(await waitFor("the leave's mode", () => requests[from + 1])).answer(FREE);
 		const leave = await waitFor("the leave", () => requests[from + 2]);
 		expect(chunkOf(leave)).toEqual([LEAVE_LUA, [3, "pi_ide_3"]]);
 		leave.answer(true);
-		await Promise.all([deciding, closing]);
+		await Promise.all([...deciding, closing]);
 		expect(requests).toHaveLength(from + 3);
 		expect(session.isOpen).toBe(false);
-	});
-
-	test("pushes wanted while the leave waits for Neovim start nothing: the leave is all that is sent", async () => {
-		const clock = new ManualClock();
-		const { session, requests, connect } = await heldSession(scope, clock);
-		await connect();
-		const from = requests.length;
-		const closing = session.close();
-		const mode = await waitFor("the leave's mode", () => requests[from]);
-		await session.setPushing(true);
-		mode.answer(FREE);
-		(await waitFor("the leave", () => requests[from + 1])).answer(true);
-		await closing;
-		expect(requests.slice(from).map((held) => held.method)).toEqual(["nvim_get_mode", "nvim_exec_lua"]);
-		expect(chunkOf(requests[from + 1] as Held)).toEqual([LEAVE_LUA, [3, "pi_ide_3"]]);
 		expect(session.isPushing).toBe(false);
 	});
 

@@ -175,7 +175,7 @@ ${ASK_VIEWS_LUA}
 end
 local known = M.pis[channel] ~= nil
 M.pis[channel] = { pid = me.pid, project = me.project, connected = me.connected == true }
--- A pi whose pushes failed (it is gone) fires this: it leaves the registry at once.
+-- Fired when pi leaves (LEAVE_LUA) or its pushes failed (it is gone): it leaves the registry at once.
 if not known then
   api.nvim_create_autocmd("User", {
     group = M.group,

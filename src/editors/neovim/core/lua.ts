@@ -196,8 +196,8 @@ export const UNSAVED_LUA = `${STATE_FUNCTIONS}\nreturn unsaved()`;
  * Args: channel, group name, throttle ms. Creates the group `pi_ide_<channel>` whose autocmds push the state
  * to pi's channel, at most once per throttle window (leading and trailing edge, one timer at a time), the first
  * push at once. A failed
- * push (pi is gone) deletes the group and fires `User pi_ide_gone_<channel>` (pi's suggestions, when on, go with
- * it); pi deletes the group on shutdown and on `/ide off`. Every callback is wrapped so
+ * push (pi is gone) deletes the group and fires `User pi_ide_gone_<channel>` (the rest of pi's there goes with
+ * it); pi deletes the group on `/ide off` and as it leaves (LEAVE_LUA). Every callback is wrapped so
  * that nothing of pi can raise an error in front of the user.
  */
 export const PUSH_LUA = `${STATE_FUNCTIONS}
@@ -218,7 +218,7 @@ local function push()
   left_visual = false
   if not pcall(vim.rpcnotify, channel, "pi_ide_state", payload) then
     pcall(api.nvim_del_augroup_by_id, group)
-    -- pi's suggestions, when it has them here, go too (core/suggest-lua.ts listens).
+    -- The rest of pi's goes too: its ghost text and its place in the asks listen (core/suggest-lua.ts, ask-lua.ts).
     pcall(api.nvim_exec_autocmds, "User", { pattern = "pi_ide_gone_" .. channel, modeline = false })
   end
 end

@@ -20,7 +20,7 @@ export const SUGGEST_OWNER_VARIABLE = "pi_ide_suggest_owner";
  * The module's functions live in `package.loaded["pi_ide_suggest.<channel>"]` for the show and stop chunks.
  * Its group `pi_ide_suggest_<channel>`, its mappings (marked by their `desc`), its extmarks, the claim and the
  * module go together: on pi's stop, when a notification fails (pi is gone), and on the `User` event
- * `pi_ide_gone_<channel>` the pushes fire when theirs fails (Neovim's next key).
+ * `pi_ide_gone_<channel>`, fired as pi leaves and by the pushes when theirs fails (Neovim's next key).
  */
 export const SUGGEST_START_LUA = String.raw`${SUGGEST_FUNCTIONS}
 local channel, options = ...
