@@ -34,7 +34,7 @@ export class NeovimSession {
 	private readonly now = new ReadingState<Snapshot>();
 	private pushing = false;
 	private wantPushes = false;
-	/** `close()` began: no decision starts anything of pi's in Neovim any more. */
+	/** `close()` began: no decision starts pushes, ghost text or asks in Neovim any more. */
 	private leaving = false;
 	private readonly diffListeners = new Set<(params: unknown) => void>();
 
@@ -261,7 +261,7 @@ export class NeovimSession {
 		};
 	}
 
-	/** Connected and not leaving: only then may a decision start something of pi's in Neovim. */
+	/** Connected and not leaving: only then may a decision start pushes, ghost text or asks in Neovim. */
 	private get staying(): boolean {
 		return this.isOpen && !this.leaving;
 	}
