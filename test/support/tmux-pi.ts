@@ -39,7 +39,11 @@ export class TmuxPi {
 			height: number;
 			/** tmux server options (`["extended-keys", "on"]`: modified keys arrive as CSI u, never split). */
 			serverOptions?: [string, string][];
-			/** More of pi's environment (a Neovim test's `TMPDIR` and process scope). */
+			/**
+			 * More of pi's environment (a Neovim test's `TMPDIR` and process scope). Without a process scope pi sees
+			 * only editors of this test file's worker started with its own (none): never another test's Neovim or
+			 * Emacs, which a parallel run keeps busy (pi's `/ide` would wait on them).
+			 */
 			env?: Record<string, string>;
 			/** More extensions loaded after it (a test extension whose tools ask). */
 			extraExtensions?: string[];
@@ -51,7 +55,12 @@ export class TmuxPi {
 			[line.node, line.cli, "--provider", FAKE_PROVIDER, "--model", FAKE_MODEL, "--no-session", ...extensions],
 			{
 				...options,
-				env: { ...options.env, PI_CODING_AGENT_DIR: options.agentDir, PI_IDE_STATE_DIR: options.stateDir },
+				env: {
+					PI_IDE_TEST_PROC_SCOPE: `tmux-pi-${process.pid}`,
+					...options.env,
+					PI_CODING_AGENT_DIR: options.agentDir,
+					PI_IDE_STATE_DIR: options.stateDir,
+				},
 			},
 		);
 	}
@@ -192,16 +201,22 @@ export class TmuxPi {
 		return bottom === undefined ? undefined : lines[bottom + 1];
 	}
 
+	/** The screen once `predicate` holds; a timeout says what the screen showed last. */
 	async waitForScreen(what: string, predicate: (screen: string) => boolean, timeoutMs = 15_000): Promise<string> {
-		return waitFor(
-			what,
-			() => {
-				const screen = this.screen();
-				return predicate(screen) ? screen : undefined;
-			},
-			timeoutMs,
-			50,
-		);
+		let last = "";
+		try {
+			return await waitFor(
+				what,
+				() => {
+					last = this.screen();
+					return predicate(last) ? last : undefined;
+				},
+				timeoutMs,
+				50,
+			);
+		} catch (error) {
+			throw new Error(`${error instanceof Error ? error.message : String(error)}; the screen last:\n${last}`);
+		}
 	}
 
 	/** Open file descriptors and inotify watches of the pi process: what a leaked watcher would leave. */
